@@ -1,0 +1,62 @@
+/**
+ * Shared types of the run-log readers (paper §3.3.2, eq. 2 recall; Files and Lines).
+ *
+ * A contract between `lib/logs/` and its consumers (`lib/metrics/`, `lib/frames/`, the `reads`
+ * CLI command). Change only together with every consumer.
+ *
+ * @module
+ */
+
+/** Inclusive 1-based line ranges per workspace-relative posix path, sorted and merged. */
+export type Ranges = Record<string, [number, number][]>;
+
+/** What one agent action did. */
+export type EventKind = "read" | "search" | "list" | "write" | "run" | "other";
+
+/** One agent action (a shell command, or a native tool call), after interpretation. */
+export interface Event {
+  /** 0-based index of the agent step (model response) that issued the action. */
+  step: number;
+  kind: EventKind;
+  /** Harness tool name: `bash`, `read`, `grep`, `glob`, `list`, `str_replace_editor`, … */
+  tool: string;
+  /** The command line or a compact JSON of the tool input. */
+  command: string;
+  /** Workspace-relative paths the action viewed, searched, listed or wrote. */
+  paths: string[];
+  /** Lines actually shown to the model, per path (reads and searches only). */
+  lines: Ranges;
+  /** False when line numbers could not be placed (no workspace and no numbers in the output). */
+  placed: boolean;
+  /** Why the event is `other` or unplaced, when it is. */
+  note?: string;
+}
+
+/** Optional cost figures a log carries. */
+export interface LogMeta {
+  cost?: number;
+  steps?: number;
+  seconds?: number;
+}
+
+/** Result of reading one log (CLI `reads` output shape, plus `meta`). */
+export interface ReadsResult {
+  format: string;
+  events: Event[];
+  /** Union of `lines` over read and search events. */
+  reads: Ranges;
+  /** Distinct files viewed, searched or listed. */
+  files: number;
+  /** Distinct (file, line) pairs viewed. */
+  lines: number;
+  /** Share of actions interpreted (not `other`), 0..1; 1 when there are no actions. */
+  coverage: number;
+  meta: LogMeta;
+}
+
+/**
+ * The workspace as it was when the turn began: returns a file's text by workspace-relative
+ * posix path, or undefined when it does not exist. Lets the scorer evaluate commands against
+ * W_{t-1} without materialising it on disk.
+ */
+export type FileSource = (path: string) => string | undefined;

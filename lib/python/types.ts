@@ -1,0 +1,80 @@
+/**
+ * Shared types of the Python code model (paper §3.1 "Dependency Graph"; §3.3 reuse edges).
+ *
+ * These types are a contract between `lib/python/` and its consumers (`lib/metrics/`,
+ * `lib/construct/`, the `graph` and `calls` CLI commands). Change them only together with
+ * every consumer.
+ *
+ * @module
+ */
+
+/** One def or class statement. Line numbers equal CPython `ast` `lineno`/`end_lineno`. */
+export interface Definition {
+  /** Dotted id: module path + nested names, e.g. `seaborn.axisgrid.FacetGrid.map`. */
+  id: string;
+  kind: "function" | "method" | "class";
+  /** Path of the file relative to the analysed package directory (posix), e.g. `_core/rules.py`. */
+  file: string;
+  /** 1-based line of the `def`/`class` keyword (decorators excluded), as `ast` lineno. */
+  start: number;
+  /** 1-based inclusive last line, as `ast` end_lineno. */
+  end: number;
+  /** First line of the body block. */
+  bodyStart: number;
+  /** Source text of the header, e.g. `def f(x, y=1) -> int`. */
+  signature: string;
+  /** Docstring text (cleaned of quotes), or null. */
+  docstring: string | null;
+  /** Decorator expressions as source text, without `@`. */
+  decorators: string[];
+  /** Whether the symbol lies beneath the public API (rule documented in lib/python/graph.ts). */
+  internal: boolean;
+  /** Whether it is `async def`. */
+  async?: boolean;
+}
+
+/** One call or function-value reference found in a scope. */
+export interface Use {
+  /** Id of the enclosing def, or the module id for module-level code. */
+  scope: string;
+  /** Resolved qualified name when `resolved`, else the dotted source text (e.g. `np.asarray`). */
+  target: string;
+  /** 1-based line of the use. */
+  line: number;
+  kind: "call" | "reference";
+  resolved: boolean;
+}
+
+/** A problem met while analysing a file; analysis goes on. */
+export interface AnalysisError {
+  file: string;
+  line: number | null;
+  message: string;
+}
+
+/** Everything extracted from one module file. */
+export interface ModuleInfo {
+  /** Dotted module id, e.g. `seaborn._core.rules`; `pkg/__init__.py` → `pkg`. */
+  module: string;
+  file: string;
+  definitions: Definition[];
+  uses: Use[];
+  errors: AnalysisError[];
+}
+
+/** Caller → callee edge of the dependency graph. */
+export interface Edge {
+  from: string;
+  to: string;
+  line: number;
+  kind: "call" | "reference";
+}
+
+/** Dependency graph of a package (CLI `graph` output shape). */
+export interface Graph {
+  /** Absolute or given path of the package directory. */
+  root: string;
+  nodes: Definition[];
+  edges: Edge[];
+  errors: AnalysisError[];
+}
