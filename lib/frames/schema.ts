@@ -101,3 +101,108 @@ export const ERRORS_SCHEMA: Record<string, ColumnType> = {
   config: "str",
   message: "str",
 };
+
+/** Plain-object form of a `turns` row (null where undefined). */
+export interface TurnRow {
+  harness: string;
+  model: string;
+  memory: string;
+  chain: string;
+  turn: number;
+  n_repo: number;
+  n_self: number;
+  reuse_repo: number | null;
+  reuse_self: number | null;
+  recall_repo: number | null;
+  recall_self: number | null;
+  files: number;
+  lines: number;
+  tests: number;
+  passed: number;
+  pass_rate: number | null;
+  resolved: boolean;
+  submitted: boolean;
+  reimplemented: number;
+  dup_chain: boolean;
+  coverage: number | null;
+  cost: number | null;
+  steps: number | null;
+  seconds: number | null;
+}
+
+/** Plain-object form of a `targets` row. */
+export interface TargetRow {
+  harness: string;
+  model: string;
+  memory: string;
+  chain: string;
+  turn: number;
+  target: string;
+  kind: "repo" | "self";
+  implemented: boolean;
+  read: boolean;
+  reused: boolean;
+  reimplemented: boolean;
+  reimplemented_by: string | null;
+  file: string | null;
+  start: number | null;
+  end: number | null;
+  body_lines: number | null;
+  callees: number;
+  callee_overlap: number | null;
+}
+
+/** Plain-object form of an `events` row. */
+export interface EventRow {
+  harness: string;
+  model: string;
+  memory: string;
+  chain: string;
+  turn: number;
+  idx: number;
+  step: number;
+  kind: string;
+  tool: string;
+  command: string;
+  paths: string[];
+  lines_read: number;
+  placed: boolean;
+}
+
+/** Plain-object form of a `tests` row. */
+export interface TestRow {
+  harness: string;
+  model: string;
+  memory: string;
+  chain: string;
+  turn: number;
+  case: string;
+  passed: boolean;
+}
+
+/** Plain-object form of an `errors` row. */
+export interface ErrorRow {
+  path: string;
+  chain: string | null;
+  turn: number | null;
+  config: string | null;
+  message: string;
+}
+
+/** `configs`: one row per configuration found. */
+export const CONFIGS_SCHEMA: Record<string, ColumnType> = {
+  harness: "str",
+  model: "str",
+  memory: "str",
+  chains: "i32", // chains with at least one scored turn
+  turns: "i32", // turns scored
+};
+
+/** Plain-object form of a `configs` row. */
+export interface ConfigRow {
+  harness: string;
+  model: string;
+  memory: string;
+  chains: number;
+  turns: number;
+}

@@ -1,0 +1,158 @@
+/**
+ * Macro-averaging as in the paper (§4.1 "All metrics are macro-averaged over turns where they are
+ * defined"): rates are computed per turn and averaged over the turns where they are defined (self
+ * metrics from turn 2 on, since turn 1 has no self target); C_dup is averaged over the cumulative
+ * turn-wise rates C_dup(1..T) (Table 2: "averaged over the five cumulative turn-wise rates").
+ *
+ * @module
+ */
+import type { TurnRow } from "../frames/schema.ts";
+import { C_dup } from "./redundancy.ts";
+
+/**
+ * Mean of the defined values (null/undefined/NaN skipped); null when none is defined — an
+ * undefined metric never averages in as 0.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { macroAverage } from "./macro.ts";
+ * assert(macroAverage([0.5, null, 1]) === 0.75);
+ * assert(macroAverage([null, undefined]) === null);
+ * ```
+ */
+export function macroAverage(values: readonly (number | null | undefined)[]): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) {
+    if (v === null || v === undefined || Number.isNaN(v)) continue;
+    sum += v;
+    n++;
+  }
+  return n === 0 ? null : sum / n;
+}
+
+/** Configuration keys of a summary row. */
+export interface ConfigKey {
+  harness: string;
+  model: string;
+  memory: string;
+}
+
+/** Macro averages of one configuration (Table 2, 4) or of one configuration at one turn. */
+export interface MetricSummary extends ConfigKey {
+  /** Scored turns averaged. */
+  turns: number;
+  /** Chains with at least one scored turn. */
+  chains: number;
+  reuse_repo: number | null;
+  reuse_self: number | null;
+  recall_repo: number | null;
+  recall_self: number | null;
+  files: number | null;
+  lines: number | null;
+  /** Resolve rate: share of turns with all cases passed. */
+  resolve: number | null;
+  /** Mean per-turn pass rate. */
+  pass: number | null;
+  /** Summary: mean of C_dup(1..T); by turn: C_dup(t). */
+  c_dup: number | null;
+}
+
+const key = (r: ConfigKey) => `${r.harness}\u0000${r.model}\u0000${r.memory}`;
+
+function groupBy<T>(rows: readonly T[], k: (r: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const g = m.get(k(r));
+    if (g) g.push(r);
+    else m.set(k(r), [r]);
+  }
+  return new Map([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** |R_{c,i}| per chain of a configuration's rows, indexed by turn − 1 (missing turns: 0). */
+function reimplementations(rows: readonly TurnRow[]): number[][] {
+  return [...groupBy(rows, (r) => r.chain).values()].map((chain) => {
+    const counts: number[] = [];
+    for (const r of chain) {
+      while (counts.length < r.turn) counts.push(0);
+      counts[r.turn - 1] += r.reimplemented;
+    }
+    return counts;
+  });
+}
+
+function averages(rows: readonly TurnRow[]) {
+  const avg = (f: (r: TurnRow) => number | null) => macroAverage(rows.map(f));
+  return {
+    turns: rows.length,
+    chains: new Set(rows.map((r) => r.chain)).size,
+    reuse_repo: avg((r) => r.reuse_repo),
+    reuse_self: avg((r) => r.reuse_self),
+    recall_repo: avg((r) => r.recall_repo),
+    recall_self: avg((r) => r.recall_self),
+    files: avg((r) => r.files),
+    lines: avg((r) => r.lines),
+    resolve: avg((r) => (r.tests > 0 ? Number(r.resolved) : null)),
+    pass: avg((r) => r.pass_rate),
+  };
+}
+
+/**
+ * Per-configuration macro averages (the paper's Table 2 and Table 4 columns), sorted by
+ * harness, model, memory. C_dup is the mean of C_dup(t) over t = 1..T, T the longest chain.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { summarizeTurns } from "./macro.ts";
+ * const base = { harness: "h", model: "m", memory: "interface", n_repo: 1, files: 2, lines: 10,
+ *   tests: 2, passed: 2, resolved: true, submitted: true, coverage: 1, cost: null, steps: null,
+ *   seconds: null, pass_rate: 1, recall_repo: 1, recall_self: null, dup_chain: false };
+ * const rows = [
+ *   { ...base, chain: "c1", turn: 1, n_self: 0, reuse_repo: 1, reuse_self: null, reimplemented: 0 },
+ *   { ...base, chain: "c1", turn: 2, n_self: 2, reuse_repo: 0, reuse_self: 0.5, reimplemented: 1 },
+ * ];
+ * const [s] = summarizeTurns(rows);
+ * assert(s.reuse_repo === 0.5 && s.reuse_self === 0.5);
+ * assert(s.c_dup === 0.5); // C_dup(1) = 0, C_dup(2) = 1
+ * ```
+ */
+export function summarizeTurns(rows: readonly TurnRow[]): MetricSummary[] {
+  const out: MetricSummary[] = [];
+  for (const group of groupBy(rows, key).values()) {
+    const { harness, model, memory } = group[0];
+    const chains = reimplementations(group);
+    const T = Math.max(...chains.map((c) => c.length));
+    const cdup: (number | null)[] = [];
+    for (let t = 1; t <= T; t++) cdup.push(C_dup(chains, t));
+    out.push({ harness, model, memory, ...averages(group), c_dup: macroAverage(cdup) });
+  }
+  return out;
+}
+
+/**
+ * Per-configuration, per-turn macro averages (Tables 3 and 5 take their T1/T2/T5 columns from
+ * these), sorted by configuration then turn; `c_dup` is C_dup(t).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { summarizeByTurn } from "./macro.ts";
+ * assert(summarizeByTurn([]).length === 0);
+ * ```
+ */
+export function summarizeByTurn(rows: readonly TurnRow[]): (MetricSummary & { turn: number })[] {
+  const out: (MetricSummary & { turn: number })[] = [];
+  for (const group of groupBy(rows, key).values()) {
+    const { harness, model, memory } = group[0];
+    const chains = reimplementations(group);
+    const turns = [...new Set(group.map((r) => r.turn))].sort((a, b) => a - b);
+    for (const t of turns) {
+      const at = group.filter((r) => r.turn === t);
+      out.push({ harness, model, memory, turn: t, ...averages(at), c_dup: C_dup(chains, t) });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+/**
+ * The paper's metrics (§3.3.2), one function per symbol, and their macro-averaging (§4.1):
+ *
+ * - {@link reuse_s} — eq. (1), reuse rate of repo or self targets;
+ * - {@link recall_s} / {@link isRead} — eq. (2), recall rate;
+ * - {@link passRate}, {@link resolved} — functional correctness;
+ * - {@link isReimplemented} — re-implementation of a target;
+ * - {@link C_dup} — eq. (3), duplicated-chain rate;
+ * - {@link macroAverage}, {@link summarizeTurns}, {@link summarizeByTurn} — averaging over turns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reuse_s } from "./mod.ts";
+ * assert(reuse_s(["a.f"], new Set(["a.f"])) === 1);
+ * ```
+ * @module
+ */
+export { reuse_s } from "./reuse.ts";
+export { type Body, isRead, recall_s } from "./recall.ts";
+export { type CaseOutcome, passRate, resolved } from "./correctness.ts";
+export {
+  C_dup,
+  isReimplemented,
+  type Reimplementation,
+  REIMPLEMENTATION_MIN_CALLEES,
+  REIMPLEMENTATION_SHARE,
+} from "./redundancy.ts";
+export {
+  type ConfigKey,
+  macroAverage,
+  type MetricSummary,
+  summarizeByTurn,
+  summarizeTurns,
+} from "./macro.ts";
