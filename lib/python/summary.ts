@@ -1,0 +1,841 @@
+/**
+ * Phase 1 of the code model: one Python file → a serialisable {@link ModuleSummary} (definitions,
+ * scopes with their bindings, imports, raw uses with their dotted source text). No cross-module
+ * knowledge is needed here, so summaries can be computed in workers and cached by content hash;
+ * `project.ts` resolves them against each other (phase 2).
+ *
+ * Line numbers of definitions are CPython's `ast` `lineno`/`end_lineno`: the `def`/`class` line
+ * (decorators excluded) to the last line of the last statement of the body (trailing comments
+ * excluded, which tree-sitter puts inside the block).
+ *
+ * @example
+ * ```ts
+ * import { summarize } from "./summary.ts";
+ * const s = await summarize("import os\n\ndef f(x):\n    return os.path.join(x)\n# end\n", "m.py", "pkg.m");
+ * console.assert(s.definitions[0].id === "pkg.m.f");
+ * console.assert(s.definitions[0].start === 3 && s.definitions[0].end === 4);
+ * console.assert(s.uses[0].text === "os.path.join");
+ * ```
+ * @module
+ */
+import { type Node, Parser, parserFor, type Tree } from "../util/treesitter.ts";
+import { isInternal } from "./names.ts";
+import type { AnalysisError, Definition } from "./types.ts";
+
+/** Version of the summary format and extraction rules; part of every cache key. */
+export const SUMMARY_VERSION = 3;
+
+/** What a name is bound to in one scope (`fb`: bound inside an `except` handler, a fallback). */
+export type Binding =
+  | { k: "def"; line: number; def: number; fb?: 1 }
+  | { k: "module"; line: number; module: string; fb?: 1 }
+  | { k: "from"; line: number; module: string; name: string; fb?: 1 }
+  | { k: "alias"; line: number; text: string; fb?: 1 }
+  | { k: "new"; line: number; text: string; fb?: 1 }
+  | { k: "other"; line: number; fb?: 1 };
+
+/** A scope of a module: the module, a class body, a function, a lambda or a comprehension. */
+export interface Scope {
+  kind: "module" | "class" | "function" | "lambda" | "comprehension";
+  /** Index of the enclosing scope, -1 for the module. */
+  parent: number;
+  /** Index into `definitions` of the def/class owning this scope, -1 for none. */
+  def: number;
+  /** Name → bindings in source order (an object without prototype; look up with `Object.hasOwn`). */
+  bindings: Record<string, Binding[]>;
+  /** `from m import *` of this scope (absolute module ids). */
+  stars?: { module: string; line: number }[];
+  globals?: string[];
+  nonlocals?: string[];
+  /** First parameter of a method (`self`/`cls`), absent for static methods and functions. */
+  self?: string;
+  /** Dotted texts of a class's positional bases, evaluated in the parent scope. */
+  bases?: string[];
+}
+
+/** A call or a value use before resolution: `text` is the dotted source text (`np.asarray`,
+ * `self.f`, `super().m`, `C().m`). */
+export interface RawUse {
+  /** Index of the innermost scope (for name lookup). */
+  s: number;
+  text: string;
+  line: number;
+  kind: "call" | "reference";
+}
+
+/** Everything phase 1 extracts from one file (JSON-serialisable). */
+export interface ModuleSummary {
+  version: number;
+  module: string;
+  /** Path relative to the package directory (posix). */
+  file: string;
+  /** Whether the file is a package's `__init__.py`. */
+  isPackage: boolean;
+  /** Number of lines of the file. */
+  lines: number;
+  docstring: string | null;
+  definitions: Definition[];
+  /** Scope index of each definition's body (parallel to `definitions`). */
+  defScopes: number[];
+  scopes: Scope[];
+  uses: RawUse[];
+  /** Literal `__all__` of the module, or null. */
+  all: string[] | null;
+  errors: AnalysisError[];
+}
+
+let parserPromise: Promise<Parser> | undefined;
+
+/** Summarises one module's source (phase 1). `file` is package-relative, `module` its dotted id. */
+export async function summarize(
+  source: string,
+  file: string,
+  module: string,
+): Promise<ModuleSummary> {
+  parserPromise ??= parserFor("python");
+  const parser = await parserPromise;
+  return summarizeWith(parser, source, file, module);
+}
+
+/** {@link summarize} with a given parser (workers keep one). */
+export function summarizeWith(
+  parser: Parser,
+  source: string,
+  file: string,
+  module: string,
+): ModuleSummary {
+  const isPackage = /(^|\/)__init__\.pyi?$/.test(file);
+  let tree: Tree | null = null;
+  const errors: AnalysisError[] = [];
+  try {
+    tree = parser.parse((i: number) => source.slice(i, i + 10240));
+  } catch (e) {
+    errors.push({ file, line: null, message: `tree-sitter failed: ${e}` });
+  }
+  const s = new Summarizer(source, file, module, isPackage, errors);
+  if (tree) {
+    try {
+      s.run(tree.rootNode);
+      if (tree.rootNode.hasError) s.findErrors(tree.rootNode);
+    } catch (e) {
+      errors.push({ file, line: null, message: `analysis stopped: ${e}` });
+    } finally {
+      tree.delete();
+    }
+  }
+  return s.result();
+}
+
+const LITERALS = new Set([
+  "integer",
+  "float",
+  "true",
+  "false",
+  "none",
+  "comment",
+  "ellipsis",
+  "escape_sequence",
+  "string_content",
+  "string_start",
+  "string_end",
+  "line_continuation",
+]);
+const COMPREHENSIONS = new Set([
+  "list_comprehension",
+  "set_comprehension",
+  "dictionary_comprehension",
+  "generator_expression",
+]);
+
+class Summarizer {
+  scopes: Scope[] = [];
+  uses: RawUse[] = [];
+  defs: Definition[] = [];
+  defScopes: number[] = [];
+  all: string[] | null = null;
+  docstring: string | null = null;
+  cur = 0;
+  fb = 0;
+  qual: string[] = [];
+  inFunction = 0;
+
+  constructor(
+    readonly src: string,
+    readonly file: string,
+    readonly module: string,
+    readonly isPackage: boolean,
+    readonly errors: AnalysisError[],
+  ) {
+    this.scopes.push({ kind: "module", parent: -1, def: -1, bindings: Object.create(null) });
+  }
+
+  result(): ModuleSummary {
+    let lines = 1;
+    for (let i = this.src.indexOf("\n"); i >= 0; i = this.src.indexOf("\n", i + 1)) lines++;
+    if (this.src.endsWith("\n")) lines--;
+    return {
+      version: SUMMARY_VERSION,
+      module: this.module,
+      file: this.file,
+      isPackage: this.isPackage,
+      lines,
+      docstring: this.docstring,
+      definitions: this.defs,
+      defScopes: this.defScopes,
+      scopes: this.scopes,
+      uses: this.uses,
+      all: this.all,
+      errors: this.errors,
+    };
+  }
+
+  run(root: Node) {
+    this.docstring = docstringOf(root);
+    this.children(root);
+  }
+
+  // ---- errors -------------------------------------------------------------------------------
+
+  findErrors(node: Node) {
+    let n = 0;
+    const walk = (x: Node) => {
+      if (n >= 20) return;
+      if (x.type === "ERROR" || x.isMissing) {
+        n++;
+        const what = x.isMissing ? `missing ${x.type}` : `cannot parse ${clip(x.text)}`;
+        this.errors.push({
+          file: this.file,
+          line: x.startPosition.row + 1,
+          message: `syntax error: ${what}`,
+        });
+        if (x.isMissing) return;
+      }
+      for (const c of x.children) if (c.hasError || c.isMissing) walk(c);
+    };
+    walk(node);
+  }
+
+  // ---- scopes & bindings --------------------------------------------------------------------
+
+  newScope(kind: Scope["kind"], def: number): number {
+    this.scopes.push({ kind, parent: this.cur, def, bindings: Object.create(null) });
+    return this.scopes.length - 1;
+  }
+
+  bind(name: string, b: Binding, scope = this.cur) {
+    if (this.fb) b.fb = 1;
+    let sc = this.scopes[scope];
+    if (sc.globals?.includes(name)) sc = this.scopes[0];
+    else if (sc.nonlocals?.includes(name)) {
+      let p = sc.parent;
+      while (p > 0 && this.scopes[p].kind === "class") p = this.scopes[p].parent;
+      if (p >= 0) sc = this.scopes[p];
+    }
+    const list = sc.bindings[name];
+    if (list) list.push(b);
+    else sc.bindings[name] = [b];
+  }
+
+  use(text: string, node: Node, kind: "call" | "reference") {
+    this.uses.push({ s: this.cur, text, line: node.startPosition.row + 1, kind });
+  }
+
+  // ---- walking ------------------------------------------------------------------------------
+
+  children(node: Node) {
+    for (const c of node.namedChildren) if (c) this.visit(c);
+  }
+
+  visit(node: Node): void {
+    const t = node.type;
+    if (LITERALS.has(t)) return;
+    switch (t) {
+      case "identifier":
+        this.use(node.text, node, "reference");
+        return;
+      case "attribute":
+        return this.attribute(node);
+      case "call":
+        return this.call(node);
+      case "keyword_argument": {
+        const v = node.childForFieldName("value");
+        if (v) this.visit(v);
+        return;
+      }
+      case "string":
+        for (const c of node.namedChildren) {
+          if (c?.type === "interpolation") this.children(c);
+        }
+        return;
+      case "decorated_definition":
+        return this.decorated(node);
+      case "function_definition":
+        return this.func(node, []);
+      case "class_definition":
+        return this.klass(node, []);
+      case "lambda":
+        return this.lambda(node);
+      case "import_statement":
+        return this.importStmt(node);
+      case "import_from_statement":
+        return this.importFrom(node);
+      case "future_import_statement":
+        return;
+      case "global_statement":
+      case "nonlocal_statement": {
+        const sc = this.scopes[this.cur];
+        const names = node.namedChildren.filter((c) => c?.type === "identifier").map((c) =>
+          c!.text
+        );
+        if (t === "global_statement") (sc.globals ??= []).push(...names);
+        else (sc.nonlocals ??= []).push(...names);
+        return;
+      }
+      case "assignment":
+        return this.assignment(node);
+      case "augmented_assignment":
+        return this.augmented(node);
+      case "for_statement": {
+        const right = node.childForFieldName("right");
+        if (right) this.visit(right);
+        const left = node.childForFieldName("left");
+        if (left) this.target(left, { k: "other", line: line(left) });
+        for (const c of node.namedChildren) {
+          if (c && c.type !== "comment" && c.id !== left?.id && c.id !== right?.id) this.visit(c);
+        }
+        return;
+      }
+      case "with_item": {
+        const v = node.namedChild(0);
+        if (v?.type === "as_pattern") this.asPattern(v);
+        else if (v) this.visit(v);
+        return;
+      }
+      case "except_clause":
+      case "except_group_clause": {
+        this.fb++;
+        for (const c of node.namedChildren) {
+          if (c?.type === "as_pattern") this.asPattern(c);
+          else if (c) this.visit(c);
+        }
+        this.fb--;
+        return;
+      }
+      case "named_expression": {
+        const name = node.childForFieldName("name");
+        const value = node.childForFieldName("value");
+        if (value) this.visit(value);
+        if (name) {
+          let sc = this.cur;
+          while (this.scopes[sc].kind === "comprehension") sc = this.scopes[sc].parent;
+          this.bind(name.text, { k: "other", line: line(name) }, sc);
+        }
+        return;
+      }
+      case "case_clause":
+        for (const c of node.namedChildren) {
+          if (!c) continue;
+          if (c.type === "case_pattern") this.pattern(c);
+          else this.visit(c);
+        }
+        return;
+      case "type_alias_statement": {
+        const [name, value] = node.namedChildren;
+        const id = name?.namedChild(0);
+        if (id?.type === "identifier") this.bind(id.text, { k: "other", line: line(id) });
+        if (value) this.visit(value);
+        return;
+      }
+      case "print_statement":
+      case "exec_statement":
+        this.errors.push({
+          file: this.file,
+          line: line(node),
+          message: `Python 2 syntax: ${t.replace("_", " ")} (${clip(node.text)})`,
+        });
+        return this.children(node);
+      default:
+        if (COMPREHENSIONS.has(t)) return this.comprehension(node);
+        return this.children(node);
+    }
+  }
+
+  /** Dotted source text of a name/attribute chain, allowing a `super()`/`C(...)` head; or null. */
+  dotted(n: Node): string | null {
+    if (n.type === "identifier") return n.text;
+    if (n.type === "attribute") {
+      const o = n.childForFieldName("object");
+      const a = n.childForFieldName("attribute");
+      if (!o || !a) return null;
+      let h: string | null;
+      if (o.type === "call") {
+        const f = o.childForFieldName("function");
+        if (!f) return null;
+        if (f.type === "identifier" && f.text === "super") h = "super()";
+        else {
+          const fh = f.type === "identifier" || f.type === "attribute" ? this.dotted(f) : null;
+          h = fh === null || fh.includes("(") ? null : fh + "()";
+        }
+      } else h = this.dotted(o);
+      return h === null ? null : h + "." + a.text;
+    }
+    return null;
+  }
+
+  /** Visits the call at the head of an attribute chain (`C(args).m` → the `C(args)` call). */
+  headCall(n: Node) {
+    let x: Node | null = n;
+    while (x && x.type === "attribute") x = x.childForFieldName("object");
+    if (x && x.type === "call") this.visit(x);
+  }
+
+  attribute(node: Node) {
+    const text = this.dotted(node);
+    if (text !== null) {
+      this.use(text, node, "reference");
+      if (text.includes("(")) this.headCall(node);
+      return;
+    }
+    const o = node.childForFieldName("object");
+    if (o) this.visit(o);
+  }
+
+  call(node: Node) {
+    const fn = node.childForFieldName("function");
+    const args = node.childForFieldName("arguments");
+    if (fn) {
+      const text = fn.type === "call" ? null : this.dotted(fn);
+      if (text !== null) {
+        this.use(text, node, "call");
+        if (text.includes("(")) this.headCall(fn);
+      } else this.visit(fn);
+    }
+    if (args) this.visit(args);
+  }
+
+  decorated(node: Node) {
+    const decorators: string[] = [];
+    let def: Node | null = null;
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === "decorator") {
+        const e = c.namedChildren.find((x) => x && x.type !== "comment") ?? null;
+        if (!e) continue;
+        decorators.push(e.text);
+        const text = e.type === "call" ? null : this.dotted(e);
+        if (text !== null) {
+          this.use(text, e, "call");
+          if (text.includes("(")) this.headCall(e);
+        } else this.visit(e);
+      } else if (c.type === "function_definition" || c.type === "class_definition") def = c;
+    }
+    if (def?.type === "function_definition") this.func(def, decorators);
+    else if (def) this.klass(def, decorators);
+  }
+
+  addDef(
+    node: Node,
+    name: string,
+    kind: Definition["kind"],
+    header: string,
+    decorators: string[],
+    body: Node | null,
+  ): number {
+    const id = [this.module, ...this.qual, name].join(".");
+    const first = body ? firstStatement(body) : null;
+    const def: Definition = {
+      id,
+      kind,
+      file: this.file,
+      start: line(node),
+      end: lastRow(node),
+      bodyStart: first ? line(first) : line(node),
+      signature: header,
+      docstring: body ? docstringOf(body) : null,
+      decorators,
+      internal: isInternal(id, this.inFunction > 0),
+    };
+    this.defs.push(def);
+    this.defScopes.push(-1);
+    const idx = this.defs.length - 1;
+    this.bind(name, { k: "def", line: def.start, def: idx });
+    return idx;
+  }
+
+  func(node: Node, decorators: string[]) {
+    const nameNode = node.childForFieldName("name");
+    const params = node.childForFieldName("parameters");
+    const ret = node.childForFieldName("return_type");
+    const body = node.childForFieldName("body");
+    const name = nameNode?.text ?? "<anonymous>";
+    const parentScope = this.scopes[this.cur];
+    const kind = parentScope.kind === "class" ? "method" : "function";
+    const headerEnd = (ret ?? params ?? nameNode ?? node).endIndex;
+    const header = this.src.slice(node.startIndex, headerEnd);
+    // defaults and annotations are evaluated in the enclosing scope
+    const names: string[] = [];
+    if (params) this.params(params, names);
+    if (ret) this.visit(ret);
+    const idx = this.addDef(node, name, kind, header, decorators, body);
+    if (node.child(0)?.type === "async") this.defs[idx].async = true;
+    const scope = this.newScope("function", idx);
+    this.defScopes[idx] = scope;
+    const sc = this.scopes[scope];
+    if (
+      kind === "method" && names.length > 0 &&
+      !decorators.some((d) => d === "staticmethod" || d.endsWith(".staticmethod"))
+    ) sc.self = names[0];
+    const saved = this.cur;
+    this.cur = scope;
+    this.qual.push(name);
+    this.inFunction++;
+    for (const n of names) this.bind(n, { k: "other", line: line(node) });
+    if (body) this.children(body);
+    this.inFunction--;
+    this.qual.pop();
+    this.cur = saved;
+  }
+
+  /** Binds parameter names (collected into `names`), visiting defaults/annotations in place. */
+  params(node: Node, names: string[]) {
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      switch (c.type) {
+        case "identifier":
+          names.push(c.text);
+          break;
+        case "default_parameter":
+        case "typed_default_parameter": {
+          const n = c.childForFieldName("name");
+          const ty = c.childForFieldName("type");
+          const v = c.childForFieldName("value");
+          if (ty) this.visit(ty);
+          if (v) this.visit(v);
+          if (n) this.paramName(n, names);
+          break;
+        }
+        case "typed_parameter": {
+          const ty = c.childForFieldName("type");
+          if (ty) this.visit(ty);
+          const n = c.namedChild(0);
+          if (n && n.id !== ty?.id) this.paramName(n, names);
+          break;
+        }
+        default:
+          this.paramName(c, names);
+      }
+    }
+  }
+
+  paramName(n: Node, names: string[]) {
+    if (n.type === "identifier") names.push(n.text);
+    else if (n.type !== "comment") {
+      for (const c of n.namedChildren) if (c) this.paramName(c, names);
+    }
+  }
+
+  klass(node: Node, decorators: string[]) {
+    const nameNode = node.childForFieldName("name");
+    const supers = node.childForFieldName("superclasses");
+    const body = node.childForFieldName("body");
+    const name = nameNode?.text ?? "<anonymous>";
+    const headerEnd = (supers ?? nameNode ?? node).endIndex;
+    const header = this.src.slice(node.startIndex, headerEnd);
+    const bases: string[] = [];
+    if (supers) {
+      for (const c of supers.namedChildren) {
+        if (!c || c.type === "keyword_argument" || c.type === "comment") continue;
+        const text = this.dotted(c);
+        if (text !== null && !text.includes("(")) bases.push(text);
+      }
+      this.visit(supers);
+    }
+    const idx = this.addDef(node, name, "class", header, decorators, body);
+    const scope = this.newScope("class", idx);
+    this.defScopes[idx] = scope;
+    this.scopes[scope].bases = bases;
+    const saved = this.cur;
+    this.cur = scope;
+    this.qual.push(name);
+    if (body) this.children(body);
+    this.qual.pop();
+    this.cur = saved;
+  }
+
+  lambda(node: Node) {
+    const names: string[] = [];
+    const params = node.childForFieldName("parameters");
+    if (params) this.params(params, names);
+    const scope = this.newScope("lambda", -1);
+    const saved = this.cur;
+    this.cur = scope;
+    for (const n of names) this.bind(n, { k: "other", line: line(node) });
+    const body = node.childForFieldName("body");
+    if (body) this.visit(body);
+    this.cur = saved;
+  }
+
+  comprehension(node: Node) {
+    const kids = node.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+    const clauses = kids.filter((c) => c.type === "for_in_clause" || c.type === "if_clause");
+    const body = kids.find((c) => c.type !== "for_in_clause" && c.type !== "if_clause");
+    // the first iterable is evaluated in the enclosing scope
+    const firstRight = clauses[0]?.type === "for_in_clause"
+      ? clauses[0].childForFieldName("right")
+      : null;
+    if (firstRight) this.visit(firstRight);
+    const scope = this.newScope("comprehension", -1);
+    const saved = this.cur;
+    this.cur = scope;
+    for (const [i, c] of clauses.entries()) {
+      if (c.type === "for_in_clause") {
+        const left = c.childForFieldName("left");
+        const right = c.childForFieldName("right");
+        if (i > 0 && right) this.visit(right);
+        if (left) this.target(left, { k: "other", line: line(left) });
+      } else this.children(c);
+    }
+    if (body) this.visit(body);
+    this.cur = saved;
+  }
+
+  importStmt(node: Node) {
+    const l = line(node);
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === "dotted_name") {
+        const full = dottedName(c);
+        this.bind(full.split(".")[0], { k: "module", line: l, module: full.split(".")[0] });
+      } else if (c.type === "aliased_import") {
+        const n = c.childForFieldName("name");
+        const a = c.childForFieldName("alias");
+        if (n && a) this.bind(a.text, { k: "module", line: l, module: dottedName(n) });
+      }
+    }
+  }
+
+  importFrom(node: Node) {
+    const l = line(node);
+    const m = node.childForFieldName("module_name");
+    if (!m) return;
+    let base: string;
+    if (m.type === "relative_import") {
+      const prefix = m.namedChildren.find((c) => c?.type === "import_prefix");
+      const dots = prefix ? prefix.text.replace(/\s+/g, "").length : 0;
+      const rest = m.namedChildren.find((c) => c?.type === "dotted_name");
+      const parts = this.module.split(".");
+      // a package's __init__ is its own base for one dot; a module's base is its package
+      const keep = parts.length - dots + (this.isPackage ? 1 : 0);
+      const baseParts = parts.slice(0, Math.max(0, keep));
+      if (rest) baseParts.push(dottedName(rest));
+      base = baseParts.join(".");
+    } else base = dottedName(m);
+    for (const c of node.namedChildren) {
+      if (!c || c.id === m.id) continue;
+      if (c.type === "wildcard_import") {
+        (this.scopes[this.cur].stars ??= []).push({ module: base, line: l });
+      } else if (c.type === "dotted_name") {
+        const name = dottedName(c);
+        this.bind(name, { k: "from", line: l, module: base, name });
+      } else if (c.type === "aliased_import") {
+        const n = c.childForFieldName("name");
+        const a = c.childForFieldName("alias");
+        if (n && a) this.bind(a.text, { k: "from", line: l, module: base, name: dottedName(n) });
+      }
+    }
+  }
+
+  assignment(node: Node) {
+    const lefts: Node[] = [];
+    let r: Node | null = node;
+    let ty: Node | null = null;
+    while (r && r.type === "assignment") {
+      const left = r.childForFieldName("left");
+      if (left) lefts.push(left);
+      ty ??= r.childForFieldName("type");
+      r = r.childForFieldName("right");
+    }
+    if (ty) this.visit(ty);
+    if (r) this.visit(r);
+    for (const left of lefts) {
+      const l = line(left);
+      let b: Binding = { k: "other", line: l };
+      if (left.type === "identifier" && r) {
+        const text = r.type === "call" ? this.callText(r) : this.dotted(r);
+        if (text !== null && !text.includes("(")) {
+          b = r.type === "call" ? { k: "new", line: l, text } : { k: "alias", line: l, text };
+        }
+        if (left.text === "__all__" && this.cur === 0) {
+          const names = stringList(r);
+          if (names) this.all = names;
+        }
+      }
+      this.target(left, b);
+    }
+  }
+
+  callText(call: Node): string | null {
+    const f = call.childForFieldName("function");
+    return f && f.type !== "call" ? this.dotted(f) : null;
+  }
+
+  augmented(node: Node) {
+    const left = node.childForFieldName("left");
+    const right = node.childForFieldName("right");
+    if (right) this.visit(right);
+    if (!left) return;
+    if (left.type === "identifier") {
+      if (left.text === "__all__" && this.cur === 0 && right) {
+        const more = stringList(right);
+        if (more) this.all = [...(this.all ?? []), ...more];
+      }
+      this.bind(left.text, { k: "other", line: line(left) });
+    } else this.target(left, { k: "other", line: line(left) });
+  }
+
+  /** Binds an assignment/for/with target; loads inside it (`a[i]`, `obj.x`) are visited. */
+  target(n: Node, b: Binding) {
+    switch (n.type) {
+      case "identifier":
+        this.bind(n.text, { ...b });
+        return;
+      case "attribute": {
+        const o = n.childForFieldName("object");
+        if (o && o.type !== "identifier") this.visit(o);
+        return;
+      }
+      case "subscript":
+        return this.children(n);
+      case "comment":
+        return;
+      default:
+        for (const c of n.namedChildren) if (c) this.target(c, { k: "other", line: b.line });
+    }
+  }
+
+  asPattern(n: Node) {
+    const kids = n.namedChildren;
+    const value = kids[0];
+    if (value) this.visit(value);
+    for (const c of kids.slice(1)) {
+      if (c?.type === "as_pattern_target") {
+        for (const t of c.namedChildren) if (t) this.target(t, { k: "other", line: line(t) });
+      }
+    }
+  }
+
+  /** Binds the capture names of a `case` pattern; class and value patterns are uses. */
+  pattern(n: Node): void {
+    switch (n.type) {
+      case "identifier":
+        if (n.text !== "_") this.bind(n.text, { k: "other", line: line(n) });
+        return;
+      case "dotted_name": {
+        const ids = n.namedChildren;
+        if (ids.length === 1 && n.parent?.type !== "class_pattern") return this.pattern(ids[0]!);
+        this.use(dottedName(n), n, "reference");
+        return;
+      }
+      case "keyword_pattern": {
+        const kids = n.namedChildren;
+        for (const c of kids.slice(1)) if (c) this.pattern(c);
+        return;
+      }
+      case "string":
+      case "integer":
+      case "float":
+      case "comment":
+        return;
+      default:
+        if (n.type.endsWith("_pattern") || n.type === "as_pattern_target") {
+          for (const c of n.namedChildren) if (c) this.pattern(c);
+        } else this.visit(n);
+    }
+  }
+}
+
+function line(n: Node): number {
+  return n.startPosition.row + 1;
+}
+
+/** CPython's end_lineno: the end row of the last token that is not a comment. */
+export function lastRow(n: Node): number {
+  let x: Node = n;
+  for (;;) {
+    const count = x.childCount;
+    let next: Node | null = null;
+    for (let i = count - 1; i >= 0; i--) {
+      const c = x.child(i);
+      if (!c || c.type === "comment" || c.startIndex === c.endIndex) continue;
+      next = c;
+      break;
+    }
+    if (!next) {
+      const end = x.endPosition;
+      return end.column === 0 && end.row > x.startPosition.row ? end.row : end.row + 1;
+    }
+    x = next;
+  }
+}
+
+function firstStatement(block: Node): Node | null {
+  for (const c of block.namedChildren) if (c && c.type !== "comment") return c;
+  return null;
+}
+
+function dottedName(n: Node): string {
+  return n.text.replace(/\s+/g, "");
+}
+
+function clip(s: string): string {
+  const one = s.replace(/\s+/g, " ").trim();
+  return one.length > 60 ? one.slice(0, 57) + "..." : one;
+}
+
+/** The docstring of a module/class/function body: its first statement if a string literal. */
+function docstringOf(body: Node): string | null {
+  const first = firstStatement(body);
+  if (!first || first.type !== "expression_statement" || first.namedChildCount !== 1) return null;
+  const s = first.namedChild(0);
+  if (!s) return null;
+  if (s.type === "string") return cleanDoc(stringValue(s));
+  if (s.type === "concatenated_string") {
+    return cleanDoc(s.namedChildren.map((c) => (c ? stringValue(c) : "")).join(""));
+  }
+  return null;
+}
+
+function stringValue(s: Node): string {
+  const t = s.text.replace(/^[rRuUbBfF]*/, "");
+  const q = t.startsWith('"""') || t.startsWith("'''") ? 3 : 1;
+  return t.slice(q, Math.max(q, t.length - q));
+}
+
+/** `inspect.cleandoc`: strips the first line, dedents the rest, drops blank edge lines. */
+function cleanDoc(doc: string): string {
+  const lines = doc.replaceAll("\t", "        ").split("\n");
+  let indent = Infinity;
+  for (const l of lines.slice(1)) {
+    const stripped = l.trimStart();
+    if (stripped) indent = Math.min(indent, l.length - stripped.length);
+  }
+  const out = [lines[0].trim()];
+  for (const l of lines.slice(1)) {
+    out.push(indent === Infinity ? l.trimEnd() : l.slice(indent).trimEnd());
+  }
+  while (out.length && !out[0]) out.shift();
+  while (out.length && !out[out.length - 1]) out.pop();
+  return out.join("\n");
+}
+
+/** The strings of a literal list/tuple of strings (`__all__`), or null. */
+function stringList(n: Node): string[] | null {
+  if (n.type !== "list" && n.type !== "tuple") return null;
+  const out: string[] = [];
+  for (const c of n.namedChildren) {
+    if (!c || c.type === "comment") continue;
+    if (c.type !== "string") return null;
+    out.push(stringValue(c));
+  }
+  return out;
+}
