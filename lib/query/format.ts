@@ -1,0 +1,126 @@
+/**
+ * Rendering query results for the terminal and for files: aligned text, CSV, JSON, Markdown.
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+
+/** Output formats of the `query` command. */
+export const FORMATS = ["table", "csv", "json", "md"] as const;
+/** One of {@link FORMATS}. */
+export type Format = typeof FORMATS[number];
+
+type Cell = unknown;
+
+const isNumeric = (variant: string) => /^(U?Int|Float|Decimal)/.test(variant);
+const isFloat = (variant: string) => /^(Float|Decimal)/.test(variant);
+
+/** Plain JS value of a cell: BigInt → number, non-finite → null. */
+function plain(v: Cell): Cell {
+  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "number" && !Number.isFinite(v)) return null;
+  if (Array.isArray(v)) return v.map(plain);
+  return v;
+}
+
+/** A cell as text for humans: floats to at most 4 decimals, lists as JSON, null as `null`. */
+function text(v: Cell, float: boolean): string {
+  v = plain(v);
+  if (v === null || v === undefined) return "null";
+  if (typeof v === "number") {
+    return float ? String(Number(v.toFixed(4))) : String(v);
+  }
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+function columns(df: pl.DataFrame): { name: string; numeric: boolean; float: boolean }[] {
+  return df.columns.map((name, i) => {
+    const variant = String((df.dtypes[i] as unknown as { variant: string }).variant);
+    return { name, numeric: isNumeric(variant), float: isFloat(variant) };
+  });
+}
+
+function cells(df: pl.DataFrame): string[][] {
+  const cols = columns(df);
+  return df.toRecords().map((r) => cols.map((c) => text(r[c.name], c.float)));
+}
+
+/** Aligned plain-text table: header, dashes, one line per row; numbers right-aligned. */
+export function toTable(df: pl.DataFrame): string {
+  const cols = columns(df);
+  const rows = cells(df);
+  const widths = cols.map((c, i) => Math.max(c.name.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) =>
+    r.map((s, i) => cols[i].numeric ? s.padStart(widths[i]) : s.padEnd(widths[i])).join("  ")
+      .trimEnd();
+  return [
+    line(cols.map((c) => c.name)),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...rows.map(line),
+  ]
+    .join("\n");
+}
+
+/** GitHub-flavoured Markdown table; `|` in cells is escaped. */
+export function toMarkdown(df: pl.DataFrame): string {
+  const cols = columns(df);
+  const esc = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
+  const rows = cells(df);
+  return [
+    `| ${cols.map((c) => esc(c.name)).join(" | ")} |`,
+    `|${cols.map((c) => c.numeric ? "---:" : "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`),
+  ].join("\n");
+}
+
+/**
+ * CSV as Polars writes it (full float precision, null as an empty field), so `pl.readCSV` reads
+ * back the same frame; list columns become JSON arrays.
+ */
+export function toCSV(df: pl.DataFrame): string {
+  let out = df;
+  for (const [i, name] of df.columns.entries()) {
+    const variant = String((df.dtypes[i] as unknown as { variant: string }).variant);
+    if (variant === "List" || variant === "Array" || variant === "Struct") {
+      const values = df.getColumn(name).toArray().map((v) =>
+        v === null || v === undefined ? null : JSON.stringify(plain(v))
+      );
+      out = out.withColumn(pl.Series(name, values, pl.Utf8));
+    }
+  }
+  return out.writeCSV().toString();
+}
+
+/** JSON array of row objects (BigInt → number, NaN/Infinity → null). */
+export function toJSON(df: pl.DataFrame): string {
+  const rows = df.toRecords().map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, plain(v)]))
+  );
+  return JSON.stringify(rows, null, 2);
+}
+
+/**
+ * Renders a frame in one of the {@link FORMATS}.
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { formatFrame } from "./format.ts";
+ * const df = pl.DataFrame({ model: ["Qwen3.7-plus"], reuse: [0.123456] });
+ * const md = formatFrame(df, "md");
+ * if (md !== "| model | reuse |\n|---|---:|\n| Qwen3.7-plus | 0.1235 |") throw new Error(md);
+ * ```
+ */
+export function formatFrame(df: pl.DataFrame, format: Format): string {
+  switch (format) {
+    case "table":
+      return toTable(df);
+    case "md":
+      return toMarkdown(df);
+    case "csv":
+      return toCSV(df);
+    case "json":
+      return toJSON(df);
+  }
+}

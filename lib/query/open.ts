@@ -1,0 +1,243 @@
+/**
+ * `openScored(dir)`: the scored frames of a `score --out <dir>` directory as lazy Polars frames,
+ * with SQL over them (nodejs-polars `SQLContext`) and the ready-made views of `./views.ts`.
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+import { join } from "node:path";
+import { type Catalog, checkTables, explainError, QueryError } from "./errors.ts";
+import { type View, VIEWS } from "./views.ts";
+
+/** Base tables, in listing order; each is read from `<dir>/<name>.parquet`. */
+export const TABLES = ["turns", "targets", "events", "tests", "configs", "errors"] as const;
+
+/** A column as `--schema` lists it. */
+export interface ColumnInfo {
+  name: string;
+  /** Schema-style dtype name: str, i32, f64, bool, str[], u32, … */
+  type: string;
+}
+
+/** A table or view of the context. */
+export interface TableInfo {
+  name: string;
+  kind: "table" | "view";
+  /** The file a table is read from, or the view's SQL. */
+  source: string;
+  /** What a row is (views). */
+  doc?: string;
+  columns: ColumnInfo[];
+}
+
+/** Schema-style name of a Polars dtype (`str`, `i32`, `f64`, `bool`, `str[]`, …). */
+export function typeName(dtype: pl.DataType): string {
+  return nameOf(String(dtype));
+}
+
+/** `DataType(List(DataType(String)))` → `str[]`. */
+function nameOf(text: string): string {
+  const m = text.match(/^DataType\((.*)\)$/);
+  const inner = m ? m[1] : text;
+  const list = inner.match(/^(?:List|Array)\((.*)\)$/);
+  if (list) return `${nameOf(list[1])}[]`;
+  const short: Record<string, string> = {
+    String: "str",
+    Utf8: "str",
+    Bool: "bool",
+    Boolean: "bool",
+    Float64: "f64",
+    Float32: "f32",
+    Int64: "i64",
+    Int32: "i32",
+    Int16: "i16",
+    Int8: "i8",
+    UInt64: "u64",
+    UInt32: "u32",
+    UInt16: "u16",
+    UInt8: "u8",
+  };
+  return short[inner] ?? inner.toLowerCase();
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function firstLine(e: unknown): string {
+  return String(e instanceof Error ? e.message : e).split("\n")[0].replace(/^Error: /, "");
+}
+
+/** The native plan of a lazy frame is an Error object when Polars SQL rejected the query. */
+function planError(lf: pl.LazyDataFrame): Error | undefined {
+  const inner = (lf as unknown as { _ldf: unknown })._ldf;
+  return inner instanceof Error ? inner : undefined;
+}
+
+/** Reads one base table lazily; errors.csv (what `score` writes) is read when there is no Parquet. */
+function scanTable(
+  dir: string,
+  name: string,
+): { lf: pl.LazyDataFrame; source: string } | undefined {
+  const parquet = join(dir, `${name}.parquet`);
+  if (exists(parquet)) {
+    try {
+      const lf = pl.scanParquet(parquet);
+      void lf.columns; // reads the footer: a damaged file fails here, named
+      return { lf, source: parquet };
+    } catch (e) {
+      throw new QueryError(`cannot read ${parquet}: ${firstLine(e)}`);
+    }
+  }
+  const csv = join(dir, `${name}.csv`);
+  if (name === "errors" && exists(csv)) {
+    try {
+      let df = pl.readCSV(csv, { inferSchemaLength: 0 }); // all columns as text
+      if (df.columns.includes("turn")) {
+        df = df.withColumn(pl.col("turn").cast(pl.Int32));
+      }
+      return { lf: df.lazy(), source: csv };
+    } catch (e) {
+      throw new QueryError(`cannot read ${csv}: ${firstLine(e)}`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The scored frames of one directory, queryable with SQL.
+ *
+ * Tables: `turns`, `targets`, `events`, `tests`, `configs`, `errors` (those present in the
+ * directory); views: `missed_targets`, `reimplementations`, `flips`, `event_paths`,
+ * `target_reads` (see `docs/queries.md`).
+ */
+export class ScoredQuery {
+  /** The scored directory. */
+  readonly dir: string;
+  /** The Polars SQL context holding every table and view. */
+  readonly context: ReturnType<typeof pl.SQLContext>;
+  /** Every table and view as a lazy frame (nothing is read until collected). */
+  readonly frames: Record<string, pl.LazyDataFrame> = {};
+  /** View names, in registration order. */
+  readonly views: string[] = [];
+  readonly #info: Record<string, Omit<TableInfo, "columns">> = {};
+  readonly #catalog: Catalog = {};
+
+  constructor(dir: string, tables: Record<string, { lf: pl.LazyDataFrame; source: string }>) {
+    this.dir = dir;
+    this.context = pl.SQLContext();
+    for (const [name, { lf, source }] of Object.entries(tables)) {
+      this.#add(name, lf, { name, kind: "table", source });
+    }
+    for (const view of VIEWS) this.#addView(view);
+  }
+
+  #add(name: string, lf: pl.LazyDataFrame, info: Omit<TableInfo, "columns">) {
+    this.context.register(name, lf);
+    this.frames[name] = lf;
+    this.#catalog[name] = lf.columns;
+    this.#info[name] = info;
+  }
+
+  #addView(view: View) {
+    if (!view.needs.every((n) => n in this.#catalog)) return;
+    const lf = this.context.execute(view.sql);
+    const err = planError(lf);
+    if (err) {
+      throw new QueryError(
+        `view ${view.name} does not fit the frames in ${this.dir}: ${firstLine(err)}`,
+      );
+    }
+    this.#add(view.name, lf, { name: view.name, kind: "view", source: view.sql, doc: view.doc });
+    this.views.push(view.name);
+  }
+
+  /** Table and view names → their column names. */
+  catalog(): Catalog {
+    return structuredClone(this.#catalog);
+  }
+
+  /** Tables then views, with column names and dtypes (reads Parquet footers only). */
+  schema(): TableInfo[] {
+    return Object.values(this.#info).map((info) => {
+      const df = this.frames[info.name].limit(0).collectSync();
+      return {
+        ...info,
+        columns: df.columns.map((name, i) => ({ name, type: typeName(df.dtypes[i]) })),
+      };
+    });
+  }
+
+  /**
+   * A query as a lazy frame. Unknown tables are caught before Polars runs; SQL Polars rejects is
+   * a {@link QueryError} whose one-line message names the wrong table or column.
+   */
+  lazy(query: string): pl.LazyDataFrame {
+    const sql = query.trim().replace(/;\s*$/, "");
+    if (!sql) throw new QueryError("empty query");
+    checkTables(sql, this.#catalog, this.views);
+    const lf = this.context.execute(sql);
+    const err = planError(lf);
+    if (err) throw explainError(err.message, sql, this.#catalog, this.views);
+    return lf;
+  }
+
+  /**
+   * Runs a query and returns the result frame.
+   *
+   * @example
+   * ```ts
+   * import { openScored } from "./open.ts";
+   * const dir = await Deno.makeTempDir();
+   * const { default: pl } = await import("nodejs-polars");
+   * pl.DataFrame({ model: ["a", "a", "b"], reuse_repo: [1, 0.5, 0] })
+   *   .writeParquet(`${dir}/turns.parquet`);
+   * const q = await openScored(dir);
+   * const df = q.sql("SELECT model, AVG(reuse_repo) AS reuse FROM turns GROUP BY model ORDER BY model");
+   * if (JSON.stringify(df.toRecords()) !== '[{"model":"a","reuse":0.75},{"model":"b","reuse":0}]') {
+   *   throw new Error(JSON.stringify(df.toRecords()));
+   * }
+   * ```
+   */
+  sql(query: string): pl.DataFrame {
+    const lf = this.lazy(query);
+    try {
+      return lf.collectSync();
+    } catch (e) {
+      throw explainError(firstLine(e), query, this.#catalog, this.views);
+    }
+  }
+}
+
+/**
+ * Opens a scored directory (what `deno task reporeuse score <corpus> --out <dir>` writes).
+ * Throws a one-line {@link QueryError} when the directory is missing, holds no scored frames, or
+ * a file cannot be read.
+ */
+export async function openScored(dir: string): Promise<ScoredQuery> {
+  let stat: Deno.FileInfo;
+  try {
+    stat = await Deno.stat(dir);
+  } catch {
+    throw new QueryError(
+      `scored directory '${dir}' not found (write it with: deno task reporeuse score <corpus> --out ${dir})`,
+    );
+  }
+  if (!stat.isDirectory) throw new QueryError(`scored directory '${dir}' is not a directory`);
+  const tables: Record<string, { lf: pl.LazyDataFrame; source: string }> = {};
+  for (const name of TABLES) {
+    const t = scanTable(dir, name);
+    if (t) tables[name] = t;
+  }
+  if (Object.keys(tables).length === 0) {
+    throw new QueryError(
+      `no scored frames in '${dir}' (expected ${TABLES.map((t) => `${t}.parquet`).join(", ")})`,
+    );
+  }
+  return new ScoredQuery(dir, tables);
+}
