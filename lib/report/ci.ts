@@ -1,0 +1,303 @@
+/**
+ * Uncertainty of the report's numbers: cluster-bootstrap intervals for every Table 2/4 cell
+ * (chains resampled whole), paired comparisons of two configurations on the same chains (paired
+ * bootstrap deltas + McNemar on per-target reuse), and their Markdown rendering (`ci.md`).
+ *
+ * @module
+ */
+import type pl from "nodejs-polars";
+import {
+  byChain,
+  byConfig,
+  configId,
+  type ConfigKey,
+  type Metric,
+  metric,
+  METRICS,
+  PERCENT_METRICS,
+  type TurnRow,
+  turnRows,
+} from "./aggregate.ts";
+import { HARNESSES, MEMORIES, MODELS } from "./paper.ts";
+import {
+  type BootstrapOptions,
+  clusterBootstrap,
+  DEFAULT_B,
+  DEFAULT_SEED,
+  type Interval,
+  type McNemar,
+  mcnemar,
+  pairedBootstrap,
+} from "./stats.ts";
+import { fmt } from "./table.ts";
+
+/** The interval of one Table 2/4 cell. */
+export interface CellInterval {
+  config: ConfigKey;
+  metric: Metric;
+  chains: number;
+  interval: Interval;
+}
+
+function rowsOf(turns: pl.DataFrame | TurnRow[]): TurnRow[] {
+  return Array.isArray(turns) ? turns : turnRows(turns);
+}
+
+function idx(list: readonly string[], v: string): number {
+  const i = list.indexOf(v);
+  return i < 0 ? list.length : i;
+}
+
+function configOrder(a: ConfigKey, b: ConfigKey): number {
+  return idx(MEMORIES, a.memory) - idx(MEMORIES, b.memory) ||
+    a.memory.localeCompare(b.memory) ||
+    idx(HARNESSES, a.harness) - idx(HARNESSES, b.harness) ||
+    a.harness.localeCompare(b.harness) ||
+    idx(MODELS, a.model) - idx(MODELS, b.model) || a.model.localeCompare(b.model);
+}
+
+/**
+ * Cluster-bootstrap 95% intervals (chains resampled with replacement) of every Table 2/4 metric of
+ * every configuration. Each configuration's replicates reuse the same seed, so all its metrics are
+ * computed on the same resamples.
+ */
+export function cellIntervals(
+  turns: pl.DataFrame | TurnRow[],
+  opts: BootstrapOptions = {},
+): CellInterval[] {
+  const out: CellInterval[] = [];
+  const groups = byConfig(rowsOf(turns)).sort((a, b) => configOrder(a.key, b.key));
+  for (const g of groups) {
+    const chains = byChain(g.rows);
+    for (const m of METRICS) {
+      out.push({
+        config: g.key,
+        metric: m,
+        chains: chains.length,
+        interval: clusterBootstrap(chains, (s) => metric(s.flat(), m), opts),
+      });
+    }
+  }
+  return out;
+}
+
+/** Per-target reuse pairs of two configurations and McNemar's test on them. */
+export interface TargetPairs {
+  kind: "repo" | "self" | "all";
+  pairs: number;
+  /** Both reused. */
+  both: number;
+  /** Only A reused (McNemar b). */
+  aOnly: number;
+  /** Only B reused (McNemar c). */
+  bOnly: number;
+  neither: number;
+  test: McNemar;
+}
+
+/** A paired comparison of configurations A and B on their common chains. */
+export interface PairedComparison {
+  a: ConfigKey;
+  b: ConfigKey;
+  chains: number;
+  deltas: { metric: Metric; a: number | null; b: number | null; delta: Interval }[];
+  targets: TargetPairs[];
+}
+
+/**
+ * McNemar on per-target reuse: targets frame rows of A and B matched on (chain, turn, kind, target).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "nodejs-polars";
+ * import { targetPairs } from "./ci.ts";
+ * const t = pl.DataFrame({ harness: ["h", "h", "h", "h"], model: ["m", "m", "m", "m"],
+ *   memory: ["x", "x", "y", "y"], chain: ["c", "c", "c", "c"], turn: [1, 1, 1, 1],
+ *   kind: ["repo", "repo", "repo", "repo"], target: ["f", "g", "f", "g"],
+ *   reused: [true, true, false, true] });
+ * const [all] = targetPairs(t, { harness: "h", model: "m", memory: "x" }, { harness: "h", model: "m", memory: "y" });
+ * assert(all.pairs === 2 && all.aOnly === 1 && all.both === 1 && all.test.p === 1);
+ * ```
+ */
+export function targetPairs(targets: pl.DataFrame, a: ConfigKey, b: ConfigKey): TargetPairs[] {
+  const need = ["harness", "model", "memory", "chain", "turn", "kind", "target", "reused"];
+  const missing = need.filter((c) => !targets.columns.includes(c));
+  if (missing.length) {
+    throw new Error(
+      `targets frame lacks column(s) ${missing.join(", ")} (see lib/frames/schema.ts)`,
+    );
+  }
+  const ida = configId(a), idb = configId(b);
+  const sideA = new Map<string, boolean>(), sideB = new Map<string, boolean>();
+  for (const r of targets.select(...need).toRecords() as Record<string, unknown>[]) {
+    const id = configId({
+      harness: String(r.harness),
+      model: String(r.model),
+      memory: String(r.memory),
+    });
+    if (id !== ida && id !== idb) continue;
+    const key = `${r.kind}\u0000${r.chain}\u0000${Number(r.turn)}\u0000${r.target}`;
+    (id === ida ? sideA : sideB).set(key, r.reused === true);
+  }
+  const tally = (kind: TargetPairs["kind"]): TargetPairs => {
+    let both = 0, aOnly = 0, bOnly = 0, neither = 0;
+    for (const [key, ra] of sideA) {
+      if (kind !== "all" && !key.startsWith(`${kind}\u0000`)) continue;
+      const rb = sideB.get(key);
+      if (rb === undefined) continue;
+      if (ra && rb) both++;
+      else if (ra) aOnly++;
+      else if (rb) bOnly++;
+      else neither++;
+    }
+    return {
+      kind,
+      pairs: both + aOnly + bOnly + neither,
+      both,
+      aOnly,
+      bOnly,
+      neither,
+      test: mcnemar(aOnly, bOnly),
+    };
+  };
+  return [tally("all"), tally("repo"), tally("self")];
+}
+
+/**
+ * Compares configurations A and B on the chains both ran: per metric, A, B and the paired-bootstrap
+ * interval of A − B; with a targets frame, McNemar's test on per-target reuse.
+ */
+export function pairedComparison(
+  turns: pl.DataFrame | TurnRow[],
+  targets: pl.DataFrame | undefined,
+  a: ConfigKey,
+  b: ConfigKey,
+  opts: BootstrapOptions = {},
+): PairedComparison {
+  const rows = rowsOf(turns);
+  const pick = (k: ConfigKey) => {
+    const id = configId(k);
+    return byChain(rows.filter((r) => configId(r) === id));
+  };
+  const ca = pick(a), cb = pick(b);
+  if (!ca.length || !cb.length) {
+    throw new Error(
+      `pairedComparison: no turns for ${!ca.length ? configId(a) : configId(b)} in the turns frame`,
+    );
+  }
+  const inB = new Map(cb.map((c) => [c[0].chain, c]));
+  const pa: TurnRow[][] = [], pb: TurnRow[][] = [];
+  for (const c of ca) {
+    const other = inB.get(c[0].chain);
+    if (other) {
+      pa.push(c);
+      pb.push(other);
+    }
+  }
+  return {
+    a,
+    b,
+    chains: pa.length,
+    deltas: METRICS.map((m) => ({
+      metric: m,
+      a: metric(pa.flat(), m),
+      b: metric(pb.flat(), m),
+      delta: pairedBootstrap(pa, pb, (s) => metric(s.flat(), m), opts),
+    })),
+    targets: targets ? targetPairs(targets, a, b) : [],
+  };
+}
+
+function digits(m: Metric): number {
+  return m === "lines" ? 0 : 1;
+}
+
+function ciText(i: Interval, d: number, signed = false): string {
+  return `${fmt(i.estimate, d, signed)} [${fmt(i.low, d, signed)}, ${fmt(i.high, d, signed)}]`;
+}
+
+function pValue(p: number): string {
+  return p < 0.0001 ? "< 0.0001" : p.toFixed(4);
+}
+
+/** Markdown of the intervals and paired comparisons (`out/tables/ci.md`). */
+export function ciMarkdown(
+  cells: CellInterval[],
+  paired: PairedComparison[],
+  opts: { provenance: string; B?: number; seed?: number },
+): string {
+  const B = opts.B ?? DEFAULT_B, seed = opts.seed ?? DEFAULT_SEED;
+  const lines = [
+    "## 95% cluster-bootstrap intervals of the Table 2 and Table 4 cells",
+    "",
+    `> **Data: ${opts.provenance}**`,
+    "",
+    `Percentile intervals from a cluster bootstrap that resamples whole task chains with replacement ` +
+    `(B = ${B} replicates, seed = ${seed}, PRNG mulberry32; the same seed gives the same intervals). ` +
+    "Cells: estimate [2.5%, 97.5%]. Rates in %, Files and Lines per turn; C_dup averaged over the " +
+    "cumulative turn-wise rates.",
+    "",
+    `| Harness | Model | Memory | Chains | ${METRICS.join(" | ")} |`,
+    `|---|---|---|---:|${METRICS.map(() => "---:").join("|")}|`,
+  ];
+  const byCfg = new Map<string, CellInterval[]>();
+  for (const c of cells) {
+    const id = configId(c.config);
+    byCfg.set(id, [...(byCfg.get(id) ?? []), c]);
+  }
+  for (const cs of byCfg.values()) {
+    const k = cs[0].config;
+    const cellsText = METRICS.map((m) => {
+      const c = cs.find((x) => x.metric === m);
+      return c ? ciText(c.interval, digits(m)) : "–";
+    });
+    lines.push(
+      `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${cellsText.join(" | ")} |`,
+    );
+  }
+  if (paired.length) {
+    lines.push(
+      "",
+      "## Paired comparisons on the same chains",
+      "",
+      "Δ = A − B with a paired cluster-bootstrap interval (one resample of chains applied to both " +
+        `configurations; B = ${B}, seed = ${seed}). McNemar's test on per-target reuse pairs matched ` +
+        "on (chain, turn, target): exact two-sided binomial when the discordant pairs number fewer " +
+        "than 25, else chi-square with continuity correction.",
+    );
+    for (const p of paired) {
+      lines.push(
+        "",
+        `### A = ${configId(p.a)} vs B = ${configId(p.b)} (${p.chains} common chains)`,
+        "",
+        "| Metric | A | B | Δ (A − B) [95% CI] |",
+        "|---|---:|---:|---:|",
+      );
+      for (const d of p.deltas) {
+        const dg = digits(d.metric);
+        const unit = PERCENT_METRICS.has(d.metric) ? " pts" : "";
+        lines.push(
+          `| ${d.metric} | ${fmt(d.a, dg)} | ${fmt(d.b, dg)} | ${
+            ciText(d.delta, dg, true)
+          }${unit} |`,
+        );
+      }
+      if (p.targets.length) {
+        lines.push(
+          "",
+          "| Targets | Pairs | Both reused | Only A | Only B | Neither | Test | Statistic | p |",
+          "|---|---:|---:|---:|---:|---:|---|---:|---:|",
+        );
+        for (const t of p.targets) {
+          lines.push(
+            `| ${t.kind} | ${t.pairs} | ${t.both} | ${t.aOnly} | ${t.bOnly} | ${t.neither} | ` +
+              `${t.test.method === "exact" ? "exact binomial" : "χ² (cc)"} | ` +
+              `${t.test.statistic.toFixed(3)} | ${pValue(t.test.p)} |`,
+          );
+        }
+      }
+    }
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,378 @@
+/**
+ * The report's figures as vega-lite specs wrapped in {@link Chart}s (saved as `.vl.json` and SVG):
+ * per-turn curves, reuse vs resolve, Lines viewed vs recall, memory ablation bars and the
+ * read-but-unused breakdown. Data are computed here (lib/report/aggregate.ts) and inlined, so each
+ * spec is self-contained.
+ *
+ * @module
+ */
+import type pl from "nodejs-polars";
+import {
+  byConfig,
+  type ConfigKey,
+  metric,
+  metricAtTurn,
+  METRICS,
+  type TurnRow,
+  turnRows,
+  turnsOf,
+} from "./aggregate.ts";
+import { Chart, type VegaLiteSpec } from "./display.ts";
+import { HARNESSES, MEMORIES, MEMORY_LABELS, MODELS } from "./paper.ts";
+import type { Interval } from "./stats.ts";
+
+/** Options of the figure builders. */
+export interface FigureOptions {
+  /** Provenance line printed under every title (e.g. "SIMULATED corpus — not measured agent runs"). */
+  provenance?: string;
+}
+
+const WIDTH = 220, HEIGHT = 180;
+const FONT = { font: "sans-serif", labelFont: "sans-serif", titleFont: "sans-serif" };
+
+function title(text: string, opts: FigureOptions): VegaLiteSpec {
+  return opts.provenance
+    ? { text, subtitle: `Data: ${opts.provenance}`, subtitleColor: "#b00000", anchor: "start" }
+    : { text, anchor: "start" };
+}
+
+function label(k: ConfigKey): string {
+  return `${k.harness} · ${k.model}`;
+}
+
+function rowsOf(turns: pl.DataFrame | TurnRow[]): TurnRow[] {
+  return Array.isArray(turns) ? turns : turnRows(turns);
+}
+
+function idx(list: readonly string[], v: string): number {
+  const i = list.indexOf(v);
+  return i < 0 ? list.length : i;
+}
+
+/** Configurations of the main grid: the interface-memory ones when present, else all. */
+function mainGroups(rows: TurnRow[]) {
+  const all = byConfig(rows);
+  const main = all.filter((g) => g.key.memory === "interface");
+  return (main.length ? main : all).sort((a, b) =>
+    idx(HARNESSES, a.key.harness) - idx(HARNESSES, b.key.harness) ||
+    idx(MODELS, a.key.model) - idx(MODELS, b.key.model) ||
+    label(a.key).localeCompare(label(b.key))
+  );
+}
+
+function sorted(values: string[], order: readonly string[]): string[] {
+  return [...new Set(values)].sort((a, b) => idx(order, a) - idx(order, b) || a.localeCompare(b));
+}
+
+const PCT = { type: "quantitative", scale: { domain: [0, 100] } } as const;
+
+/** Per-turn curves of recall_repo, reuse_self and C_dup per configuration (facets by metric). */
+export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptions = {}): Chart {
+  const groups = mainGroups(rowsOf(turns));
+  const metrics = [
+    ["recall_repo", "recall_repo (%)"],
+    ["reuse_self", "reuse_self (%)"],
+    ["c_dup", "C_dup (%)"],
+  ] as const;
+  const values = groups.flatMap((g) =>
+    metrics.flatMap(([m, name]) =>
+      turnsOf(g.rows).map((t) => ({
+        metric: name,
+        harness: g.key.harness,
+        model: g.key.model,
+        turn: t,
+        value: metricAtTurn(g.rows, m, t),
+      }))
+    )
+  ).filter((v) => v.value !== null);
+  const t = "Per-turn recall_repo, reuse_self and C_dup by configuration";
+  return new Chart({
+    title: title(t, opts),
+    config: FONT,
+    data: { values },
+    facet: {
+      column: { field: "metric", type: "nominal", sort: metrics.map((m) => m[1]), title: null },
+    },
+    spec: {
+      width: WIDTH,
+      height: HEIGHT,
+      mark: { type: "line", point: true },
+      encoding: {
+        x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
+        y: { field: "value", ...PCT, title: "%" },
+        color: { field: "model", type: "nominal", sort: MODELS, title: "Model" },
+        strokeDash: { field: "harness", type: "nominal", sort: HARNESSES, title: "Harness" },
+        tooltip: [
+          { field: "harness" },
+          { field: "model" },
+          { field: "turn" },
+          { field: "value", format: ".1f" },
+        ],
+      },
+    },
+  }, t);
+}
+
+function configValues(rows: TurnRow[]) {
+  return mainGroups(rows).map((g) => ({
+    harness: g.key.harness,
+    model: g.key.model,
+    config: label(g.key),
+    ...Object.fromEntries(METRICS.map((m) => [m, metric(g.rows, m)])),
+  }));
+}
+
+function scatter(
+  values: Record<string, unknown>[],
+  x: { field: string; title: string; zero?: boolean },
+  y: { field: string; title: string },
+  t: string,
+  opts: FigureOptions,
+): Chart {
+  return new Chart({
+    title: title(t, opts),
+    config: FONT,
+    width: 320,
+    height: 240,
+    data: { values },
+    layer: [
+      {
+        mark: { type: "point", filled: true, size: 90 },
+        encoding: {
+          x: {
+            field: x.field,
+            type: "quantitative",
+            title: x.title,
+            scale: { zero: x.zero ?? false },
+          },
+          y: { field: y.field, type: "quantitative", title: y.title, scale: { zero: false } },
+          color: { field: "model", type: "nominal", sort: MODELS, title: "Model" },
+          shape: { field: "harness", type: "nominal", sort: HARNESSES, title: "Harness" },
+          tooltip: [
+            { field: "config" },
+            { field: x.field, format: ".1f" },
+            { field: y.field, format: ".1f" },
+          ],
+        },
+      },
+    ],
+  }, t);
+}
+
+/** Repository reuse vs resolve rate across configurations (one point per configuration). */
+export function reuseResolveFigure(
+  turns: pl.DataFrame | TurnRow[],
+  opts: FigureOptions = {},
+): Chart {
+  return scatter(
+    configValues(rowsOf(turns)),
+    { field: "reuse_repo", title: "Repository reuse (%)" },
+    { field: "resolve", title: "Resolve rate (%)" },
+    "Reuse vs resolve across configurations",
+    opts,
+  );
+}
+
+/** Lines viewed per turn vs repository recall (one point per configuration). */
+export function linesRecallFigure(
+  turns: pl.DataFrame | TurnRow[],
+  opts: FigureOptions = {},
+): Chart {
+  return scatter(
+    configValues(rowsOf(turns)),
+    { field: "lines", title: "Distinct source lines viewed per turn", zero: true },
+    { field: "recall_repo", title: "Repository recall (%)" },
+    "Lines viewed vs repository recall",
+    opts,
+  );
+}
+
+/** The harness × model with the most memory settings (default OpenCode × Qwen3.7-plus). */
+export function memoryConfig(rows: TurnRow[]): { harness: string; model: string } | undefined {
+  const count = new Map<string, { harness: string; model: string; n: number }>();
+  for (const g of byConfig(rows)) {
+    const id = `${g.key.harness}\u0000${g.key.model}`;
+    const c = count.get(id) ?? { harness: g.key.harness, model: g.key.model, n: 0 };
+    c.n++;
+    count.set(id, c);
+  }
+  const preferred = count.get("OpenCode\u0000Qwen3.7-plus");
+  if (preferred && preferred.n > 1) return preferred;
+  const best =
+    [...count.values()].filter((c) => c.n > 1).sort((a, b) =>
+      b.n - a.n || a.harness.localeCompare(b.harness) || a.model.localeCompare(b.model)
+    )[0];
+  return best;
+}
+
+/**
+ * Memory ablation bars: reuse, recall, correctness and C_dup (%) per memory setting of one harness ×
+ * model; with `intervals` (keyed `${memory}:${metric}`) 95% bootstrap error bars are drawn.
+ */
+export function memoryFigure(
+  turns: pl.DataFrame | TurnRow[],
+  opts: FigureOptions & {
+    harness?: string;
+    model?: string;
+    intervals?: Record<string, Interval>;
+  } = {},
+): Chart | undefined {
+  const rows = rowsOf(turns);
+  const which = opts.harness && opts.model
+    ? { harness: opts.harness, model: opts.model }
+    : memoryConfig(rows);
+  if (!which) return undefined;
+  const groups = byConfig(rows).filter((g) =>
+    g.key.harness === which.harness && g.key.model === which.model
+  );
+  const ms = METRICS.filter((m) => m !== "files" && m !== "lines");
+  const memories = sorted(groups.map((g) => g.key.memory), MEMORIES).map((m) =>
+    MEMORY_LABELS[m] ?? m
+  );
+  const values = groups.flatMap((g) =>
+    ms.map((m) => {
+      const ci = opts.intervals?.[`${g.key.memory}:${m}`];
+      return {
+        memory: MEMORY_LABELS[g.key.memory] ?? g.key.memory,
+        metric: m,
+        value: metric(g.rows, m),
+        low: ci?.low ?? null,
+        high: ci?.high ?? null,
+      };
+    })
+  ).filter((v) => v.value !== null);
+  const t = `Memory ablation: ${which.harness} with ${which.model}`;
+  const x = { field: "metric", type: "nominal", sort: ms, title: null, axis: { labelAngle: -30 } };
+  const xOffset = { field: "memory", type: "nominal", sort: memories };
+  const layer: VegaLiteSpec[] = [{
+    mark: "bar",
+    encoding: {
+      x,
+      xOffset,
+      y: { field: "value", ...PCT, title: "%" },
+      color: { field: "memory", type: "nominal", sort: memories, title: "Memory" },
+      tooltip: [{ field: "memory" }, { field: "metric" }, { field: "value", format: ".1f" }],
+    },
+  }];
+  if (opts.intervals) {
+    layer.push({
+      mark: { type: "rule", color: "black" },
+      encoding: { x, xOffset, y: { field: "low", type: "quantitative" }, y2: { field: "high" } },
+    });
+  }
+  return new Chart({
+    title: title(t, opts),
+    config: FONT,
+    width: 420,
+    height: 240,
+    data: { values },
+    layer,
+  }, t);
+}
+
+/** Outcome categories of a target in the read-but-unused breakdown. */
+export const TARGET_OUTCOMES = [
+  "reused (read)",
+  "reused (not read)",
+  "read but not reused",
+  "never read, not reused",
+] as const;
+
+/** Counts of target outcomes per (turn, kind) — implemented targets of the selected configs. */
+export function targetOutcomes(
+  targets: pl.DataFrame,
+  filter: (r: { harness: string; model: string; memory: string }) => boolean = () => true,
+): { turn: number; kind: string; outcome: string; count: number; share: number }[] {
+  const need = ["harness", "model", "memory", "turn", "kind", "implemented", "read", "reused"];
+  const missing = need.filter((c) => !targets.columns.includes(c));
+  if (missing.length) {
+    throw new Error(
+      `targets frame lacks column(s) ${missing.join(", ")} (see lib/frames/schema.ts)`,
+    );
+  }
+  const counts = new Map<string, number>();
+  const totals = new Map<string, number>();
+  for (const r of targets.select(...need).toRecords() as Record<string, unknown>[]) {
+    const key = { harness: String(r.harness), model: String(r.model), memory: String(r.memory) };
+    if (!filter(key) || r.implemented === false) continue;
+    const outcome = r.reused
+      ? (r.read ? TARGET_OUTCOMES[0] : TARGET_OUTCOMES[1])
+      : (r.read ? TARGET_OUTCOMES[2] : TARGET_OUTCOMES[3]);
+    const tk = `${Number(r.turn)}\u0000${r.kind}`;
+    counts.set(`${tk}\u0000${outcome}`, (counts.get(`${tk}\u0000${outcome}`) ?? 0) + 1);
+    totals.set(tk, (totals.get(tk) ?? 0) + 1);
+  }
+  const out = [...counts.entries()].map(([k, count]) => {
+    const [turn, kind, outcome] = k.split("\u0000");
+    return {
+      turn: Number(turn),
+      kind,
+      outcome,
+      count,
+      share: (100 * count) / totals.get(`${turn}\u0000${kind}`)!,
+    };
+  });
+  return out.sort((a, b) =>
+    a.kind.localeCompare(b.kind) || a.turn - b.turn ||
+    TARGET_OUTCOMES.indexOf(a.outcome as typeof TARGET_OUTCOMES[number]) -
+      TARGET_OUTCOMES.indexOf(b.outcome as typeof TARGET_OUTCOMES[number])
+  );
+}
+
+/**
+ * Read-but-unused breakdown: share of targets reused (read or not), read but not reused, and never
+ * read, per turn and target kind (interface-memory configurations pooled when present).
+ */
+export function readUnusedFigure(targets: pl.DataFrame, opts: FigureOptions = {}): Chart {
+  const memories = new Set(
+    (targets.select("memory").unique().toRecords() as { memory: string }[]).map((r) => r.memory),
+  );
+  const onlyInterface = memories.has("interface");
+  const values = targetOutcomes(targets, (k) => !onlyInterface || k.memory === "interface")
+    .map((v) => ({
+      ...v,
+      order: TARGET_OUTCOMES.indexOf(v.outcome as typeof TARGET_OUTCOMES[number]),
+    }));
+  const t = "Where missed targets are lost: never read vs read but not reused";
+  return new Chart({
+    title: title(t + (onlyInterface ? " (interface memory)" : ""), opts),
+    config: FONT,
+    data: { values },
+    facet: {
+      column: { field: "kind", type: "nominal", sort: ["repo", "self"], title: "Target kind" },
+    },
+    spec: {
+      width: WIDTH,
+      height: HEIGHT,
+      mark: "bar",
+      encoding: {
+        x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
+        y: {
+          field: "share",
+          type: "quantitative",
+          stack: "zero",
+          title: "% of targets",
+          scale: { domain: [0, 100] },
+        },
+        color: {
+          field: "outcome",
+          type: "nominal",
+          sort: [...TARGET_OUTCOMES],
+          title: "Outcome",
+          scale: {
+            domain: [...TARGET_OUTCOMES],
+            range: ["#1a9850", "#91cf60", "#fc8d59", "#d73027"],
+          },
+        },
+        order: { field: "order", type: "quantitative" },
+        tooltip: [
+          { field: "kind" },
+          { field: "turn" },
+          { field: "outcome" },
+          { field: "count" },
+          { field: "share", format: ".1f" },
+        ],
+      },
+    },
+  }, t);
+}

@@ -1,0 +1,17 @@
+/**
+ * Report: the paper's Tables 1–5 from the scored frames (beside the published values), figures as
+ * vega-lite specs rendered headless to SVG, seeded cluster-bootstrap intervals, paired comparisons,
+ * and `reproduce()` which writes them all under `out/`.
+ *
+ * @module
+ */
+export * from "./aggregate.ts";
+export * from "./benchmark.ts";
+export * from "./ci.ts";
+export * from "./display.ts";
+export * from "./figures.ts";
+export * from "./paper.ts";
+export * from "./reproduce.ts";
+export * from "./stats.ts";
+export * from "./table.ts";
+export * from "./tables.ts";

@@ -1,0 +1,297 @@
+/**
+ * Builders of the paper's Tables 1–5 from the scored frames (lib/frames/schema.ts). Pure functions:
+ * frames in, {@link TableData} out (render with lib/report/table.ts or wrap in a display `Table`).
+ *
+ * @module
+ */
+import type pl from "nodejs-polars";
+import {
+  byConfig,
+  type ConfigKey,
+  type Metric,
+  metric,
+  metricAtTurn,
+  METRICS,
+  type TurnRow,
+  turnRows,
+  turnsOf,
+} from "./aggregate.ts";
+import {
+  HARNESSES,
+  MEMORIES,
+  MEMORY_LABELS,
+  MODELS,
+  numericFields,
+  paperRecords,
+} from "./paper.ts";
+import { type Column, roundTo, type Row, type TableData } from "./table.ts";
+
+/** Options shared by the builders. */
+export interface TableOptions {
+  /** Provenance printed in the table header (default "scored run logs"). */
+  provenance?: string;
+  /** Show the paper's values and differences (default true). */
+  paper?: boolean;
+}
+
+/** Tolerance of reuse, recall and correctness cells (points). */
+export const TOLERANCE = 5;
+/** Tolerance of C_dup cells (points). */
+export const TOLERANCE_CDUP = 8;
+
+const DEFAULT_PROVENANCE = "scored run logs";
+
+/** Columns of Tables 2 and 4 in the paper's order. */
+export function mainColumns(): Column[] {
+  const rate = (key: Metric, group: string, label: string, best = true): Column => ({
+    key,
+    label,
+    group,
+    digits: 1,
+    best: best ? "max" : undefined,
+    tolerance: TOLERANCE,
+  });
+  return [
+    rate("reuse_repo", "Reuse", "repo"),
+    rate("reuse_self", "Reuse", "self"),
+    rate("recall_repo", "Recall", "repo"),
+    rate("recall_self", "Recall", "self"),
+    { key: "files", label: "Files", group: "Agent behavior", digits: 1 },
+    { key: "lines", label: "Lines", group: "Agent behavior", digits: 0 },
+    rate("resolve", "Correctness", "Resolve"),
+    rate("pass", "Correctness", "Pass"),
+    {
+      key: "c_dup",
+      label: "C_dup",
+      latex: "$C_{\\mathrm{dup}}$",
+      group: "Redundancy",
+      digits: 1,
+      tolerance: TOLERANCE_CDUP,
+    },
+  ];
+}
+
+function orderIndex(list: readonly string[], v: string): number {
+  const i = list.indexOf(v);
+  return i < 0 ? list.length : i;
+}
+
+function sortConfigs<T extends { key: ConfigKey }>(groups: T[]): T[] {
+  return [...groups].sort((a, b) =>
+    orderIndex(HARNESSES, a.key.harness) - orderIndex(HARNESSES, b.key.harness) ||
+    a.key.harness.localeCompare(b.key.harness) ||
+    orderIndex(MODELS, a.key.model) - orderIndex(MODELS, b.key.model) ||
+    a.key.model.localeCompare(b.key.model) ||
+    orderIndex(MEMORIES, a.key.memory) - orderIndex(MEMORIES, b.key.memory) ||
+    a.key.memory.localeCompare(b.key.memory)
+  );
+}
+
+function rowsOf(turns: pl.DataFrame | TurnRow[]): TurnRow[] {
+  return Array.isArray(turns) ? turns : turnRows(turns);
+}
+
+/** Table 2/4 values of one configuration's rows. */
+export function mainValues(rows: readonly TurnRow[]): Record<Metric, number | null> {
+  return Object.fromEntries(METRICS.map((m) => [m, metric(rows, m)])) as Record<
+    Metric,
+    number | null
+  >;
+}
+
+function paperRow(
+  n: 2 | 3 | 4 | 5,
+  match: Record<string, string>,
+  keyFields: string[],
+): Record<string, number | null> | undefined {
+  const rec = paperRecords(n).find((r) => Object.entries(match).every(([k, v]) => r[k] === v));
+  return rec ? numericFields(rec, keyFields) : undefined;
+}
+
+/**
+ * Table 2 (main results): one row per harness × model under `memory` (default "interface", the
+ * paper's default setting), every metric macro-averaged over turns; C_dup averaged over the
+ * turn-wise rates.
+ */
+export function table2(
+  turns: pl.DataFrame | TurnRow[],
+  opts: TableOptions & { memory?: string } = {},
+): TableData {
+  const memory = opts.memory ?? "interface";
+  const groups = sortConfigs(byConfig(rowsOf(turns)).filter((g) => g.key.memory === memory));
+  const rows: Row[] = groups.map((g) => ({
+    keys: [g.key.harness, g.key.model],
+    values: mainValues(g.rows),
+    paper: opts.paper === false || memory !== "interface"
+      ? undefined
+      : paperRow(2, { harness: g.key.harness, model: g.key.model }, ["harness", "model"]),
+  }));
+  return {
+    id: "table2",
+    title: "Table 2: Main results on RepoReuse",
+    caption: "Reuse, recall, correctness and C_dup in %; Files and Lines per turn. All metrics " +
+      "macro-averaged over turns where defined (self metrics from turn 2); C_dup averaged over " +
+      `the cumulative turn-wise rates. Memory setting: ${memory}. Best reuse, recall and ` +
+      "correctness per column in bold.",
+    provenance: opts.provenance ?? DEFAULT_PROVENANCE,
+    keys: [{ name: "harness", label: "Harness" }, { name: "model", label: "Model" }],
+    columns: mainColumns(),
+    rows,
+    notes: [
+      `Check column: ✓ when every reuse, recall and correctness cell is within ±${TOLERANCE} ` +
+      `points of the paper and C_dup within ±${TOLERANCE_CDUP}; otherwise the columns outside.`,
+    ],
+    groupKeys: true,
+  };
+}
+
+/** Metrics of Tables 3 and 5 with the turn used as "first" (self reuse: turn 2). */
+const TURN_METRICS: { key: Metric; label: string; latex: string; first: number }[] = [
+  { key: "recall_repo", label: "recall_repo", latex: "$\\text{recall}_{\\text{repo}}$", first: 1 },
+  { key: "reuse_repo", label: "reuse_repo", latex: "$\\text{reuse}_{\\text{repo}}$", first: 1 },
+  { key: "reuse_self", label: "reuse_self", latex: "$\\text{reuse}_{\\text{self}}$", first: 2 },
+  { key: "c_dup", label: "C_dup", latex: "$C_{\\mathrm{dup}}$", first: 1 },
+];
+
+function turnColumns(): Column[] {
+  return TURN_METRICS.flatMap((m) => [
+    { key: `${m.key}_t${m.first}`, label: `T${m.first}`, group: m.label, digits: 1 },
+    { key: `${m.key}_t5`, label: "T5", group: m.label, digits: 1 },
+    {
+      key: `${m.key}_delta`,
+      label: "Δ",
+      latex: "$\\Delta$",
+      group: m.label,
+      digits: 1,
+      signed: true,
+    },
+  ]);
+}
+
+/**
+ * First/last-turn values of one configuration's rows: `<metric>_t1` (`reuse_self_t2`), `<metric>_t5`
+ * (the last turn present, labelled T5 as in the paper) and `<metric>_delta` = rounded last − rounded
+ * first, so the printed Δ is the difference of the printed values, as in the paper.
+ */
+export function turnValues(rows: readonly TurnRow[]): Record<string, number | null> {
+  const turns = turnsOf(rows);
+  const last = turns.length ? turns[turns.length - 1] : 5;
+  const out: Record<string, number | null> = {};
+  for (const m of TURN_METRICS) {
+    const a = metricAtTurn(rows, m.key, m.first);
+    const b = metricAtTurn(rows, m.key, last);
+    out[`${m.key}_t${m.first}`] = a;
+    out[`${m.key}_t5`] = b;
+    out[`${m.key}_delta`] = a === null || b === null ? null : roundTo(b, 1) - roundTo(a, 1);
+  }
+  return out;
+}
+
+function lastTurnNote(groups: { rows: TurnRow[] }[]): string[] {
+  const lasts = new Set(groups.map((g) => turnsOf(g.rows).at(-1)));
+  lasts.delete(5);
+  return lasts.size
+    ? [`The last turn present is ${[...lasts].join(", ")}, not 5; "T5" columns show it.`]
+    : [];
+}
+
+/** Table 3 (first and last turn): per harness × model under `memory` (default "interface"). */
+export function table3(
+  turns: pl.DataFrame | TurnRow[],
+  opts: TableOptions & { memory?: string } = {},
+): TableData {
+  const memory = opts.memory ?? "interface";
+  const groups = sortConfigs(byConfig(rowsOf(turns)).filter((g) => g.key.memory === memory));
+  return {
+    id: "table3",
+    title: "Table 3: Recall, reuse, and redundancy at the first and last turn",
+    caption:
+      "In %. Self reuse is defined from turn 2; Δ is the change from the first to the last " +
+      `turn (difference of the rounded values). Memory setting: ${memory}.`,
+    provenance: opts.provenance ?? DEFAULT_PROVENANCE,
+    keys: [{ name: "harness", label: "Harness" }, { name: "model", label: "Model" }],
+    columns: turnColumns(),
+    rows: groups.map((g) => ({
+      keys: [g.key.harness, g.key.model],
+      values: turnValues(g.rows),
+      paper: opts.paper === false || memory !== "interface"
+        ? undefined
+        : paperRow(3, { harness: g.key.harness, model: g.key.model }, ["harness", "model"]),
+    })),
+    notes: lastTurnNote(groups),
+    groupKeys: true,
+  };
+}
+
+function memoryGroups(rows: TurnRow[], harness: string, model: string) {
+  return byConfig(rows)
+    .filter((g) => g.key.harness === harness && g.key.model === model)
+    .sort((a, b) =>
+      orderIndex(MEMORIES, a.key.memory) - orderIndex(MEMORIES, b.key.memory) ||
+      a.key.memory.localeCompare(b.key.memory)
+    );
+}
+
+/** Options of the memory tables. */
+export interface MemoryOptions extends TableOptions {
+  /** Default "OpenCode". */
+  harness?: string;
+  /** Default "Qwen3.7-plus". */
+  model?: string;
+}
+
+function isPaperCell(o: MemoryOptions): boolean {
+  return o.paper !== false && (o.harness ?? "OpenCode") === "OpenCode" &&
+    (o.model ?? "Qwen3.7-plus") === "Qwen3.7-plus";
+}
+
+/** Table 4 (memory settings of one harness × model, default OpenCode × Qwen3.7-plus). */
+export function table4(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}): TableData {
+  const harness = opts.harness ?? "OpenCode", model = opts.model ?? "Qwen3.7-plus";
+  const groups = memoryGroups(rowsOf(turns), harness, model);
+  const counts = groups.map((g) =>
+    `${MEMORY_LABELS[g.key.memory] ?? g.key.memory}: ${new Set(g.rows.map((r) => r.chain)).size} ` +
+    `chains, ${g.rows.length} turns`
+  );
+  return {
+    id: "table4",
+    title: `Table 4: Effect of historical memory on ${harness} with ${model}`,
+    caption: "Reuse, recall, correctness and C_dup in %; agent behavior and C_dup averaged over " +
+      "turns. Best reuse, recall and correctness per column in bold.",
+    provenance: opts.provenance ?? DEFAULT_PROVENANCE,
+    keys: [{ name: "memory", label: "Memory" }],
+    columns: mainColumns(),
+    rows: groups.map((g) => ({
+      keys: [MEMORY_LABELS[g.key.memory] ?? g.key.memory],
+      values: mainValues(g.rows),
+      paper: isPaperCell(opts)
+        ? paperRow(4, { memory: g.key.memory }, ["memory", "label"])
+        : undefined,
+    })),
+    notes: counts.length ? [`Scored: ${counts.join("; ")}.`] : [],
+  };
+}
+
+/** Table 5 (memory settings across turns, default OpenCode × Qwen3.7-plus). */
+export function table5(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}): TableData {
+  const harness = opts.harness ?? "OpenCode", model = opts.model ?? "Qwen3.7-plus";
+  const groups = memoryGroups(rowsOf(turns), harness, model);
+  return {
+    id: "table5",
+    title: `Table 5: Effect of historical memory across turns on ${harness} with ${model}`,
+    caption:
+      "In %. Self reuse is defined from turn 2; Δ is the change from the first to the last " +
+      "turn (difference of the rounded values).",
+    provenance: opts.provenance ?? DEFAULT_PROVENANCE,
+    keys: [{ name: "memory", label: "Memory" }],
+    columns: turnColumns(),
+    rows: groups.map((g) => ({
+      keys: [MEMORY_LABELS[g.key.memory] ?? g.key.memory],
+      values: turnValues(g.rows),
+      paper: isPaperCell(opts)
+        ? paperRow(5, { memory: g.key.memory }, ["memory", "label"])
+        : undefined,
+    })),
+    notes: lastTurnNote(groups),
+  };
+}
