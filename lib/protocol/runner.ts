@@ -1,0 +1,288 @@
+/**
+ * The protocol runner (paper Appendix A.1): each chain runs in its own prepared workspace, turns in
+ * order. Per turn the requirement is rendered for the memory setting, wrapped in the delivery
+ * instructions and handed to a fresh agent process (a user-given command template) under a
+ * wall-time limit (the process group is killed on timeout). When the agent stops, the file at the
+ * required path is read back, the hidden tests are copied in, run from a temporary directory with
+ * a timeout and removed. A failed turn does not end the chain. Everything is recorded in the
+ * run-log layout (docs/run-logs.md): `runs/<config>/<chain>/turn<N>/` holds the agent's log,
+ * `submission.py`, `results.json` and `meta.json`, so `score` consumes it directly.
+ *
+ * Command-template placeholders (values are shell-quoted): `{prompt_file}` (the full prompt),
+ * `{requirement_file}`, `{workspace}`, `{submit_path}` (absolute), `{submit_to}` (relative),
+ * `{module}`, `{turn}`, `{chain}`, `{memory}`, `{log_dir}` (the turn's run directory: an agent
+ * writes its log there as `log.json`, `log.jsonl` or `log.traj`). The same values are exported
+ * as `REPOREUSE_<NAME>` environment variables.
+ *
+ * @module
+ */
+import { runProcess } from "../construct/exec.ts";
+import { runHiddenTests, type TestCase } from "./hidden.ts";
+import { prepareWorkspace } from "./workspace.ts";
+import {
+  type Memory,
+  renderPrompt,
+  renderRequirement,
+  type SubmittedSource,
+  type TurnSpec,
+} from "./requirement.ts";
+
+/** A configuration (runs/<config>/config.json). */
+export interface RunConfig {
+  harness: string;
+  model: string;
+  memory: Memory;
+  /** Working directory as the agent's log shows it (default: the real workspace path). */
+  cwd?: string;
+}
+
+/** Options of {@link runProtocol}. */
+export interface RunOptions {
+  /** Corpus directory holding `tasks/`; runs go to `<corpus>/runs/<configName>/`. */
+  corpus: string;
+  config: RunConfig;
+  /** Directory name under runs/ (default `<harness>__<model>__<memory>`, unsafe characters replaced). */
+  configName?: string;
+  /** Agent command template, run with `bash -c`. */
+  agent: string;
+  /** Chains to run (default: all under tasks/). */
+  chains?: string[];
+  /** Wall-time limit per turn in seconds (default 2400). */
+  wallTimeS?: number;
+  /** Hidden-test timeout in seconds (default 600). */
+  testTimeS?: number;
+  python?: string;
+  /** Where chain workspaces are created (default: a temporary directory, removed afterwards). */
+  workRoot?: string;
+  log?: (line: string) => void;
+}
+
+/** What one turn produced. */
+export interface TurnOutcome {
+  chain: string;
+  turn: number;
+  submitted: boolean;
+  passed: number;
+  cases: number;
+  timedOut: boolean;
+  exitCode: number;
+  seconds: number;
+}
+
+interface ChainJson {
+  chain?: string;
+  repo: { workspace: string; package: string };
+  turns: (TurnSpec & { goal?: string })[];
+}
+
+/** Shell-quotes a value for bash. */
+export function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", `'"'"'`)}'`;
+}
+
+/** Fills a command template's `{name}` placeholders with shell-quoted values. */
+export function fillCommand(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (m, name) => {
+    if (!(name in values)) {
+      throw new Error(
+        `agent command: unknown placeholder ${m} (known: ${Object.keys(values).join(", ")})`,
+      );
+    }
+    return shellQuote(values[name]);
+  });
+}
+
+/** Default configuration directory name. */
+export function configDirName(c: RunConfig): string {
+  return `${c.harness}__${c.model}__${c.memory}`.replace(/[^A-Za-z0-9._-]+/g, "-");
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await Deno.stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the agent on every turn of the chains and records the runs. */
+export async function runProtocol(opts: RunOptions): Promise<TurnOutcome[]> {
+  const log = opts.log ?? (() => {});
+  const corpus = opts.corpus.replace(/\/+$/, "");
+  const configName = opts.configName ?? configDirName(opts.config);
+  const runDir = `${corpus}/runs/${configName}`;
+  await Deno.mkdir(runDir, { recursive: true });
+  const root = opts.workRoot ?? await Deno.makeTempDir({ prefix: "reporeuse-run-" });
+  // Every chain runs in the same workspace path (one after the other), so the paths in the
+  // agents' logs all start with config.cwd.
+  const config = { ...opts.config, cwd: opts.config.cwd ?? `${root}/workspace` };
+  await Deno.writeTextFile(`${runDir}/config.json`, JSON.stringify(config, null, 2) + "\n");
+  let chains = opts.chains;
+  if (!chains) {
+    chains = [];
+    for await (const e of Deno.readDir(`${corpus}/tasks`)) if (e.isDirectory) chains.push(e.name);
+    chains.sort();
+  }
+  const outcomes: TurnOutcome[] = [];
+  try {
+    for (const chain of chains) {
+      outcomes.push(...await runChain(chain, corpus, runDir, root, opts, log));
+    }
+  } finally {
+    if (!opts.workRoot) await Deno.remove(root, { recursive: true }).catch(() => {});
+  }
+  return outcomes;
+}
+
+async function runChain(
+  chain: string,
+  corpus: string,
+  runDir: string,
+  root: string,
+  opts: RunOptions,
+  log: (line: string) => void,
+): Promise<TurnOutcome[]> {
+  const chainDir = `${corpus}/tasks/${chain}`;
+  const file = `${chainDir}/chain.json`;
+  let spec: ChainJson;
+  try {
+    spec = JSON.parse(await Deno.readTextFile(file));
+  } catch (e) {
+    throw new Error(`${file}: cannot read the chain (${(e as Error).message})`);
+  }
+  if (!spec?.repo?.workspace || !spec.repo.package || !Array.isArray(spec.turns)) {
+    throw new Error(`${file}: needs repo.workspace, repo.package and turns`);
+  }
+  const w0 = spec.repo.workspace.startsWith("/")
+    ? spec.repo.workspace
+    : `${chainDir}/${spec.repo.workspace}`;
+  const ws = `${root}/workspace`;
+  await Deno.remove(ws, { recursive: true }).catch(() => {});
+  log(`${chain}: preparing the workspace from ${w0}`);
+  await prepareWorkspace(w0, ws, { package: spec.repo.package, python: opts.python });
+  const outcomes: TurnOutcome[] = [];
+  const sources: SubmittedSource[] = [];
+  for (const [i, turn] of spec.turns.entries()) {
+    const n = turn.turn ?? i + 1;
+    const turnDir = `${runDir}/${chain}/turn${n}`;
+    await Deno.remove(turnDir, { recursive: true }).catch(() => {});
+    await Deno.mkdir(turnDir, { recursive: true });
+    const requirement = renderRequirement(
+      turn,
+      opts.config.memory,
+      spec.turns.slice(0, i),
+      sources,
+    );
+    const submitPath = `${ws}/${turn.path}`;
+    const prompt = renderPrompt(requirement, {
+      workdir: ws,
+      submitTo: turn.path,
+      module: turn.module,
+    });
+    const inputs = `${root}/inputs/${chain}/turn${n}`;
+    await Deno.mkdir(inputs, { recursive: true });
+    await Deno.writeTextFile(`${inputs}/requirement.md`, requirement);
+    await Deno.writeTextFile(`${inputs}/prompt.md`, prompt);
+    await Deno.writeTextFile(`${turnDir}/prompt.md`, prompt);
+    const values: Record<string, string> = {
+      prompt_file: `${inputs}/prompt.md`,
+      requirement_file: `${inputs}/requirement.md`,
+      workspace: ws,
+      submit_path: submitPath,
+      submit_to: turn.path,
+      module: turn.module,
+      turn: String(n),
+      chain,
+      memory: opts.config.memory,
+      log_dir: turnDir,
+    };
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(values)) env[`REPOREUSE_${k.toUpperCase()}`] = v;
+    log(`${chain} turn ${n}: running the agent`);
+    const r = await runProcess(["bash", "-c", fillCommand(opts.agent, values)], {
+      cwd: ws,
+      env,
+      timeoutMs: (opts.wallTimeS ?? 2400) * 1000,
+    });
+    await Deno.writeTextFile(`${turnDir}/agent-stdout.txt`, r.stdout);
+    await Deno.writeTextFile(`${turnDir}/agent-stderr.txt`, r.stderr);
+    if (r.timedOut) {
+      log(`${chain} turn ${n}: the agent timed out after ${opts.wallTimeS ?? 2400} s`);
+    }
+    await adoptStdoutLog(turnDir, r.stdout);
+    let submission: string | null = null;
+    try {
+      if ((await Deno.stat(submitPath)).isFile) submission = await Deno.readTextFile(submitPath);
+    } catch {
+      // no file at the required path: the turn fails all its tests
+    }
+    sources.push({ turn: n, module: turn.module, path: turn.path, source: submission });
+    const cases: TestCase[] = JSON.parse(await Deno.readTextFile(`${chainDir}/turn${n}/tests.json`))
+      .cases;
+    let passed = 0;
+    if (submission !== null) {
+      await Deno.writeTextFile(`${turnDir}/submission.py`, submission);
+      const tests = await runHiddenTests(
+        ws,
+        turn.module,
+        turn.functions.map((f) => f.name),
+        cases,
+        { python: opts.python, timeoutMs: (opts.testTimeS ?? 600) * 1000 },
+      );
+      passed = tests.results.filter((x) => x.passed).length;
+      await Deno.writeTextFile(
+        `${turnDir}/results.json`,
+        JSON.stringify({ cases: tests.results }, null, 2) + "\n",
+      );
+    }
+    const meta = {
+      seconds: Math.round(r.seconds * 10) / 10,
+      exit_code: r.code,
+      timed_out: r.timedOut,
+      submitted: submission !== null,
+    };
+    await Deno.writeTextFile(`${turnDir}/meta.json`, JSON.stringify(meta, null, 2) + "\n");
+    log(
+      `${chain} turn ${n}: ${
+        submission === null ? "no submission" : `${passed}/${cases.length} passed`
+      }`,
+    );
+    outcomes.push({
+      chain,
+      turn: n,
+      submitted: submission !== null,
+      passed,
+      cases: cases.length,
+      timedOut: r.timedOut,
+      exitCode: r.code,
+      seconds: r.seconds,
+    });
+  }
+  return outcomes;
+}
+
+/** When the agent wrote no log file but printed JSON (e.g. `opencode run --format json`), keep it as the log. */
+async function adoptStdoutLog(turnDir: string, stdout: string): Promise<void> {
+  for (const name of ["log.json", "log.jsonl", "log.traj", "log.traj.json"]) {
+    if (await exists(`${turnDir}/${name}`)) return;
+  }
+  const text = stdout.trim();
+  if (!text) return;
+  try {
+    JSON.parse(text);
+    await Deno.writeTextFile(`${turnDir}/log.json`, text + "\n");
+    return;
+  } catch {
+    // not one JSON document
+  }
+  const lines = text.split("\n").filter((l) => l.trim());
+  if (lines.every((l) => l.trim().startsWith("{"))) {
+    try {
+      lines.forEach((l) => JSON.parse(l));
+      await Deno.writeTextFile(`${turnDir}/log.jsonl`, text + "\n");
+    } catch {
+      // not JSONL either: no log
+    }
+  }
+}
