@@ -9,3 +9,4 @@ export * from "./views.ts";
 export * from "./errors.ts";
 export * from "./format.ts";
 export * from "./examples.ts";
+export * from "./readme.ts";

@@ -241,3 +241,30 @@ export async function openScored(dir: string): Promise<ScoredQuery> {
   }
   return new ScoredQuery(dir, tables);
 }
+
+/**
+ * Queries frames already in memory (e.g. what `scoreCorpus` returned), without a directory.
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { fromFrames } from "./open.ts";
+ * const q = fromFrames({ configs: pl.DataFrame({ model: ["a", "b"], turns: [5, 3] }) });
+ * const n = q.sql("SELECT SUM(turns) AS n FROM configs").getColumn("n").get(0);
+ * if (n !== 8) throw new Error(String(n));
+ * ```
+ */
+export function fromFrames(
+  frames: Partial<Record<typeof TABLES[number], pl.DataFrame | pl.LazyDataFrame | undefined>>,
+  label = "(in memory)",
+): ScoredQuery {
+  const tables: Record<string, { lf: pl.LazyDataFrame; source: string }> = {};
+  for (const name of TABLES) {
+    const f = frames[name];
+    if (!f) continue;
+    const lf = pl.DataFrame.isDataFrame(f) ? (f as pl.DataFrame).lazy() : f as pl.LazyDataFrame;
+    tables[name] = { lf, source: label };
+  }
+  if (Object.keys(tables).length === 0) throw new QueryError("no scored frames given");
+  return new ScoredQuery(label, tables);
+}
