@@ -1,0 +1,135 @@
+/**
+ * `deno task reporeuse run` — runs an agent on a corpus's task chains under the paper's protocol
+ * (Appendix A.1) and records the runs in the run-log layout.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { configDirName, runProtocol } from "../../lib/protocol/runner.ts";
+import type { Memory } from "../../lib/protocol/requirement.ts";
+
+export const summary =
+  "run an agent on task chains under the protocol and record its runs (App. A)";
+
+export const help =
+  `Usage: deno task reporeuse run <corpus> --agent '<command template>' --harness <h> --model <m> [options]
+
+Runs an agent on every turn of the corpus's chains (tasks/<chain>/) following the paper's
+protocol (Appendix A.1): the workspace is prepared from W0 (git history and test files
+removed, the package must still import); per turn the requirement is rendered for the memory
+setting (Appendix A.3/B.2) and a fresh agent process is started under a wall-time limit
+(its process group is killed on timeout); the file at the required path is read back; the
+hidden tests are copied in only after the agent stops, run from a temporary directory and
+removed. A failed turn does not end the chain. Runs are written to
+<corpus>/runs/<config>/<chain>/turn<N>/ (agent log, submission.py, results.json, meta.json),
+ready for \`deno task reporeuse score <corpus>\`.
+
+The agent command is run with bash in the workspace. Placeholders (shell-quoted), also exported
+as REPOREUSE_<NAME> environment variables:
+  {prompt_file}       the full prompt (delivery instructions + requirement), a file
+  {requirement_file}  the requirement alone, a file
+  {workspace}         the workspace root (the agent's working directory)
+  {submit_path}       absolute path of the file to create; {submit_to}: the same, workspace-relative
+  {module}            its importable module name
+  {log_dir}           the turn's run directory: write the agent's log there as log.json, log.jsonl
+                      or log.traj (JSON printed on stdout is kept as the log when no file is written)
+  {turn} {chain} {memory}
+
+Options:
+  --agent <template>     agent command template (required)
+  --harness <name>       harness name for config.json (required), e.g. mini-SWE-agent
+  --model <name>         model name for config.json (required)
+  --memory <m>           none | interface | source (default interface)
+  --config <name>        directory name under runs/ (default <harness>__<model>__<memory>)
+  --chain <id>           run only this chain (repeatable)
+  --wall-time <s>        wall-time limit per turn (default 2400)
+  --test-timeout <s>     hidden-test timeout (default 600)
+  --python <path>        interpreter used for the import check and hidden tests
+                         (default $REPOREUSE_PYTHON or python3)
+  --work-root <dir>      where the workspace is created (default: a temporary directory); the
+                         workspace is <dir>/workspace and is recorded as config.json "cwd"
+  -h, --help             this help
+
+Example:
+  deno task reporeuse run data/sample --harness demo --model none --memory interface \\
+    --python /usr/bin/python3 --agent 'cp my_solution.py {submit_path}'`;
+
+function fail(message: string): number {
+  console.error(`reporeuse run: ${message}`);
+  return 2;
+}
+
+export async function run(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        agent: { type: "string" },
+        harness: { type: "string" },
+        model: { type: "string" },
+        memory: { type: "string" },
+        config: { type: "string" },
+        chain: { type: "string", multiple: true },
+        "wall-time": { type: "string" },
+        "test-timeout": { type: "string" },
+        python: { type: "string" },
+        "work-root": { type: "string" },
+      },
+      allowPositionals: true,
+    });
+  } catch (e) {
+    return fail(`${(e as Error).message} (see --help)`);
+  }
+  const v = parsed.values;
+  if (parsed.positionals.length !== 1) return fail("expected one corpus directory (see --help)");
+  const corpus = parsed.positionals[0];
+  for (const k of ["agent", "harness", "model"] as const) {
+    if (!v[k]) return fail(`--${k} is required (see --help)`);
+  }
+  const memory = (v.memory ?? "interface") as Memory;
+  if (!["none", "interface", "source"].includes(memory)) {
+    return fail(`--memory must be none, interface or source (got ${JSON.stringify(v.memory)})`);
+  }
+  const seconds = (name: string, raw: string | undefined, dflt: number): number | string => {
+    if (raw === undefined) return dflt;
+    const n = Number(raw);
+    return Number.isFinite(n) && n > 0 ? n : `--${name} must be a positive number of seconds`;
+  };
+  const wall = seconds("wall-time", v["wall-time"], 2400);
+  const testTime = seconds("test-timeout", v["test-timeout"], 600);
+  if (typeof wall === "string") return fail(wall);
+  if (typeof testTime === "string") return fail(testTime);
+  try {
+    if (!(await Deno.stat(`${corpus}/tasks`)).isDirectory) throw new Error();
+  } catch {
+    return fail(`${corpus}: no tasks/ directory (not a corpus)`);
+  }
+  const config = { harness: v.harness!, model: v.model!, memory };
+  try {
+    const outcomes = await runProtocol({
+      corpus,
+      config,
+      configName: v.config ?? configDirName(config),
+      agent: v.agent!,
+      chains: v.chain,
+      wallTimeS: wall,
+      testTimeS: testTime,
+      python: v.python,
+      workRoot: v["work-root"],
+      log: (line) => console.error(line),
+    });
+    const passed = outcomes.reduce((s, o) => s + o.passed, 0);
+    const cases = outcomes.reduce((s, o) => s + o.cases, 0);
+    const timeouts = outcomes.filter((o) => o.timedOut).length;
+    const missing = outcomes.filter((o) => !o.submitted).length;
+    console.log(
+      `ran ${outcomes.length} turns: ${passed}/${cases} cases passed, ${missing} without submission, ${timeouts} agent timeouts → ${corpus}/runs/${
+        v.config ?? configDirName(config)
+      }`,
+    );
+    return 0;
+  } catch (e) {
+    return fail((e as Error).message.split("\n")[0]);
+  }
+}
