@@ -12,7 +12,8 @@
 export interface Definition {
   /** Dotted id: module path + nested names, e.g. `seaborn.axisgrid.FacetGrid.map`. */
   id: string;
-  kind: "function" | "method" | "class";
+  /** `module` only for the module nodes of a {@link Graph} (additive: start 1, end = last line). */
+  kind: "function" | "method" | "class" | "module";
   /** Path of the file relative to the analysed package directory (posix), e.g. `_core/rules.py`. */
   file: string;
   /** 1-based line of the `def`/`class` keyword (decorators excluded), as `ast` lineno. */

@@ -1,0 +1,42 @@
+/**
+ * The Python code model (issue 2, paper §3.1): definitions with CPython-exact lines, imports,
+ * resolution of calls and function-value references, the dependency graph and callee sets.
+ *
+ * Two phases: {@link summarize} turns one file into a serialisable {@link ModuleSummary} (cacheable,
+ * computed in workers by {@link analyzePackage}); a {@link Project} resolves summaries against each
+ * other on demand.
+ *
+ * @example
+ * ```ts
+ * import { moduleName, Project, summarize } from "./mod.ts";
+ * const a = await summarize("def helper():\n    pass\n", "a.py", moduleName("pkg/a.py"));
+ * const b = await summarize(
+ *   "from pkg.a import helper\n\ndef helper():\n    pass\n\ndef run():\n    helper()\n",
+ *   "b.py",
+ *   moduleName("pkg/b.py"),
+ * );
+ * const project = Project.fromSummaries([a, b]);
+ * // the local def shadows the import
+ * console.assert(project.callees("pkg.b.run")[0] === "pkg.b.helper");
+ * ```
+ * @module
+ */
+export * from "./types.ts";
+export { BUILTINS, isInternal, isPrivateName, moduleName } from "./names.ts";
+export {
+  type Binding,
+  type ModuleSummary,
+  type RawUse,
+  type Scope,
+  summarize,
+  SUMMARY_VERSION,
+} from "./summary.ts";
+export { Project } from "./project.ts";
+export {
+  type AnalyzeOptions,
+  analyzePackage,
+  decodeSource,
+  listPackageFiles,
+  type PackageFile,
+  summarizeFiles,
+} from "./analyze.ts";

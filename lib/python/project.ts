@@ -1,0 +1,542 @@
+/**
+ * Phase 2 of the code model: resolving the raw uses of module summaries against each other.
+ *
+ * Rules (each has a fixture group in `tests/fixtures/python/resolve/`):
+ * - bare names by Python's scoping: local, enclosing functions, module (incl. `from m import *`:
+ *   `m.__all__` when `m` is in the project, else its public names), builtins; a class body is not
+ *   visible from the functions or comprehensions inside it; `global`/`nonlocal` redirect bindings;
+ *   comprehensions have their own scope (their first iterable is evaluated outside);
+ * - several bindings of one name in a scope: a use in that same scope sees the last binding on or
+ *   before its line, a use from an inner scope sees the last binding of the scope; bindings inside
+ *   `except` handlers are fallbacks, used only when no other binding exists. So a local def or
+ *   assignment after an import shadows the import;
+ * - attribute chains through modules and packages (`m.sub.f`), re-exports (alias chains across
+ *   modules), classes and their bases in C3 order (`C.m`, `self.m`, `cls.m`), instances assigned from
+ *   a constructor (`x = C(); x.m()`), `super().m`; `C()` is a use of `C` and of `C.__init__`;
+ * - what cannot be resolved stays unresolved with its dotted source text (`np.asarray`); values of
+ *   unknown type (parameters, results of calls) are never guessed.
+ *
+ * @example
+ * ```ts
+ * import { summarize } from "./summary.ts";
+ * import { Project } from "./project.ts";
+ * const util = await summarize("def helper(x):\n    return x\n", "util.py", "pkg.util");
+ * const main = await summarize("from .util import helper as h\n\ndef run():\n    return h(1)\n", "main.py", "pkg.main");
+ * const project = Project.fromSummaries([util, main]);
+ * console.assert(project.callees("pkg.main.run")[0] === "pkg.util.helper");
+ * ```
+ * @module
+ */
+import { BUILTINS, isInternal } from "./names.ts";
+import type { Binding, ModuleSummary } from "./summary.ts";
+import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
+
+type Value =
+  | { t: "def"; m: ModuleSummary; i: number }
+  | { t: "inst"; m: ModuleSummary; i: number }
+  | { t: "module"; name: string }
+  | { t: "ext"; name: string }
+  | { t: "builtin"; name: string }
+  | { t: "opaque" };
+
+const OPAQUE: Value = { t: "opaque" };
+const MODULE_DUNDERS = new Set([
+  "__name__",
+  "__file__",
+  "__doc__",
+  "__spec__",
+  "__path__",
+  "__package__",
+  "__builtins__",
+  "__all__",
+  "__loader__",
+  "__dict__",
+  "__annotations__",
+]);
+const MAX_DEPTH = 40;
+
+/** The resolved view of a set of module summaries (a package, or several, plus extra files). */
+export class Project {
+  #mods: Map<string, ModuleSummary>;
+  #prefixes: Set<string>;
+  #resolved = new Map<string, ModuleInfo>();
+  #defs?: Map<string, { m: ModuleSummary; i: number }>;
+  #attrMemo = new Map<string, Value | null>();
+  #mroMemo = new Map<string, { m: ModuleSummary; i: number }[]>();
+  #busy = new Set<string>();
+  #depth = 0;
+  /** Incremented whenever a cycle guard cuts a lookup short (such results are not memoised). */
+  #cut = 0;
+
+  #errors: AnalysisError[];
+
+  private constructor(mods: Map<string, ModuleSummary>, errors: AnalysisError[]) {
+    this.#mods = mods;
+    this.#errors = errors;
+    this.#prefixes = new Set();
+    for (const name of mods.keys()) {
+      const parts = name.split(".");
+      for (let k = 1; k < parts.length; k++) this.#prefixes.add(parts.slice(0, k).join("."));
+    }
+  }
+
+  /** A project of summaries (a later summary of the same module replaces an earlier one). */
+  static fromSummaries(summaries: ModuleSummary[], errors: AnalysisError[] = []): Project {
+    return new Project(new Map(summaries.map((s) => [s.module, s])), errors);
+  }
+
+  /** Problems met outside any module (skipped files: binary, not UTF-8, links out of the package). */
+  fileErrors(): AnalysisError[] {
+    return [...this.#errors];
+  }
+
+  /** The module summaries, sorted by module id. */
+  summaries(): ModuleSummary[] {
+    return [...this.#mods.values()].sort((a, b) => cmp(a.module, b.module));
+  }
+
+  /** A new project with extra/replacing modules (same module id → replaced). */
+  withModules(extra: ModuleSummary[]): Project {
+    const mods = new Map(this.#mods);
+    for (const s of extra) mods.set(s.module, s);
+    return new Project(mods, this.#errors);
+  }
+
+  /** Whether a module id is part of the project. */
+  hasModule(module: string): boolean {
+    return this.#mods.has(module);
+  }
+
+  /** Definitions + resolved uses of one module (memoised). Throws for an unknown module. */
+  resolveModule(module: string): ModuleInfo {
+    const hit = this.#resolved.get(module);
+    if (hit) return hit;
+    const m = this.#mods.get(module);
+    if (!m) throw new Error(`module '${module}' is not part of the project`);
+    const uses: Use[] = [];
+    const seen = new Set<string>();
+    const push = (u: Use) => {
+      const key = `${u.scope}\0${u.target}\0${u.line}\0${u.kind}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        uses.push(u);
+      }
+    };
+    for (const raw of m.uses) {
+      const scope = this.#scopeId(m, raw.s);
+      this.#depth = 0;
+      const v = this.#evalText(m, raw.s, raw.text, raw.line);
+      const base = { scope, line: raw.line, kind: raw.kind };
+      if (raw.kind === "call") {
+        if (v?.t === "def") {
+          push({ ...base, target: v.m.definitions[v.i].id, resolved: true });
+          if (v.m.definitions[v.i].kind === "class") {
+            const init = this.#member(v.m, v.i, "__init__");
+            if (init?.t === "def") {
+              push({ ...base, target: init.m.definitions[init.i].id, resolved: true });
+            }
+          }
+        } else if (v?.t === "builtin") {
+          push({ ...base, target: `builtins.${v.name}`, resolved: true });
+        } else if (v?.t === "inst") {
+          const call = this.#member(v.m, v.i, "__call__");
+          if (call?.t === "def") {
+            push({ ...base, target: call.m.definitions[call.i].id, resolved: true });
+          } else push({ ...base, target: raw.text, resolved: false });
+        } else push({ ...base, target: raw.text, resolved: false });
+      } else {
+        if (v?.t === "def") {
+          push({ ...base, target: v.m.definitions[v.i].id, resolved: true });
+        } else if (v?.t === "ext") push({ ...base, target: raw.text, resolved: false });
+        else if (v === null && !raw.text.includes("(")) {
+          const head = raw.text.split(".")[0];
+          this.#depth = 0;
+          if (this.#lookup(m, raw.s, head, raw.line) === null) {
+            push({ ...base, target: raw.text, resolved: false });
+          }
+        }
+      }
+    }
+    const info: ModuleInfo = {
+      module,
+      file: m.file,
+      definitions: m.definitions,
+      uses,
+      errors: m.errors,
+    };
+    this.#resolved.set(module, info);
+    return info;
+  }
+
+  /** The definition with this id (the last one when a name is defined twice). */
+  definition(id: string): Definition | undefined {
+    const hit = this.#defIndex().get(id);
+    return hit ? hit.m.definitions[hit.i] : undefined;
+  }
+
+  /** Every definition of every module (modules sorted by id, defs in source order). */
+  definitions(): Definition[] {
+    return this.summaries().flatMap((s) => s.definitions);
+  }
+
+  /**
+   * Non-builtin callees of a def: the targets of `call` uses in its own body (nested defs
+   * excluded), resolved ids or the dotted text of unresolved calls; deduplicated and sorted.
+   */
+  callees(id: string): string[] {
+    const hit = this.#defIndex().get(id);
+    if (!hit) return [];
+    const out = new Set<string>();
+    for (const u of this.resolveModule(hit.m.module).uses) {
+      if (u.scope !== id || u.kind !== "call") continue;
+      if (u.resolved && u.target.startsWith("builtins.")) continue;
+      out.add(u.target);
+    }
+    return [...out].sort(cmp);
+  }
+
+  /** The dependency graph: module and def nodes, resolved edges between them. */
+  graph(root: string): Graph {
+    const nodes: Definition[] = [];
+    const errors: AnalysisError[] = [...this.#errors];
+    for (const s of this.summaries()) {
+      nodes.push({
+        id: s.module,
+        kind: "module",
+        file: s.file,
+        start: 1,
+        end: Math.max(1, s.lines),
+        bodyStart: 1,
+        signature: "",
+        docstring: s.docstring,
+        decorators: [],
+        internal: isInternal(s.module),
+      });
+      nodes.push(...s.definitions);
+      errors.push(...s.errors);
+    }
+    const ids = new Set(nodes.map((n) => n.id));
+    const edges: Edge[] = [];
+    for (const s of this.summaries()) {
+      for (const u of this.resolveModule(s.module).uses) {
+        if (u.resolved && ids.has(u.target)) {
+          edges.push({ from: u.scope, to: u.target, line: u.line, kind: u.kind });
+        }
+      }
+    }
+    return { root, nodes, edges, errors };
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  #defIndex(): Map<string, { m: ModuleSummary; i: number }> {
+    if (!this.#defs) {
+      this.#defs = new Map();
+      for (const m of this.summaries()) {
+        m.definitions.forEach((d, i) => this.#defs!.set(d.id, { m, i }));
+      }
+    }
+    return this.#defs;
+  }
+
+  #scopeId(m: ModuleSummary, s: number): string {
+    for (let x = s; x >= 0; x = m.scopes[x].parent) {
+      const d = m.scopes[x].def;
+      if (d >= 0) return m.definitions[d].id;
+    }
+    return m.module;
+  }
+
+  #moduleValue(name: string): Value {
+    if (this.#mods.has(name) || this.#prefixes.has(name)) return { t: "module", name };
+    return { t: "ext", name };
+  }
+
+  /** Evaluates a dotted text (`a.b`, `super().m`, `C().m`) in a scope at a line. */
+  #evalText(m: ModuleSummary, s: number, text: string, line: number): Value | null {
+    let parts: string[];
+    let v: Value | null;
+    if (text.startsWith("super().")) {
+      parts = text.slice("super().".length).split(".");
+      const cls = this.#enclosingClass(m, s);
+      if (!cls) return null;
+      const mro = this.#mro(cls.m, cls.i);
+      v = null;
+      for (const k of mro.slice(1)) {
+        v = this.#own(k.m, k.i, parts[0]);
+        if (v) break;
+      }
+      parts = parts.slice(1);
+    } else {
+      parts = text.split(".");
+      const head = parts[0];
+      const isCall = head.endsWith("()");
+      v = this.#lookup(m, s, isCall ? head.slice(0, -2) : head, line);
+      if (isCall) v = callResult(v);
+      parts = parts.slice(1);
+    }
+    for (const p of parts) {
+      if (!v) return null;
+      const isCall = p.endsWith("()");
+      v = this.#getAttr(v, isCall ? p.slice(0, -2) : p);
+      if (isCall) v = callResult(v);
+    }
+    return v;
+  }
+
+  #enclosingClass(m: ModuleSummary, s: number): { m: ModuleSummary; i: number } | null {
+    let x = s;
+    while (x >= 0 && m.scopes[x].kind !== "function") x = m.scopes[x].parent;
+    if (x < 0) return null;
+    const p = m.scopes[x].parent;
+    if (p < 0 || m.scopes[p].kind !== "class") return null;
+    return { m, i: m.scopes[p].def };
+  }
+
+  /** LEGB lookup of a bare name used in scope `s` at `line`. */
+  #lookup(m: ModuleSummary, s: number, name: string, line: number): Value | null {
+    let x = s;
+    let first = true;
+    const start = m.scopes[s];
+    if (start.globals?.includes(name)) {
+      x = 0;
+      first = false;
+    }
+    while (x >= 0) {
+      const sc = m.scopes[x];
+      if (first || sc.kind !== "class") {
+        if (Object.hasOwn(sc.bindings, name)) {
+          const b = pick(sc.bindings[name], first ? line : Infinity);
+          return this.#bindingValue(m, x, b, name);
+        }
+        if (sc.stars) {
+          const v = this.#fromStars(sc.stars, name, first ? line : Infinity);
+          if (v) return v;
+        }
+      }
+      first = false;
+      x = sc.parent;
+    }
+    if (MODULE_DUNDERS.has(name)) return OPAQUE;
+    if (BUILTINS.has(name)) return { t: "builtin", name };
+    return null;
+  }
+
+  #fromStars(stars: { module: string; line: number }[], name: string, line: number): Value | null {
+    for (let k = stars.length - 1; k >= 0; k--) {
+      const st = stars[k];
+      if (st.line > line) continue;
+      const target = this.#mods.get(st.module);
+      if (!target) continue;
+      const exported = target.all
+        ? target.all.includes(name)
+        : !name.startsWith("_") && this.#getAttr({ t: "module", name: st.module }, name) !== null;
+      if (exported) {
+        const v = this.#getAttr({ t: "module", name: st.module }, name);
+        if (v) return v;
+      }
+    }
+    return null;
+  }
+
+  #bindingValue(m: ModuleSummary, s: number, b: Binding, name: string): Value | null {
+    if (++this.#depth > MAX_DEPTH) {
+      this.#depth--;
+      this.#cut++;
+      return null;
+    }
+    try {
+      switch (b.k) {
+        case "def":
+          return { t: "def", m, i: b.def };
+        case "module":
+          return this.#moduleValue(b.module);
+        case "from": {
+          const key = `from\0${b.module}\0${b.name}`;
+          if (this.#busy.has(key)) {
+            this.#cut++;
+            return null;
+          }
+          this.#busy.add(key);
+          try {
+            const v = this.#getAttr(this.#moduleValue(b.module), b.name);
+            if (v) return v;
+            const sub = `${b.module}.${b.name}`;
+            return this.#mods.has(sub) || this.#prefixes.has(sub)
+              ? { t: "module", name: sub }
+              : null;
+          } finally {
+            this.#busy.delete(key);
+          }
+        }
+        case "alias":
+        case "new": {
+          const key = `${m.module}\0${s}\0${name}\0${b.line}`;
+          if (this.#busy.has(key)) {
+            this.#cut++;
+            return null;
+          }
+          this.#busy.add(key);
+          try {
+            const v = this.#evalText(m, s, b.text, b.line);
+            return b.k === "alias" ? v : callResult(v);
+          } finally {
+            this.#busy.delete(key);
+          }
+        }
+        case "other": {
+          const sc = m.scopes[s];
+          if (sc.self === name && sc.parent >= 0) {
+            const cls = m.scopes[sc.parent].def;
+            if (cls >= 0) return { t: "inst", m, i: cls };
+          }
+          return OPAQUE;
+        }
+      }
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #getAttr(v: Value, attr: string): Value | null {
+    switch (v.t) {
+      case "module": {
+        const key = `${v.name}\0${attr}`;
+        if (this.#attrMemo.has(key)) return this.#attrMemo.get(key)!;
+        if (this.#busy.has(key)) {
+          this.#cut++;
+          return null;
+        }
+        const cut = this.#cut;
+        this.#busy.add(key);
+        let out: Value | null = null;
+        try {
+          const m = this.#mods.get(v.name);
+          if (m) {
+            const sc = m.scopes[0];
+            if (Object.hasOwn(sc.bindings, attr)) {
+              out = this.#bindingValue(m, 0, pick(sc.bindings[attr], Infinity), attr);
+            } else if (sc.stars) out = this.#fromStars(sc.stars, attr, Infinity);
+          }
+          if (!out) {
+            const sub = `${v.name}.${attr}`;
+            if (this.#mods.has(sub) || this.#prefixes.has(sub)) out = { t: "module", name: sub };
+          }
+        } finally {
+          this.#busy.delete(key);
+        }
+        if (this.#cut === cut) this.#attrMemo.set(key, out);
+        return out;
+      }
+      case "ext":
+        return { t: "ext", name: `${v.name}.${attr}` };
+      case "builtin":
+        return { t: "builtin", name: `${v.name}.${attr}` };
+      case "def":
+        if (v.m.definitions[v.i].kind !== "class") return null;
+        return this.#member(v.m, v.i, attr);
+      case "inst":
+        return this.#member(v.m, v.i, attr);
+      default:
+        return null;
+    }
+  }
+
+  /** Attribute of a class through its MRO. */
+  #member(m: ModuleSummary, i: number, attr: string): Value | null {
+    for (const k of this.#mro(m, i)) {
+      const v = this.#own(k.m, k.i, attr);
+      if (v) return v;
+    }
+    return null;
+  }
+
+  /** Attribute bound in a class's own body. */
+  #own(m: ModuleSummary, i: number, attr: string): Value | null {
+    const s = m.defScopes[i];
+    if (s === undefined || s < 0) return null;
+    const sc = m.scopes[s];
+    if (!Object.hasOwn(sc.bindings, attr)) return null;
+    return this.#bindingValue(m, s, pick(sc.bindings[attr], Infinity), attr);
+  }
+
+  /** C3 linearisation of a project class over its bases that are project classes. */
+  #mro(m: ModuleSummary, i: number): { m: ModuleSummary; i: number }[] {
+    const key = `${m.module}#${i}`;
+    const hit = this.#mroMemo.get(key);
+    if (hit) return hit;
+    const self = { m, i };
+    if (this.#busy.has(key)) {
+      this.#cut++;
+      return [self];
+    }
+    const cut = this.#cut;
+    this.#busy.add(key);
+    const depth = this.#depth;
+    try {
+      const s = m.defScopes[i];
+      const sc = s >= 0 ? m.scopes[s] : undefined;
+      const bases: { m: ModuleSummary; i: number }[] = [];
+      for (const text of sc?.bases ?? []) {
+        this.#depth = 0;
+        const v = this.#evalText(m, sc!.parent, text, m.definitions[i].start);
+        if (v?.t === "def" && v.m.definitions[v.i].kind === "class") bases.push({ m: v.m, i: v.i });
+      }
+      const seqs = [...bases.map((b) => this.#mro(b.m, b.i)), bases];
+      const out = [self, ...merge(seqs)];
+      if (this.#cut === cut) this.#mroMemo.set(key, out);
+      return out;
+    } finally {
+      this.#depth = depth;
+      this.#busy.delete(key);
+    }
+  }
+}
+
+/** The value of calling a value: an instance for a project class, else unknown. */
+function callResult(v: Value | null): Value | null {
+  if (v?.t === "def" && v.m.definitions[v.i].kind === "class") return { t: "inst", m: v.m, i: v.i };
+  return null;
+}
+
+/** The binding a use sees: the last one at or before `line` (else the first), fallbacks last. */
+function pick(bs: Binding[], line: number): Binding {
+  let best: Binding | undefined;
+  let bestFb: Binding | undefined;
+  for (const b of bs) {
+    if (b.line > line) continue;
+    if (b.fb) bestFb = b;
+    else best = b;
+  }
+  return best ?? bestFb ?? bs[0];
+}
+
+type Cls = { m: ModuleSummary; i: number };
+const same = (a: Cls, b: Cls) => a.m === b.m && a.i === b.i;
+
+/** C3 merge; on an inconsistent hierarchy falls back to depth-first order without repeats. */
+function merge(seqs: Cls[][]): Cls[] {
+  const out: Cls[] = [];
+  let rest = seqs.map((s) => [...s]).filter((s) => s.length);
+  while (rest.length) {
+    let head: Cls | undefined;
+    for (const s of rest) {
+      const c = s[0];
+      if (!rest.some((o) => o.slice(1).some((x) => same(x, c)))) {
+        head = c;
+        break;
+      }
+    }
+    if (!head) {
+      for (const s of rest) for (const c of s) if (!out.some((x) => same(x, c))) out.push(c);
+      return out;
+    }
+    out.push(head);
+    rest = rest.map((s) => s.filter((x) => !same(x, head!))).filter((s) => s.length);
+  }
+  return out;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
