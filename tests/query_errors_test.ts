@@ -1,6 +1,14 @@
 /** One-line explanations of query errors, and the pre-check of table names. */
 import assert from "node:assert/strict";
-import { checkTables, EXAMPLES, explainError, QueryError, relations } from "../lib/query/mod.ts";
+import {
+  checkTables,
+  EXAMPLES,
+  explainError,
+  openScored,
+  QueryError,
+  relations,
+} from "../lib/query/mod.ts";
+import { writeFixture } from "./fixtures/query/fixture.ts";
 
 const CATALOG = {
   turns: ["harness", "chain", "turn"],
@@ -90,5 +98,35 @@ Deno.test("relations: FROM inside EXTRACT/TRIM/SUBSTRING and IS DISTINCT FROM is
       "SELECT TRIM(BOTH 'x' FROM chain), SUBSTRING(target FROM 2) FROM turns WHERE chain IS DISTINCT FROM model",
     ).names,
     ["turns"],
+  );
+});
+
+Deno.test("openScored: a missing frame file makes its table and dependent views unavailable, said so", async () => {
+  const dir = await writeFixture();
+  await Deno.remove(`${dir}/events.parquet`);
+  const q = await openScored(dir);
+  assert.deepEqual(q.views, ["missed_targets", "reimplementations", "flips"]);
+  assert.equal(q.sql("SELECT COUNT(*) AS n FROM missed_targets").getColumn("n").get(0), 6);
+  assert.throws(() => q.sql("SELECT * FROM events"), { message: `no events.parquet in ${dir}` });
+  assert.throws(() => q.sql("SELECT * FROM target_reads"), {
+    message: `view 'target_reads' is unavailable: it needs 'event_paths' (view 'event_paths' is ` +
+      `unavailable: it needs 'events' (no events.parquet in ${dir}))`,
+  });
+});
+
+Deno.test("openScored: missing directory, empty directory, damaged file → one-line QueryError", async () => {
+  const dir = await Deno.makeTempDir();
+  await assert.rejects(() => openScored(`${dir}/nope`), {
+    name: "QueryError",
+    message: `scored directory '${dir}/nope' not found (write it with: deno task reporeuse score ` +
+      `<corpus> --out ${dir}/nope)`,
+  });
+  await assert.rejects(() => openScored(dir), /^QueryError: no scored frames in/);
+  await Deno.writeTextFile(`${dir}/turns.parquet`, "not parquet");
+  await assert.rejects(
+    () => openScored(dir),
+    (e: Error) =>
+      e instanceof QueryError && e.message.startsWith(`cannot read ${dir}/turns.parquet: `) &&
+      !e.message.includes("\n"),
   );
 });

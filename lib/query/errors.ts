@@ -129,13 +129,20 @@ function cteNames(sql: string): Set<string> {
 
 /**
  * Checks the relations a query reads before Polars runs it: an unknown name (not a table, view
- * or CTE) is a {@link QueryError} listing what exists. `EXTRACT(… FROM col)`-like expressions and
+ * or CTE) is a {@link QueryError} listing what exists; a known but unavailable one (a table whose
+ * file is missing, a view that does not fit the frames) says why. `EXTRACT(… FROM col)`-like expressions and
  * `IS DISTINCT FROM` are not relations.
  */
-export function checkTables(sql: string, catalog: Catalog, views: Iterable<string> = []): void {
+export function checkTables(
+  sql: string,
+  catalog: Catalog,
+  views: Iterable<string> = [],
+  unavailable: Record<string, string> = {},
+): void {
   const ctes = cteNames(sql);
   for (const name of relations(sql).names) {
     if (name in catalog || ctes.has(name)) continue;
+    if (name in unavailable) throw new QueryError(unavailable[name]);
     if (name.toLowerCase() === "unnest") continue;
     throw unknownTable(name, catalog, views);
   }

@@ -125,14 +125,24 @@ export class ScoredQuery {
   readonly frames: Record<string, pl.LazyDataFrame> = {};
   /** View names, in registration order. */
   readonly views: string[] = [];
+  /** Tables and views that could not be registered → why (one line). */
+  readonly unavailable: Record<string, string> = {};
   readonly #info: Record<string, Omit<TableInfo, "columns">> = {};
   readonly #catalog: Catalog = {};
 
-  constructor(dir: string, tables: Record<string, { lf: pl.LazyDataFrame; source: string }>) {
+  constructor(
+    dir: string,
+    tables: Record<string, { lf: pl.LazyDataFrame; source: string }>,
+    inMemory = false,
+  ) {
     this.dir = dir;
     this.context = pl.SQLContext();
     for (const [name, { lf, source }] of Object.entries(tables)) {
       this.#add(name, lf, { name, kind: "table", source });
+    }
+    for (const name of TABLES) {
+      if (name in tables) continue;
+      this.unavailable[name] = inMemory ? `no ${name} frame given` : `no ${name}.parquet in ${dir}`;
     }
     for (const view of VIEWS) this.#addView(view);
   }
@@ -145,13 +155,20 @@ export class ScoredQuery {
   }
 
   #addView(view: View) {
-    if (!view.needs.every((n) => n in this.#catalog)) return;
+    const missing = view.needs.filter((n) => !(n in this.#catalog));
+    if (missing.length) {
+      this.unavailable[view.name] = `view '${view.name}' is unavailable: it needs ` +
+        missing.map((n) => this.unavailable[n] ? `'${n}' (${this.unavailable[n]})` : `'${n}'`)
+          .join(", ");
+      return;
+    }
     const lf = this.context.execute(view.sql);
     const err = planError(lf);
     if (err) {
-      throw new QueryError(
-        `view ${view.name} does not fit the frames in ${this.dir}: ${firstLine(err)}`,
-      );
+      this.unavailable[view.name] = `view '${view.name}' does not fit the frames in ${this.dir}: ${
+        firstLine(err)
+      }`;
+      return;
     }
     this.#add(view.name, lf, { name: view.name, kind: "view", source: view.sql, doc: view.doc });
     this.views.push(view.name);
@@ -180,7 +197,7 @@ export class ScoredQuery {
   lazy(query: string): pl.LazyDataFrame {
     const sql = query.trim().replace(/;\s*$/, "");
     if (!sql) throw new QueryError("empty query");
-    checkTables(sql, this.#catalog, this.views);
+    checkTables(sql, this.#catalog, this.views, this.unavailable);
     const lf = this.context.execute(sql);
     const err = planError(lf);
     if (err) throw explainError(err.message, sql, this.#catalog, this.views);
@@ -266,5 +283,5 @@ export function fromFrames(
     tables[name] = { lf, source: label };
   }
   if (Object.keys(tables).length === 0) throw new QueryError("no scored frames given");
-  return new ScoredQuery(label, tables);
+  return new ScoredQuery(label, tables, true);
 }

@@ -100,7 +100,7 @@ export const EVENT_PATHS: View = {
  */
 export const TARGET_READS: View = {
   name: "target_reads",
-  doc: "One row per (action, target of the same turn) where the action's path is the target's " +
+  doc: "One row per (action, path, target of the same turn) where the path is the target's " +
     "file (`match` = 'file') or a directory holding it (`match` = 'dir'); carries the command and " +
     "the target's read/reused/reimplemented outcome. `event_kind` is the action's kind, " +
     "`target_kind` repo|self.",
