@@ -41,15 +41,12 @@ export const MEMORIES: readonly Memory[] = ["none", "interface", "source"];
 /** Log file names of a run turn, in order of preference. */
 export const LOG_NAMES = ["log.json", "log.jsonl", "log.traj", "log.traj.json"];
 
-/** A run turn plus the problems that keep it from being scored. */
-export interface FoundTurn extends RunTurn {
-  /** Problems that prevent scoring this turn (empty: scorable as far as the layout goes). */
-  blocked: Problem[];
-}
+/** A run turn found, with the problems that keep it from being scored (`blocked`). */
+export type FoundTurn = RunTurn;
 
 /** What {@link readCorpus} returns. */
 export interface ReadResult {
-  corpus: Corpus & { runs: FoundTurn[] };
+  corpus: Corpus;
   /** Every problem found, in a deterministic order. */
   problems: Problem[];
 }
@@ -229,16 +226,14 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
           runs.push(run);
         }
       }
-      if (config) {
-        for (const chain of chainTurns.keys()) {
-          if (!chainDirs.has(chain)) {
-            add({
-              path: rel(join(kdir, chain)),
-              message: "configuration has no runs of this chain",
-              chain,
-              config: e.name,
-            });
-          }
+      for (const chain of chainTurns.keys()) {
+        if (!chainDirs.has(chain)) {
+          add({
+            path: rel(join(kdir, chain)),
+            message: "configuration has no runs of this chain",
+            chain,
+            config: e.name,
+          });
         }
       }
     }

@@ -93,6 +93,8 @@ export interface RunTurn {
   /** results.xml (JUnit) or results.json (simple form). */
   results?: string;
   meta?: string;
+  /** Problems that prevent scoring this turn (empty: scorable as far as the layout goes). */
+  blocked: Problem[];
 }
 
 /** A corpus as read from disk: everything well-formed enough to be scored, plus its problems. */

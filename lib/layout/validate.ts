@@ -16,8 +16,7 @@
  */
 import { relative } from "node:path";
 import { messageOf, readCorpus } from "./read.ts";
-import { LayoutError } from "./results.ts";
-import { loadRunContents } from "./run.ts";
+import { LayoutError, parseMeta, parseResults } from "./results.ts";
 import type { Problem } from "./types.ts";
 
 /** Checks a log's format; throws an error naming the file when it is not a supported format. */
@@ -43,31 +42,25 @@ export async function validateCorpus(
     const r = relative(corpus.dir, p);
     return r.startsWith("..") ? p : r;
   };
-  const chains = new Map(corpus.chains.map((c) => [c.chain, c]));
   for (const run of corpus.runs) {
-    if (run.blocked.length) continue;
-    const turn = chains.get(run.chain)?.turns[run.turn - 1];
-    if (!turn) continue;
     const keys = { chain: run.chain, turn: run.turn, config: run.config };
-    try {
-      await loadRunContents(run, turn, rel);
-    } catch (e) {
-      const path = e instanceof LayoutError ? e.path : rel(run.dir);
-      problems.push({ path, message: messageOf(e), ...keys });
-    }
-    if (run.log && opts.checkLog) {
+    const check = async (path: string | undefined, f: (text: string, file: string) => unknown) => {
+      if (!path) return;
       try {
-        opts.checkLog(await Deno.readTextFile(run.log), rel(run.log));
+        f(await Deno.readTextFile(path), rel(path));
       } catch (e) {
         const msg = messageOf(e);
-        const prefix = `${rel(run.log)}: `;
+        const prefix = `${rel(path)}: `;
         problems.push({
-          path: rel(run.log),
+          path: rel(path),
           message: msg.startsWith(prefix) ? msg.slice(prefix.length) : msg,
           ...keys,
         });
       }
-    }
+    };
+    await check(run.results, parseResults);
+    await check(run.meta, parseMeta);
+    if (opts.checkLog) await check(run.log, opts.checkLog);
   }
   return problems;
 }

@@ -1,0 +1,98 @@
+/**
+ * Building typed nodejs-polars DataFrames from plain rows, exactly per lib/frames/schema.ts:
+ * explicit dtypes (ints cast to Int32 — JS numbers would arrive as Float64), nulls where a value
+ * is undefined (NaN too), and a deterministic sort by the frame's join keys.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toFrame } from "./build.ts";
+ * const df = toFrame([{ k: "b", n: 2 }, { k: "a", n: null }], { k: "str", n: "i32" }, ["k"]);
+ * assert.deepEqual(df.getColumn("k").toArray(), ["a", "b"]);
+ * assert.equal(String(df.getColumn("n").dtype), "DataType(Int32)");
+ * assert.deepEqual(df.getColumn("n").toArray(), [null, 2]);
+ * ```
+ * @module
+ */
+import pl from "nodejs-polars";
+import type { ColumnType } from "./schema.ts";
+
+/** The polars dtype of a schema column type. */
+export function dtypeOf(t: ColumnType): pl.DataType {
+  switch (t) {
+    case "str":
+      return pl.Utf8;
+    case "i32":
+      return pl.Int32;
+    case "f64":
+      return pl.Float64;
+    case "bool":
+      return pl.Bool;
+    case "str[]":
+      return pl.List(pl.Utf8);
+  }
+}
+
+function clean(v: unknown, t: ColumnType): unknown {
+  if (v === undefined || v === null) return t === "str[]" ? [] : null;
+  if (typeof v === "number" && !Number.isFinite(v)) return null;
+  return v;
+}
+
+/** One typed Series. */
+export function column(name: string, values: unknown[], t: ColumnType): pl.Series {
+  const vals = values.map((v) => clean(v, t));
+  switch (t) {
+    case "i32":
+      return pl.Series(name, vals as (number | null)[], pl.Float64).cast(pl.Int32);
+    case "str[]":
+      return pl.Series(name, vals as string[][]).cast(pl.List(pl.Utf8));
+    default:
+      return pl.Series(name, vals, dtypeOf(t));
+  }
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  return (a as number | string) < (b as number | string) ? -1 : 1;
+}
+
+/** Sorts rows by the given keys (nulls first), in place, and returns them. */
+export function sortRows<T>(rows: T[], keys: readonly string[]): T[] {
+  return rows.sort((x, y) => {
+    for (const k of keys) {
+      const c = compare((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]);
+      if (c) return c;
+    }
+    return 0;
+  });
+}
+
+/** A DataFrame with exactly the schema's columns (in its order), rows sorted by `keys`. */
+export function toFrame(
+  rows: readonly object[],
+  schema: Record<string, ColumnType>,
+  keys: readonly string[],
+): pl.DataFrame {
+  const sorted = sortRows([...rows] as Record<string, unknown>[], keys);
+  return pl.DataFrame(
+    Object.entries(schema).map(([name, t]) => column(name, sorted.map((r) => r[name]), t)),
+  );
+}
+
+/** Casts a frame read back from disk to the schema's dtypes (missing columns become nulls). */
+export function conform(df: pl.DataFrame, schema: Record<string, ColumnType>): pl.DataFrame {
+  const cols = Object.entries(schema).map(([name, t]) => {
+    if (!df.columns.includes(name)) return column(name, new Array(df.height).fill(null), t);
+    const s = df.getColumn(name);
+    return String(s.dtype) === String(dtypeOf(t)) ? s : s.cast(dtypeOf(t));
+  });
+  return pl.DataFrame(cols);
+}
+
+/** Plain row objects of a frame (null kept, lists as arrays). */
+export function rowsOf<T>(df: pl.DataFrame): T[] {
+  return df.toRecords() as unknown as T[];
+}
