@@ -117,3 +117,21 @@ Deno.test("cli: --schema lists tables and views with typed columns", async () =>
   assert.match(r.out, /^view target_reads$/m);
   assert.match(r.out, /^ {2}class +str$/m);
 });
+
+Deno.test("cli: --file - reads the query from stdin", async () => {
+  dir ??= await writeFixture();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "query", "--scored", dir, "--format", "csv", "--file", "-"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(
+    new TextEncoder().encode("-- a comment\nSELECT COUNT(*) AS n\nFROM reimplementations;\n"),
+  );
+  await w.close();
+  const res = await child.output();
+  assert.equal(res.code, 0, new TextDecoder().decode(res.stderr));
+  assert.equal(new TextDecoder().decode(res.stdout), "n\n3\n");
+});
