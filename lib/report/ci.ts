@@ -12,22 +12,23 @@ import {
   configId,
   type ConfigKey,
   type Metric,
-  metric,
   METRICS,
+  metrics,
   PERCENT_METRICS,
+  resampledRows,
   type TurnRow,
   turnRows,
 } from "./aggregate.ts";
 import { HARNESSES, MEMORIES, MODELS } from "./paper.ts";
 import {
   type BootstrapOptions,
-  clusterBootstrap,
+  clusterBootstrapAll,
   DEFAULT_B,
   DEFAULT_SEED,
   type Interval,
   type McNemar,
   mcnemar,
-  pairedBootstrap,
+  pairedBootstrapAll,
 } from "./stats.ts";
 import { fmt } from "./table.ts";
 
@@ -69,13 +70,9 @@ export function cellIntervals(
   const groups = byConfig(rowsOf(turns)).sort((a, b) => configOrder(a.key, b.key));
   for (const g of groups) {
     const chains = byChain(g.rows);
+    const all = clusterBootstrapAll(chains, (s) => metrics(resampledRows(s)), opts);
     for (const m of METRICS) {
-      out.push({
-        config: g.key,
-        metric: m,
-        chains: chains.length,
-        interval: clusterBootstrap(chains, (s) => metric(s.flat(), m), opts),
-      });
+      out.push({ config: g.key, metric: m, chains: chains.length, interval: all[m] });
     }
   }
   return out;
@@ -195,16 +192,13 @@ export function pairedComparison(
       pb.push(other);
     }
   }
+  const va = metrics(pa.flat()), vb = metrics(pb.flat());
+  const deltas = pairedBootstrapAll(pa, pb, (s) => metrics(resampledRows(s)), opts);
   return {
     a,
     b,
     chains: pa.length,
-    deltas: METRICS.map((m) => ({
-      metric: m,
-      a: metric(pa.flat(), m),
-      b: metric(pb.flat(), m),
-      delta: pairedBootstrap(pa, pb, (s) => metric(s.flat(), m), opts),
-    })),
+    deltas: METRICS.map((m) => ({ metric: m, a: va[m], b: vb[m], delta: deltas[m] })),
     targets: targets ? targetPairs(targets, a, b) : [],
   };
 }

@@ -10,9 +10,9 @@ import type pl from "nodejs-polars";
 import {
   byConfig,
   type ConfigKey,
-  metric,
-  metricAtTurn,
   METRICS,
+  metrics,
+  metricsByTurn,
   type TurnRow,
   turnRows,
   turnsOf,
@@ -69,29 +69,30 @@ const PCT = { type: "quantitative", scale: { domain: [0, 100] } } as const;
 /** Per-turn curves of recall_repo, reuse_self and C_dup per configuration (facets by metric). */
 export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptions = {}): Chart {
   const groups = mainGroups(rowsOf(turns));
-  const metrics = [
+  const shown = [
     ["recall_repo", "recall_repo (%)"],
     ["reuse_self", "reuse_self (%)"],
     ["c_dup", "C_dup (%)"],
   ] as const;
-  const values = groups.flatMap((g) =>
-    metrics.flatMap(([m, name]) =>
+  const values = groups.flatMap((g) => {
+    const at = metricsByTurn(g.rows);
+    return shown.flatMap(([m, name]) =>
       turnsOf(g.rows).map((t) => ({
         metric: name,
         harness: g.key.harness,
         model: g.key.model,
         turn: t,
-        value: metricAtTurn(g.rows, m, t),
+        value: at.get(t)?.[m] ?? null,
       }))
-    )
-  ).filter((v) => v.value !== null);
+    );
+  }).filter((v) => v.value !== null);
   const t = "Per-turn recall_repo, reuse_self and C_dup by configuration";
   return new Chart({
     title: title(t, opts),
     config: FONT,
     data: { values },
     facet: {
-      column: { field: "metric", type: "nominal", sort: metrics.map((m) => m[1]), title: null },
+      column: { field: "metric", type: "nominal", sort: shown.map((m) => m[1]), title: null },
     },
     spec: {
       width: WIDTH,
@@ -118,7 +119,7 @@ function configValues(rows: TurnRow[]) {
     harness: g.key.harness,
     model: g.key.model,
     config: label(g.key),
-    ...Object.fromEntries(METRICS.map((m) => [m, metric(g.rows, m)])),
+    ...metrics(g.rows),
   }));
 }
 
@@ -229,18 +230,19 @@ export function memoryFigure(
   const memories = sorted(groups.map((g) => g.key.memory), MEMORIES).map((m) =>
     MEMORY_LABELS[m] ?? m
   );
-  const values = groups.flatMap((g) =>
-    ms.map((m) => {
+  const values = groups.flatMap((g) => {
+    const v = metrics(g.rows);
+    return ms.map((m) => {
       const ci = opts.intervals?.[`${g.key.memory}:${m}`];
       return {
         memory: MEMORY_LABELS[g.key.memory] ?? g.key.memory,
         metric: m,
-        value: metric(g.rows, m),
+        value: v[m],
         low: ci?.low ?? null,
         high: ci?.high ?? null,
       };
-    })
-  ).filter((v) => v.value !== null);
+    });
+  }).filter((v) => v.value !== null);
   const t = `Memory ablation: ${which.harness} with ${which.model}`;
   const x = { field: "metric", type: "nominal", sort: ms, title: null, axis: { labelAngle: -30 } };
   const xOffset = { field: "memory", type: "nominal", sort: memories };

@@ -101,33 +101,52 @@ export function clusterBootstrap<T>(
   stat: (sample: T[]) => number | null,
   opts: BootstrapOptions = {},
 ): Interval {
+  return clusterBootstrapAll(clusters, (s) => ({ v: stat(s) }), opts).v;
+}
+
+/**
+ * {@link clusterBootstrap} of several statistics at once: every statistic is evaluated on the same
+ * resamples (one `stat` call per replicate returning a record of values).
+ */
+export function clusterBootstrapAll<T, K extends string>(
+  clusters: readonly T[],
+  stat: (sample: T[]) => Record<K, number | null>,
+  opts: BootstrapOptions = {},
+): Record<K, Interval> {
+  const estimate = stat([...clusters]);
+  return runBootstrap(
+    clusters.length,
+    Object.keys(estimate) as K[],
+    estimate,
+    (idx) => stat(idx.map((i) => clusters[i])),
+    opts,
+  );
+}
+
+function runBootstrap<K extends string>(
+  n: number,
+  keys: K[],
+  estimate: Record<K, number | null>,
+  stat: (indices: number[]) => Record<K, number | null>,
+  opts: BootstrapOptions,
+): Record<K, Interval> {
   const B = opts.B ?? DEFAULT_B;
   const seed = opts.seed ?? DEFAULT_SEED;
   const level = opts.level ?? 0.95;
-  const estimate = clusters.length ? stat([...clusters]) : null;
-  const replicates = bootstrapReplicates(clusters.length, B, seed, (idx) => {
-    return stat(idx.map((i) => clusters[i]));
-  });
-  return intervalOf(isDefined(estimate) ? estimate : null, replicates, B, seed, level);
-}
-
-/** Runs `B` resamples of `n` indices drawn with replacement from the seeded PRNG. */
-function bootstrapReplicates(
-  n: number,
-  B: number,
-  seed: number,
-  stat: (indices: number[]) => number | null,
-): number[] {
-  if (n === 0) return [];
-  const rng = mulberry32(seed);
-  const out: number[] = [];
-  const idx = new Array<number>(n);
-  for (let b = 0; b < B; b++) {
-    for (let i = 0; i < n; i++) idx[i] = Math.floor(rng() * n);
-    const v = stat(idx);
-    if (isDefined(v)) out.push(v);
+  const reps = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  if (n > 0) {
+    const rng = mulberry32(seed);
+    const idx = new Array<number>(n);
+    for (let b = 0; b < B; b++) {
+      for (let i = 0; i < n; i++) idx[i] = Math.floor(rng() * n);
+      const v = stat(idx);
+      for (const k of keys) if (isDefined(v[k])) reps[k].push(v[k] as number);
+    }
   }
-  return out;
+  return Object.fromEntries(keys.map((k) => {
+    const e = n > 0 && isDefined(estimate[k]) ? estimate[k] : null;
+    return [k, intervalOf(e, reps[k], B, seed, level)];
+  })) as Record<K, Interval>;
 }
 
 function intervalOf(
@@ -170,24 +189,35 @@ export function pairedBootstrap<T>(
   stat: (sample: T[]) => number | null,
   opts: BootstrapOptions = {},
 ): Interval {
+  return pairedBootstrapAll(a, b, (s) => ({ v: stat(s) }), opts).v;
+}
+
+/** {@link pairedBootstrap} of several statistics at once (same resamples for all). */
+export function pairedBootstrapAll<T, K extends string>(
+  a: readonly T[],
+  b: readonly T[],
+  stat: (sample: T[]) => Record<K, number | null>,
+  opts: BootstrapOptions = {},
+): Record<K, Interval> {
   if (a.length !== b.length) {
     throw new Error(`pairedBootstrap: ${a.length} vs ${b.length} clusters; pair them first`);
   }
-  const B = opts.B ?? DEFAULT_B;
-  const seed = opts.seed ?? DEFAULT_SEED;
-  const level = opts.level ?? 0.95;
   const delta = (ia: T[], ib: T[]) => {
     const x = stat(ia), y = stat(ib);
-    return isDefined(x) && isDefined(y) ? x - y : null;
+    const out = {} as Record<K, number | null>;
+    for (const k of Object.keys(x) as K[]) {
+      out[k] = isDefined(x[k]) && isDefined(y[k]) ? (x[k] as number) - (y[k] as number) : null;
+    }
+    return out;
   };
-  const estimate = a.length ? delta([...a], [...b]) : null;
-  const replicates = bootstrapReplicates(
+  const estimate = delta([...a], [...b]);
+  return runBootstrap(
     a.length,
-    B,
-    seed,
+    Object.keys(estimate) as K[],
+    estimate,
     (idx) => delta(idx.map((i) => a[i]), idx.map((i) => b[i])),
+    opts,
   );
-  return intervalOf(estimate, replicates, B, seed, level);
 }
 
 /** Result of McNemar's test on paired binary outcomes. */

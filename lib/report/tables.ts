@@ -9,9 +9,8 @@ import {
   byConfig,
   type ConfigKey,
   type Metric,
-  metric,
-  metricAtTurn,
-  METRICS,
+  metrics,
+  metricsByTurn,
   type TurnRow,
   turnRows,
   turnsOf,
@@ -91,12 +90,9 @@ function rowsOf(turns: pl.DataFrame | TurnRow[]): TurnRow[] {
   return Array.isArray(turns) ? turns : turnRows(turns);
 }
 
-/** Table 2/4 values of one configuration's rows. */
+/** Table 2/4 values of one configuration's rows (report units). */
 export function mainValues(rows: readonly TurnRow[]): Record<Metric, number | null> {
-  return Object.fromEntries(METRICS.map((m) => [m, metric(rows, m)])) as Record<
-    Metric,
-    number | null
-  >;
+  return metrics(rows);
 }
 
 function paperRow(
@@ -176,10 +172,11 @@ function turnColumns(): Column[] {
 export function turnValues(rows: readonly TurnRow[]): Record<string, number | null> {
   const turns = turnsOf(rows);
   const last = turns.length ? turns[turns.length - 1] : 5;
+  const at = metricsByTurn(rows);
   const out: Record<string, number | null> = {};
   for (const m of TURN_METRICS) {
-    const a = metricAtTurn(rows, m.key, m.first);
-    const b = metricAtTurn(rows, m.key, last);
+    const a = at.get(m.first)?.[m.key] ?? null;
+    const b = at.get(last)?.[m.key] ?? null;
     out[`${m.key}_t${m.first}`] = a;
     out[`${m.key}_t5`] = b;
     out[`${m.key}_delta`] = a === null || b === null ? null : roundTo(b, 1) - roundTo(a, 1);

@@ -1,0 +1,176 @@
+// Statistics: PRNG, percentiles, McNemar by hand, bootstrap determinism and degenerate cases,
+// paired comparisons on hand-made frames.
+import assert from "node:assert/strict";
+import {
+  cellIntervals,
+  chiSquare1Sf,
+  ciMarkdown,
+  clusterBootstrap,
+  mcnemar,
+  mulberry32,
+  pairedComparison,
+  quantileSorted,
+  targetPairs,
+} from "../lib/report/mod.ts";
+import {
+  CONFIG_A,
+  CONFIG_B,
+  type Target,
+  targetsFrame,
+  turnsFrame,
+} from "./fixtures/report/frames.ts";
+
+const near = (a: number | null | undefined, b: number, eps = 1e-9) =>
+  assert.ok(a !== null && a !== undefined && Math.abs(a - b) < eps, `${a} ≉ ${b}`);
+
+Deno.test("mulberry32 matches an independent (Python) port of the reference algorithm", () => {
+  const r = mulberry32(1);
+  assert.deepEqual([r(), r(), r()], [0.6270739405881613, 0.002735721180215478, 0.5274470399599522]);
+});
+
+Deno.test("quantileSorted: type-7 interpolation", () => {
+  near(quantileSorted([1, 2, 3, 4, 5], 0.025), 1.1);
+  near(quantileSorted([1, 2, 3, 4, 5], 0.975), 4.9);
+  near(quantileSorted([7], 0.3), 7);
+  assert.ok(Number.isNaN(quantileSorted([], 0.5)));
+});
+
+Deno.test("mcnemar: exact binomial and chi-square with continuity correction, by hand", () => {
+  // b = 1, c = 6: p = 2 · (C(7,0) + C(7,1)) / 2^7 = 16 / 128
+  const e = mcnemar(1, 6);
+  assert.equal(e.method, "exact");
+  near(e.p, 0.125, 1e-12);
+  near(e.statistic, 16 / 7); // (|1 − 6| − 1)² / 7
+  assert.equal(mcnemar(3, 3).p, 1);
+  assert.equal(mcnemar(0, 0).p, 1);
+  // b + c = 42 ≥ 25: χ² = (|30 − 12| − 1)² / 42 = 289 / 42; p from Python math.erfc
+  const c = mcnemar(30, 12);
+  assert.equal(c.method, "chi2");
+  near(c.statistic, 289 / 42, 1e-12);
+  near(c.p, 0.008711912962379598, 1e-7);
+  // forced exact on the same counts: 2 · Σ_{k ≤ 12} C(42, k) / 2^42 (Python math.comb)
+  near(mcnemar(30, 12, "exact").p, 0.007915897334896727, 1e-12);
+  // boundary: 24 discordant pairs → exact, 25 → chi-square
+  assert.equal(mcnemar(20, 4).method, "exact");
+  assert.equal(mcnemar(20, 5).method, "chi2");
+  near(chiSquare1Sf(3.841458820694124), 0.05, 1e-6);
+  assert.throws(() => mcnemar(-1, 2), /non-negative integers/);
+});
+
+Deno.test("clusterBootstrap: one replicate equals the hand-drawn resample", () => {
+  // mulberry32(1) draws 0.627, 0.0027, 0.527 → indices 1, 0, 1 of three clusters
+  const clusters = [[10], [20], [30]];
+  const mean = (cs: number[][]) => cs.flat().reduce((a, b) => a + b, 0) / cs.flat().length;
+  const ci = clusterBootstrap(clusters, mean, { B: 1, seed: 1 });
+  near(ci.estimate, 20);
+  near(ci.low, 50 / 3);
+  near(ci.high, 50 / 3);
+  assert.equal(ci.replicates, 1);
+});
+
+Deno.test("clusterBootstrap: same seed → same intervals; other seed → other intervals", () => {
+  // configuration A plus six chains with distinct repo reuse
+  const more = [0.1, 0.3, 0.35, 0.6, 0.8, 0.95].flatMap((x, k) =>
+    [1, 2].map((turn) => ({ ...CONFIG_A[0], chain: `d${k}`, turn, reuse_repo: x, tests: 2 }))
+  );
+  const f = turnsFrame([...CONFIG_A, ...CONFIG_B, ...more]);
+  const a = cellIntervals(f, { B: 300, seed: 11 });
+  const b = cellIntervals(f, { B: 300, seed: 11 });
+  const c = cellIntervals(f, { B: 300, seed: 12 });
+  assert.deepEqual(a, b);
+  const pick = (cs: typeof a) =>
+    cs.find((x) => x.config.harness === "OpenCode" && x.metric === "reuse_repo")!;
+  assert.notEqual(pick(a).interval.low, pick(c).interval.low);
+  const cell = pick(a);
+  near(cell.interval.estimate, (2.75 + 2 * (0.1 + 0.3 + 0.35 + 0.6 + 0.8 + 0.95)) / 17 * 100);
+  assert.equal(cell.chains, 8);
+  assert.equal(cell.interval.B, 300);
+  assert.equal(cell.interval.seed, 11);
+  assert.equal(cell.interval.replicates, 300);
+  assert.ok(
+    cell.interval.low! < cell.interval.estimate! && cell.interval.high! > cell.interval.estimate!,
+  );
+});
+
+Deno.test("clusterBootstrap: identical chains give a zero-width interval", () => {
+  const chains = ["c1", "c2", "c3", "c4"].flatMap((chain) =>
+    CONFIG_B.map((r) => ({
+      ...r,
+      chain,
+      reimplemented: r.turn === 2 ? 1 : 0,
+      dup_chain: r.turn >= 2,
+    }))
+  );
+  for (const cell of cellIntervals(turnsFrame(chains), { B: 200, seed: 5 })) {
+    assert.equal(cell.interval.low, cell.interval.high, cell.metric);
+    near(cell.interval.low, cell.interval.estimate!, 1e-9);
+  }
+  const cdup = cellIntervals(turnsFrame(chains), { B: 50 }).find((c) => c.metric === "c_dup")!;
+  near(cdup.interval.estimate, 200 / 3); // C_dup = 0, 100, 100
+});
+
+Deno.test("pairedComparison: paired deltas on common chains and McNemar on targets", () => {
+  const X = { harness: "OpenCode", model: "M", memory: "interface" };
+  const Y = { harness: "OpenCode", model: "M", memory: "none" };
+  const rows = ["c1", "c2", "c3"].flatMap((chain, k) =>
+    [1, 2].flatMap((turn) => [
+      { ...X, chain, turn, files: 5 + k + turn, reuse_repo: 0.2 * (k + 1), tests: 2, pass_rate: 1 },
+      { ...Y, chain, turn, files: 3 + k + turn, reuse_repo: 0.1 * k, tests: 2, pass_rate: 0.5 },
+    ])
+  );
+  rows.push({ ...X, chain: "c4", turn: 1, files: 100, reuse_repo: 1, tests: 2, pass_rate: 1 });
+  const mk = (cfg: typeof X, n: number, read: boolean, reused: boolean, tag: string): Target[] =>
+    Array.from({ length: n }, (_, i) => ({
+      ...cfg,
+      chain: "c1",
+      turn: 1,
+      target: `${tag}${i}`,
+      kind: tag.startsWith("s") ? "self" : "repo",
+      read,
+      reused,
+    }));
+  // repo: both 3, only X 5, only Y 1, neither 2; self: only Y 2
+  const pairs = (tag: string, n: number, rx: boolean, ry: boolean) => [
+    ...mk(X, n, true, rx, tag),
+    ...mk(Y, n, true, ry, tag),
+  ];
+  const targets = targetsFrame([
+    ...pairs("rb", 3, true, true),
+    ...pairs("rx", 5, true, false),
+    ...pairs("ry", 1, false, true),
+    ...pairs("rn", 2, false, false),
+    ...pairs("sy", 2, false, true),
+    ...mk(X, 4, true, true, "only-in-x"), // unpaired: ignored
+  ]);
+  const p = pairedComparison(turnsFrame(rows), targets, X, Y, { B: 200, seed: 3 });
+  assert.equal(p.chains, 3);
+  const files = p.deltas.find((d) => d.metric === "files")!;
+  near(files.a, 7.5); // c4 excluded: (6 + 7 + 7 + 8 + 8 + 9) / 6
+  near(files.delta.estimate, 2);
+  near(files.delta.low, 2);
+  near(files.delta.high, 2);
+  const reuse = p.deltas.find((d) => d.metric === "reuse_repo")!;
+  near(reuse.delta.estimate, 100 * (0.4 - 0.1)); // (.2 + .4 + .6) / 3 − (0 + .1 + .2) / 3
+  near(p.deltas.find((d) => d.metric === "pass")!.delta.estimate, 50);
+  const [all, repo, self] = p.targets;
+  assert.deepEqual([all.both, all.aOnly, all.bOnly, all.neither], [3, 5, 3, 2]);
+  near(all.test.p, 186 / 256, 1e-12); // 2 · (1 + 8 + 28 + 56) / 2^8
+  assert.deepEqual([repo.pairs, repo.aOnly, repo.bOnly], [11, 5, 1]);
+  near(repo.test.p, 14 / 64, 1e-12); // 2 · (1 + 6) / 2^6
+  assert.deepEqual([self.pairs, self.aOnly, self.bOnly], [2, 0, 2]);
+  near(self.test.p, 0.5, 1e-12);
+
+  const md = ciMarkdown(cellIntervals(turnsFrame(rows), { B: 100, seed: 9 }), [p], {
+    provenance: "hand-made frames",
+    B: 100,
+    seed: 9,
+  });
+  assert.ok(md.includes("B = 100 replicates, seed = 9"));
+  assert.ok(md.includes("> **Data: hand-made frames**"));
+  assert.ok(md.includes("| files | 7.5 | 5.5 | +2.0 [+2.0, +2.0] |"), md);
+  assert.ok(md.includes("| repo | 11 | 3 | 5 | 1 | 2 | exact binomial |"));
+  assert.throws(
+    () => pairedComparison(turnsFrame(rows), undefined, X, { ...Y, memory: "source" }),
+    /no turns for OpenCode · M · source/,
+  );
+});
