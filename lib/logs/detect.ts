@@ -1,0 +1,175 @@
+/**
+ * Format detection: which harness wrote a log, from its content alone.
+ *
+ * @module
+ */
+import { LogFormatError } from "./errors.ts";
+import { arr, obj, str } from "./readers/common.ts";
+import { looksV2 } from "./readers/mini.ts";
+
+/** Formats the readers understand. */
+export const FORMATS = [
+  "mini-swe-agent-1",
+  "mini-swe-agent-1.1",
+  "opencode-export",
+  "opencode-jsonl",
+  "swe-agent",
+] as const;
+/** One of {@link FORMATS}. */
+export type Format = typeof FORMATS[number];
+
+const JSONL_TYPES = new Set([
+  "step_start",
+  "step_finish",
+  "tool_use",
+  "text",
+  "reasoning",
+  "error",
+  "done",
+]);
+
+/** A log's format and its parsed JSON (one value, or the values of a JSONL / JSON stream). */
+export interface Sniffed {
+  format: Format;
+  data: unknown;
+}
+
+/** Splits a text holding several concatenated JSON values (pretty-printed exports) into values. */
+export function jsonValues(text: string): unknown[] | undefined {
+  const out: unknown[] = [];
+  let depth = 0, start = -1, inStr = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inStr) {
+      if (c === "\\") i++;
+      else if (c === '"') inStr = false;
+      continue;
+    }
+    if (c === '"') inStr = true;
+    else if (c === "{" || c === "[") {
+      if (depth++ === 0) start = i;
+    } else if (c === "}" || c === "]") {
+      if (--depth === 0) {
+        try {
+          out.push(JSON.parse(text.slice(start, i + 1)));
+        } catch {
+          return undefined;
+        }
+      }
+      if (depth < 0) return undefined;
+    } else if (depth === 0 && !/\s/.test(c)) return undefined;
+  }
+  return depth === 0 && out.length ? out : undefined;
+}
+
+function isExport(v: unknown): boolean {
+  const o = obj(v);
+  const id = str(obj(o?.info)?.id);
+  return !!o && !!id && id.startsWith("ses_") && Array.isArray(o.messages);
+}
+
+function classify(v: unknown): Format | undefined {
+  if (Array.isArray(v)) {
+    if (v.length && v.every(isExport)) return "opencode-export";
+    if (
+      v.length && v.every((m) => str(obj(m)?.role) !== undefined || str(obj(m)?.type) !== undefined)
+    ) {
+      return looksV2(v) ? "mini-swe-agent-1.1" : "mini-swe-agent-1";
+    }
+    return undefined;
+  }
+  const o = obj(v);
+  if (!o) return undefined;
+  const tf = str(o.trajectory_format);
+  if (tf === "mini-swe-agent-1.1") return "mini-swe-agent-1.1";
+  if (tf === "mini-swe-agent-1") return "mini-swe-agent-1";
+  if (isExport(o)) return "opencode-export";
+  if (Array.isArray(o.trajectory)) return "swe-agent";
+  if (Array.isArray(o.messages) && obj(o.info)) {
+    return looksV2(arr(o.messages)) ? "mini-swe-agent-1.1" : "mini-swe-agent-1";
+  }
+  return undefined;
+}
+
+/**
+ * Detects the format of a log text and parses it. Throws {@link LogFormatError} naming the file.
+ *
+ * @example
+ * ```ts
+ * import { sniff } from "./detect.ts";
+ * const s = sniff('{"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"}', "log.json");
+ * console.assert(s.format === "mini-swe-agent-1");
+ * ```
+ */
+export function sniff(text: string, file: string): Sniffed {
+  if (typeof text !== "string") throw new LogFormatError(file, "log content is not text");
+  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!t.trim()) throw new LogFormatError(file, "empty log");
+  let data: unknown;
+  let parsed = false;
+  let error = "";
+  try {
+    data = JSON.parse(t);
+    parsed = true;
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+  }
+  if (parsed) {
+    const f = classify(data);
+    if (f) return { format: f, data };
+    const keys = obj(data)
+      ? Object.keys(obj(data)!).slice(0, 8).join(", ")
+      : Array.isArray(data)
+      ? "an array"
+      : typeof data;
+    throw new LogFormatError(
+      file,
+      `unknown log format (expected a mini-SWE-agent trajectory, an OpenCode export or JSONL stream, or a SWE-agent .traj; got ${
+        keys || "an empty object"
+      })`,
+    );
+  }
+  // JSONL (opencode run --format json)
+  const lines = t.split("\n").filter((l) => l.trim());
+  const first = (() => {
+    try {
+      return obj(JSON.parse(lines[0]));
+    } catch {
+      return undefined;
+    }
+  })();
+  if (first && JSONL_TYPES.has(str(first.type) ?? "")) {
+    const events: unknown[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      try {
+        events.push(JSON.parse(lines[i]));
+      } catch {
+        if (i === lines.length - 1) break; // a cut last line: the stream was killed
+        throw new LogFormatError(file, `invalid JSON on line ${i + 1} of a JSONL stream`);
+      }
+    }
+    return { format: "opencode-jsonl", data: events };
+  }
+  // several concatenated exports
+  const values = t.length < 512 * 1024 * 1024 ? jsonValues(t) : undefined;
+  if (values && values.length > 1 && values.every(isExport)) {
+    return { format: "opencode-export", data: values };
+  }
+  throw new LogFormatError(file, `invalid JSON (${error || "truncated or malformed"})`);
+}
+
+/**
+ * The format of a log text (see {@link FORMATS}); throws {@link LogFormatError} naming the file.
+ *
+ * @example
+ * ```ts
+ * import { detectFormat } from "./detect.ts";
+ * console.assert(detectFormat('{"trajectory": [], "history": [], "info": {}}', "x.traj") === "swe-agent");
+ * let msg = "";
+ * try { detectFormat('{"hello": 1}', "runs/x/log.json"); } catch (e) { msg = String(e); }
+ * console.assert(msg.includes("runs/x/log.json") && msg.includes("unknown log format"));
+ * ```
+ */
+export function detectFormat(text: string, file: string): Format {
+  return sniff(text, file).format;
+}

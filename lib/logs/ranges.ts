@@ -1,0 +1,94 @@
+/**
+ * Inclusive 1-based line ranges: merging, counting, building from line numbers.
+ *
+ * @module
+ */
+import type { Ranges } from "./types.ts";
+
+/**
+ * Sorts and merges overlapping or adjacent inclusive ranges.
+ *
+ * @example
+ * ```ts
+ * import { mergeRanges } from "./ranges.ts";
+ * console.assert(JSON.stringify(mergeRanges([[5, 7], [1, 2], [3, 3], [9, 9]])) === "[[1,3],[5,7],[9,9]]");
+ * ```
+ */
+export function mergeRanges(ranges: [number, number][]): [number, number][] {
+  const valid = ranges.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && a <= b)
+    .map(([a, b]) => [a, b] as [number, number])
+    .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const out: [number, number][] = [];
+  for (const r of valid) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else out.push(r);
+  }
+  return out;
+}
+
+/**
+ * Distinct (file, line) pairs of a {@link Ranges} value.
+ *
+ * @example
+ * ```ts
+ * import { countLines } from "./ranges.ts";
+ * console.assert(countLines({ "a.py": [[1, 3], [2, 5]], "b.py": [[7, 7]] }) === 6);
+ * ```
+ */
+export function countLines(r: Ranges): number {
+  let n = 0;
+  for (const ranges of Object.values(r)) {
+    for (const [a, b] of mergeRanges(ranges)) n += b - a + 1;
+  }
+  return n;
+}
+
+/**
+ * Merged ranges of a set of line numbers.
+ *
+ * @example
+ * ```ts
+ * import { rangesOf } from "./ranges.ts";
+ * console.assert(JSON.stringify(rangesOf([4, 1, 2, 3, 9])) === "[[1,4],[9,9]]");
+ * ```
+ */
+export function rangesOf(lines: Iterable<number>): [number, number][] {
+  const sorted = [...new Set(lines)].filter((n) => Number.isInteger(n) && n >= 1).sort((a, b) =>
+    a - b
+  );
+  const out: [number, number][] = [];
+  for (const n of sorted) {
+    const last = out[out.length - 1];
+    if (last && n === last[1] + 1) last[1] = n;
+    else out.push([n, n]);
+  }
+  return out;
+}
+
+/**
+ * Union of several {@link Ranges} values, merged and with paths sorted.
+ *
+ * @example
+ * ```ts
+ * import { unionRanges } from "./ranges.ts";
+ * const u = unionRanges([{ "b.py": [[1, 2]] }, { "a.py": [[3, 4]], "b.py": [[3, 3]] }]);
+ * console.assert(JSON.stringify(u) === '{"a.py":[[3,4]],"b.py":[[1,3]]}');
+ * ```
+ */
+export function unionRanges(all: Iterable<Ranges>): Ranges {
+  const acc = new Map<string, [number, number][]>();
+  for (const r of all) {
+    for (const [path, ranges] of Object.entries(r)) {
+      const list = acc.get(path) ?? [];
+      list.push(...ranges);
+      acc.set(path, list);
+    }
+  }
+  const out: Ranges = {};
+  for (const path of [...acc.keys()].sort()) {
+    const merged = mergeRanges(acc.get(path)!);
+    if (merged.length) out[path] = merged;
+  }
+  return out;
+}

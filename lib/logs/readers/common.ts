@@ -1,0 +1,64 @@
+/**
+ * Shared pieces of the log readers: the reader context and result, and tolerant accessors for
+ * untyped JSON.
+ *
+ * @module
+ */
+import type { Event, FileSource, LogMeta } from "../types.ts";
+
+/** Options every reader gets. */
+export interface ReaderOptions {
+  file: string;
+  files?: FileSource;
+  /** Harness cwd (workspace root as the harness names it), overriding the log's own. */
+  cwd?: string;
+}
+
+/** What a reader returns: events grouped per action, plus meta. */
+export interface ReaderResult {
+  format: string;
+  /** One array of events per agent action (coverage is computed per action). */
+  actions: Event[][];
+  meta: LogMeta;
+}
+
+/** A plain object, or undefined. */
+export function obj(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? v as Record<string, unknown>
+    : undefined;
+}
+
+/** A string, or undefined. */
+export function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+/** A finite number, or undefined. */
+export function num(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/** An array, or []. */
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** Text of a chat message content (a string, or a list of `{type:"text", text}` parts). */
+export function contentText(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) {
+    const parts = v.map((p) => typeof p === "string" ? p : str(obj(p)?.text)).filter((p) =>
+      p !== undefined
+    );
+    return parts.length ? parts.join("\n") : undefined;
+  }
+  return undefined;
+}
+
+/** Seconds between the first and last of some epoch timestamps (seconds or ms), when ≥ 2. */
+export function spanSeconds(stamps: number[], ms: boolean): number | undefined {
+  if (stamps.length < 2) return undefined;
+  const span = Math.max(...stamps) - Math.min(...stamps);
+  return ms ? span / 1000 : span;
+}

@@ -1,0 +1,767 @@
+/**
+ * Interpreting one shell action (a bash command line and what it printed) as events: the
+ * command is parsed with tree-sitter-bash, each pipeline is simulated over the workspace, the
+ * simulated output is aligned with the observed output, and only the lines the model was shown
+ * (after harness truncation) are credited.
+ *
+ * @module
+ */
+import type { Node, Parser } from "../../util/treesitter.ts";
+import { parserFor } from "../../util/treesitter.ts";
+import type { Event, EventKind, Ranges } from "../types.ts";
+import { rangesOf, unionRanges } from "../ranges.ts";
+import { splitLines, UNKNOWN, type Workspace } from "../workspace.ts";
+import { type Call, type OutLine, runStage, type StageResult, type Stream } from "./commands.ts";
+import { isGlob, wordValue } from "./words.ts";
+
+/** What the harness showed for an action. */
+export interface ShellObservation {
+  /** The command's complete output (stdout+stderr), when known. */
+  output?: string;
+  /** When the harness cut the output: the shown head and tail texts. */
+  head?: string;
+  tail?: string;
+  /** Characters elided between head and tail, when stated. */
+  elided?: number;
+  /** Exit status, when known. */
+  returncode?: number;
+}
+
+let parserPromise: Promise<Parser> | undefined;
+
+/** The process-wide bash parser (tree-sitter is initialised once). */
+export function bashParser(): Promise<Parser> {
+  parserPromise ??= parserFor("bash");
+  return parserPromise;
+}
+
+/** Lines of a text that are at least partly visible, counting a partial first/last line. */
+function touched(text: string, atStart: boolean): number {
+  if (!text) return 0;
+  const parts = text.split("\n");
+  let n = parts.length;
+  if (parts[parts.length - 1] === "") n--;
+  if (!atStart && parts[0] === "" && parts.length > 1) n--;
+  return Math.max(0, n);
+}
+
+/** One simulated pipeline with its place in the action. */
+interface Seg {
+  text: string;
+  res: StageResult;
+  /** The stage results of every stage (for writes). */
+  stages: StageResult[];
+  /** True when the whole pipeline's stdout goes to a file or /dev/null. */
+  silent: boolean;
+  /** Skipped by `&&`/`||`. */
+  skipped: boolean;
+  /** Output lines: simulated, [] when silent, null when unknown. */
+  out: OutLine[] | null;
+  stream: Stream;
+  failed: boolean;
+  /** Index of the first output line in the action output, when aligned. */
+  offset?: number;
+  other?: string;
+  /** Last executed segment (its status is the action's). */
+  last?: boolean;
+  /** `cd`, `export`…: no event of its own. */
+  quietBuiltin?: boolean;
+}
+
+const QUIET = new Set([
+  "cd",
+  "export",
+  "set",
+  "unset",
+  "true",
+  ":",
+  "source",
+  ".",
+  "pushd",
+  "popd",
+  "shopt",
+  "ulimit",
+  "umask",
+  "hash",
+  "alias",
+]);
+
+interface Scope {
+  cwd: string | undefined;
+}
+
+class Interp {
+  segs: Seg[] = [];
+  lastFailed = false;
+  constructor(
+    readonly ws: Workspace,
+    readonly obsText: string | undefined,
+    readonly single: boolean,
+  ) {}
+
+  stmt(n: Node, scope: Scope, skip: boolean): void {
+    switch (n.type) {
+      case "program":
+      case "compound_statement":
+        for (const c of n.namedChildren) if (c && c.type !== "comment") this.stmt(c, scope, skip);
+        return;
+      case "subshell": {
+        const inner: Scope = { cwd: scope.cwd };
+        for (const c of n.namedChildren) if (c && c.type !== "comment") this.stmt(c, inner, skip);
+        return;
+      }
+      case "list": {
+        // left op right (left-associative)
+        const kids = n.children.filter((c): c is Node => c !== null);
+        let first = true;
+        let op = ";";
+        for (const c of kids) {
+          if (!c.isNamed) {
+            op = c.type;
+            continue;
+          }
+          if (c.type === "comment") continue;
+          let s = skip;
+          if (!first && !skip) {
+            if (op === "&&" && this.lastFailed) s = true;
+            if (op === "||" && !this.lastFailed) s = true;
+          }
+          if (s && !skip) {
+            // a skipped statement keeps the previous status
+            const saved = this.lastFailed;
+            this.stmt(c, scope, true);
+            this.lastFailed = saved;
+          } else this.stmt(c, scope, s);
+          first = false;
+        }
+        return;
+      }
+      case "pipeline":
+      case "command":
+      case "redirected_statement":
+        this.pipeline(n, scope, skip);
+        return;
+      case "variable_assignment":
+      case "declaration_command":
+        return;
+      case "negated_command": {
+        const inner = n.namedChildren[0];
+        if (inner) this.stmt(inner, scope, skip);
+        this.lastFailed = !this.lastFailed;
+        return;
+      }
+      default:
+        this.segs.push({
+          text: n.text,
+          res: {
+            stream: { lines: null },
+            kind: "other",
+            paths: [],
+            other: `unsupported shell construct: ${n.type}`,
+          },
+          stages: [],
+          silent: false,
+          skipped: skip,
+          out: null,
+          stream: { lines: null },
+          failed: false,
+          other: `unsupported shell construct: ${n.type}`,
+        });
+    }
+  }
+
+  pipeline(n: Node, scope: Scope, skip: boolean): void {
+    const stagesNodes = n.type === "pipeline"
+      ? n.namedChildren.filter((c): c is Node => c !== null && c.type !== "comment")
+      : [n];
+    let input: Stream | undefined;
+    const results: StageResult[] = [];
+    let silent = false;
+    let other: string | undefined;
+    const writes: StageResult["writes"] = [];
+    let firstName: string | undefined;
+    stagesNodes.forEach((st, idx) => {
+      let body: Node | null = st;
+      let stdin: string | undefined;
+      let outFile: { path: string; append: boolean } | "null" | "unknown" | undefined;
+      let quietErrors = false;
+      if (st.type === "redirected_statement") {
+        body = st.childForFieldName("body");
+        for (const r of st.childrenForFieldName("redirect")) {
+          if (!r) continue;
+          if (r.type === "heredoc_redirect") {
+            const b = r.namedChildren.find((c) => c?.type === "heredoc_body");
+            stdin = b ? b.text.replace(/\n$/, "") + "\n" : "";
+            // `cat <<EOF > f`: a file redirect nested inside the heredoc redirect
+            for (const fr of r.namedChildren) {
+              if (fr?.type === "file_redirect") outFile = this.fileRedirect(fr, scope) ?? outFile;
+            }
+          } else if (r.type === "herestring_redirect") {
+            const w = r.namedChildren[0];
+            stdin = w ? (wordValue(w) ?? "") + "\n" : "";
+          } else if (r.type === "file_redirect") {
+            const desc = r.namedChildren.find((c) => c?.type === "file_descriptor")?.text;
+            const op = r.children.find((c) => c && !c.isNamed)?.type ?? ">";
+            const dest = r.childForFieldName("destination");
+            const dv = dest ? wordValue(dest) : undefined;
+            if (op === "<") {
+              // input from a file: cat < f
+              if (dv !== undefined) {
+                const rel = this.ws.resolve(dv, scope.cwd);
+                const content = rel ? this.ws.read(rel) : undefined;
+                if (typeof content === "string") stdin = content;
+              }
+              continue;
+            }
+            if (desc === "2") {
+              if (dv === "/dev/null" || op === ">&" && dv === "1") quietErrors = dv === "/dev/null";
+              continue;
+            }
+            if (
+              op === ">&" || op === "&>" || op === ">" || op === ">>" || op === "&>>" || op === ">|"
+            ) {
+              if (op === ">&" && (dv === "2" || dv === "1")) continue;
+              if (op.startsWith("&")) quietErrors = true;
+              outFile = this.fileRedirect(r, scope);
+            }
+          }
+        }
+      }
+      if (!body) return;
+      if (body.type !== "command") {
+        other = `unsupported shell construct: ${body.type}`;
+        input = { lines: null };
+        return;
+      }
+      const nameNode = body.childForFieldName("name");
+      const name = nameNode ? wordValue(nameNode.namedChildren[0] ?? nameNode) : undefined;
+      const argNodes = body.childrenForFieldName("argument").filter((a): a is Node => a !== null);
+      let args = argNodes.map((a) => isGlob(a) ? undefined : wordValue(a));
+      let cmd = name?.replace(/^.*\//, "");
+      // wrappers: `sudo x`, `timeout 10 x`, `env A=b x`, `xargs grep …`, `command x`
+      while (
+        cmd && ["sudo", "timeout", "env", "command", "nice", "stdbuf", "time"].includes(cmd) &&
+        args.length
+      ) {
+        if (cmd === "timeout") args = args.slice(1);
+        while (args.length && (args[0] === undefined || /^-|=/.test(args[0]!))) {
+          args = args.slice(1);
+        }
+        cmd = args.shift()?.replace(/^.*\//, "");
+      }
+      if (cmd && /^python3?(\.\d+)?$/.test(cmd)) {
+        cmd = cmd.startsWith("python3") ? "python3" : "python";
+      }
+      if (cmd === undefined) {
+        other = "command name not known";
+        input = { lines: null };
+        return;
+      }
+      if (idx === 0) firstName = cmd;
+      let observed: string | undefined;
+      if (this.single && idx === 0) observed = this.obsText;
+      if (cmd === "xargs") {
+        // `… | xargs grep -n pat`: the files come from the input; the output names them
+        const inner = args.filter((a) => a === undefined || !a.startsWith("-"));
+        const sub = inner.shift();
+        if (sub === "grep" || sub === "egrep" || sub === "fgrep") {
+          cmd = sub;
+          args = [...args.slice(args.indexOf(sub) + 1), "-r", "-H"].filter((a) =>
+            a !== "-H" || true
+          );
+          observed = this.single ? this.obsText : undefined;
+          input = undefined;
+        } else if (sub === "cat" || sub === "head" || sub === "wc" || sub === "sed") {
+          results.push({
+            stream: { lines: null },
+            kind: "read",
+            paths: [],
+            other: "file names come from a pipe",
+          });
+          input = { lines: null };
+          return;
+        }
+      }
+      const call: Call = {
+        name: cmd,
+        args,
+        globs: argNodes.map(isGlob),
+        input: idx === 0 ? undefined : input ?? { lines: null },
+        stdin,
+        ws: this.ws,
+        cwd: scope.cwd,
+        quietErrors,
+        observed,
+      };
+      let res = runStage(call);
+      if (res.needsOutput && observed === undefined) {
+        res = { ...res, other: res.other };
+      }
+      if (res.cd !== undefined && !skip) scope.cwd = res.cd ?? undefined;
+      if (res.writes && !skip) writes.push(...res.writes);
+      if (outFile !== undefined) {
+        // stdout goes to a file: nothing shown; the file gets the stream
+        silent = idx === stagesNodes.length - 1 ? true : silent;
+        if (outFile !== "null" && outFile !== "unknown" && !skip) {
+          const lines = res.stream.lines;
+          const text = lines ? lines.map((l) => l.text + "\n").join("") : undefined;
+          const prev = this.ws.read(outFile.path);
+          const content = text === undefined
+            ? UNKNOWN
+            : outFile.append
+            ? typeof prev === "string" ? prev + text : prev === undefined ? text : UNKNOWN
+            : text;
+          writes.push({ path: outFile.path, content });
+        }
+        input = { lines: [] };
+      } else input = res.stream;
+      results.push(res);
+    });
+    if (!skip) {
+      for (const w of writes) {
+        if (w.content === null) this.ws.remove(w.path);
+        else this.ws.write(w.path, w.content);
+      }
+    }
+    const source = results[0] ?? { stream: { lines: null }, kind: "other" as EventKind, paths: [] };
+    const lastRes = results[results.length - 1];
+    const stream = silent ? { lines: [] } : input ?? { lines: null };
+    const failed = lastRes?.failed ?? false;
+    if (!skip) this.lastFailed = failed;
+    const kind: EventKind = other ? "other" : source.kind;
+    this.segs.push({
+      text: n.text,
+      res: { ...source, kind, paths: source.paths, writes },
+      stages: results,
+      silent,
+      skipped: skip,
+      out: silent ? [] : stream.lines,
+      stream,
+      failed: source.failed ?? false,
+      other: other ?? source.other ?? results.find((r) => r.other)?.other,
+      quietBuiltin: results.length === 1 && QUIET.has(firstName ?? "") && !silent,
+    });
+  }
+
+  fileRedirect(r: Node, scope: Scope): { path: string; append: boolean } | "null" | "unknown" {
+    const dest = r.childForFieldName("destination");
+    const dv = dest ? wordValue(dest) : undefined;
+    const op = r.children.find((c) => c && !c.isNamed)?.type ?? ">";
+    if (dv === undefined) return "unknown";
+    if (dv === "/dev/null" || dv === "/dev/stderr" || dv === "/dev/stdout") {
+      return dv === "/dev/stdout" ? "unknown" : "null";
+    }
+    const rel = this.ws.resolve(dv, scope.cwd);
+    if (!rel) return "null";
+    return { path: rel, append: op === ">>" || op === "&>>" };
+  }
+}
+
+/** Context of one action. */
+export interface ShellContext {
+  ws: Workspace;
+  /** Workspace-relative working directory of the shell (undefined when outside the workspace). */
+  cwd: string | undefined;
+  step: number;
+  tool?: string;
+}
+
+function ev(
+  ctx: ShellContext,
+  kind: EventKind,
+  command: string,
+  paths: string[],
+  lines: Ranges,
+  placed: boolean,
+  note?: string,
+): Event {
+  const e: Event = {
+    step: ctx.step,
+    kind,
+    tool: ctx.tool ?? "bash",
+    command,
+    paths,
+    lines,
+    placed,
+  };
+  if (note) e.note = note;
+  return e;
+}
+
+const NL_RE = /^\s*(\d+)\t/;
+const GREP1_RE = /^(\d+)[:-]/;
+
+/** Line numbers printed in shown output text for a numbered stream. */
+function numbersFrom(
+  text: string,
+  seg: Seg,
+  ws: Workspace,
+  cwd: string | undefined,
+): Map<string, number[]> | undefined {
+  const num = seg.stream.numbered;
+  if (!num) return undefined;
+  const out = new Map<string, number[]>();
+  const add = (file: string, n: number) => {
+    const content = ws.read(file);
+    if (typeof content === "string" && n > splitLines(content).length) return;
+    const l = out.get(file) ?? [];
+    l.push(n);
+    out.set(file, l);
+  };
+  for (const line of text.split("\n")) {
+    if (num.style === "nl") {
+      const m = line.match(NL_RE);
+      if (m && num.file) add(num.file, Number(m[1]));
+    } else if (num.style === "grep1") {
+      const m = line.match(GREP1_RE);
+      if (m && num.file) add(num.file, Number(m[1]));
+    } else {
+      const re = /[:-](\d+)[:-]/g;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(line))) {
+        const rel = ws.resolve(line.slice(0, m.index), cwd);
+        if (rel && ws.exists(rel) !== false) {
+          add(rel, Number(m[1]));
+          break;
+        }
+        re.lastIndex = m.index + 1;
+      }
+    }
+  }
+  return out;
+}
+
+function toRanges(m: Map<string, number[]>): Ranges {
+  const r: Ranges = {};
+  for (const [f, ns] of m) {
+    const rs = rangesOf(ns);
+    if (rs.length) r[f] = rs;
+  }
+  return r;
+}
+
+/**
+ * Interprets one shell action. `obs` undefined means the action got no observation (it did not
+ * run, or the log ended): nothing is credited.
+ *
+ * @example
+ * ```ts
+ * import { analyzeShell } from "./analyze.ts";
+ * import { Workspace } from "../workspace.ts";
+ * const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+ * const ws = new Workspace((p) => (p === "a.py" ? text : undefined), "/testbed");
+ * const out = Array.from({ length: 5 }, (_, i) => `line ${i + 11}`).join("\n") + "\n";
+ * const events = await analyzeShell("cd /testbed && sed -n '11,15p' a.py", { ws, cwd: "", step: 0 }, { output: out, returncode: 0 });
+ * console.assert(JSON.stringify(events[0].lines) === '{"a.py":[[11,15]]}');
+ * ```
+ */
+export async function analyzeShell(
+  command: string,
+  ctx: ShellContext,
+  obs: ShellObservation | undefined,
+): Promise<Event[]> {
+  const parser = await bashParser();
+  let tree;
+  try {
+    tree = parser.parse(command);
+  } catch {
+    tree = null;
+  }
+  if (!tree) return [ev(ctx, "other", command, [], {}, true, "shell command could not be parsed")];
+  try {
+    return interpret(command, tree.rootNode, ctx, obs);
+  } finally {
+    tree.delete();
+  }
+}
+
+function interpret(
+  command: string,
+  root: Node,
+  ctx: ShellContext,
+  obs: ShellObservation | undefined,
+): Event[] {
+  if (root.hasError) {
+    return [ev(ctx, "other", command, [], {}, true, "shell syntax error")];
+  }
+  const elided = obs !== undefined && obs.head !== undefined;
+  const shownText = obs === undefined
+    ? undefined
+    : elided
+    ? `${obs.head}\n${obs.tail ?? ""}`
+    : obs.output ?? "";
+  let ws = ctx.ws.fork();
+  let it = new Interp(ws, shownText, false);
+  it.stmt(root, { cwd: ctx.cwd }, false);
+  let loud = it.segs.filter(isLoud);
+  if (loud.length === 1 && it.segs.some((s) => s.stages.some((st) => st.needsOutput))) {
+    // one pipeline owns the whole output and needs it (recursive grep): run again with it
+    ws = ctx.ws.fork();
+    it = new Interp(ws, shownText, true);
+    it.stmt(root, { cwd: ctx.cwd }, false);
+    loud = it.segs.filter(isLoud);
+  }
+  ctx.ws.adopt(ws);
+  const segs = it.segs;
+  const executed = segs.filter((s) => !s.skipped);
+  if (executed.length) executed[executed.length - 1].last = true;
+
+  const events: Event[] = [];
+  const rcFailed = obs?.returncode !== undefined && obs.returncode !== 0;
+  // observed output lines (full output known) and the shown mask
+  const observedLines = obs?.output !== undefined ? splitLines(obs.output) : undefined;
+  const headN = elided ? touched(obs!.head!, true) : 0;
+  const tailN = elided ? touched(obs!.tail ?? "", false) : 0;
+  const shownIndex = (i: number, total: number | undefined): boolean | undefined => {
+    if (!elided) return true;
+    if (i < headN) return true;
+    if (total === undefined) return undefined;
+    return i >= total - tailN;
+  };
+
+  // alignment of simulated outputs with the observation
+  const outSegs = executed.filter((s) => !s.silent && !(s.out !== null && s.out.length === 0));
+  let aligned = false;
+  let total: number | undefined = observedLines?.length;
+  if (obs !== undefined && executed.length && outSegs.every((s) => s.out !== null)) {
+    let off = 0;
+    const offsets = new Map<Seg, number>();
+    for (const s of executed) {
+      offsets.set(s, off);
+      off += s.out?.length ?? 0;
+    }
+    const simText = outSegs.map((s) => s.out!.map((l) => l.text + "\n").join("")).join("");
+    if (observedLines) aligned = off === observedLines.length;
+    else if (elided) {
+      aligned = obs.elided === undefined ||
+        simText.length === obs.head!.length + obs.elided + (obs.tail ?? "").length;
+      total = off;
+    }
+    if (aligned) {
+      // first-line check
+      const s = outSegs[0];
+      if (s) {
+        const at = offsets.get(s)!;
+        const line = s.out![0].text;
+        const seen = observedLines
+          ? observedLines[at]
+          : at < headN - 1
+          ? obs.head!.split("\n")[at]
+          : undefined;
+        if (seen !== undefined && seen !== line) aligned = false;
+      }
+    }
+    if (aligned) { for (const [s, o] of offsets) s.offset = o; }
+    else total = observedLines?.length;
+  }
+  if (!aligned && obs?.output !== undefined) {
+    // locate each known output block in the observed text
+    let pos = 0;
+    for (const s of outSegs) {
+      if (s.out === null) continue;
+      const block = s.out.map((l) => l.text + "\n").join("");
+      const at = obs.output.indexOf(block, pos);
+      if (at < 0 || (at > 0 && obs.output[at - 1] !== "\n")) continue;
+      s.offset = splitLines(obs.output.slice(0, at)).length;
+      pos = at + block.length;
+    }
+  }
+
+  for (const s of segs) {
+    if (s.skipped) continue;
+    const res = s.res;
+    const note: string[] = [];
+    if (res.outside?.length) note.push(`outside the workspace, ignored: ${res.outside.join(" ")}`);
+    for (const st of s.stages) {
+      if (st.writes?.length || st.kind === "write") {
+        const paths = (st.writes ?? []).map((w) => w.path);
+        if (st !== s.stages[0] || res.kind === "write") {
+          if (paths.length) events.push(ev(ctx, "write", s.text, paths, {}, true));
+        }
+      }
+    }
+    for (const w of res.writes ?? []) {
+      if (!s.stages.some((st) => st.writes?.includes(w))) {
+        // redirect writes (> f, cat > f <<EOF)
+        events.push(ev(ctx, "write", s.text, [w.path], {}, true));
+      }
+    }
+    if (res.kind === "write") continue;
+    if (s.other) {
+      events.push(ev(ctx, "other", s.text, res.paths, {}, true, [s.other, ...note].join("; ")));
+      continue;
+    }
+    if (res.kind === "run" && !res.paths.length) {
+      if (s.quietBuiltin) continue;
+      if (!s.stages.some((st) => st.kind === "write") && !(res.writes?.length)) {
+        events.push(ev(ctx, "run", s.text, [], {}, true, note.join("; ") || undefined));
+      }
+      continue;
+    }
+    // read / search / list
+    if (!res.paths.length && res.outside?.length && !res.pathsFromOutput) {
+      events.push(ev(ctx, res.kind, s.text, [], {}, true, note.join("; ")));
+      continue;
+    }
+    let paths = [...res.paths];
+    let lines: Ranges = {};
+    let placed = true;
+    const segText = segmentText(
+      s,
+      obs,
+      observedLines,
+      loud.length === 1 && loud[0] === s,
+      shownText,
+    );
+    if (res.pathsFromOutput && segText !== undefined) {
+      paths = [...new Set([...paths, ...res.pathsFromOutput(segText)])];
+    }
+    if (obs === undefined) {
+      note.push("no observation: nothing shown");
+    } else if ((s.failed && s.offset !== undefined) || (rcFailed && s.last)) {
+      note.push("command failed: nothing read");
+    } else if (res.kind === "read" || res.kind === "search") {
+      if (s.silent) {
+        note.push("output redirected: nothing shown");
+      } else if (s.out && s.offset !== undefined && (aligned || !elided)) {
+        const got = new Map<string, number[]>();
+        s.out.forEach((l, i) => {
+          if (l.file === undefined || l.n === undefined) return;
+          const shown = shownIndex(s.offset! + i, total);
+          if (shown === false) return;
+          if (shown === undefined) {
+            placed = false;
+            return;
+          }
+          const list = got.get(l.file) ?? [];
+          list.push(l.n);
+          got.set(l.file, list);
+        });
+        lines = toRanges(got);
+        if (!placed) note.push("tail of the truncated output not placed");
+      } else {
+        // without a usable simulation: line numbers in the output, or the declared window
+        const fb = fallback(s, segText, obs, headN, tailN, ctx, elided);
+        lines = fb.lines;
+        placed = fb.placed;
+        if (fb.note) note.push(fb.note);
+        if (ctx.ws.known && s.out !== null) {
+          note.push("simulated output did not match the observation");
+        }
+      }
+      // "No such file" for a path in the shown output: not read
+      if (segText && /No such file or directory/.test(segText)) {
+        for (const p of Object.keys(lines)) {
+          if (segText.includes(`${p.split("/").pop()}: No such file or directory`)) delete lines[p];
+        }
+      }
+    }
+    if (res.kind === "search" && res.paths.length === 0 && paths.length === 0) {
+      paths = Object.keys(lines);
+    }
+    paths = [...new Set([...paths, ...Object.keys(lines)])].filter((p) => p !== "");
+    events.push(ev(ctx, res.kind, s.text, paths, lines, placed, note.join("; ") || undefined));
+  }
+  if (!events.length) events.push(ev(ctx, "run", command, [], {}, true));
+  return events;
+}
+
+/** The part of the shown output a segment produced, when it can be told. */
+function segmentText(
+  s: Seg,
+  obs: ShellObservation | undefined,
+  observedLines: string[] | undefined,
+  owner: boolean,
+  shownText: string | undefined,
+): string | undefined {
+  if (!obs) return undefined;
+  if (obs.head !== undefined) return owner ? shownText : undefined;
+  if (observedLines && s.offset !== undefined && s.out) {
+    return observedLines.slice(s.offset, s.offset + s.out.length).join("\n");
+  }
+  if (owner) return shownText;
+  return undefined;
+}
+
+function fallback(
+  s: Seg,
+  text: string | undefined,
+  obs: ShellObservation,
+  headN: number,
+  tailN: number,
+  ctx: ShellContext,
+  elided: boolean,
+): { lines: Ranges; placed: boolean; note?: string } {
+  if (text === undefined) {
+    const d = s.stream.declared;
+    if (d && d.end !== undefined && !elided) {
+      return {
+        lines: { [d.file]: [[d.start, d.end]] },
+        placed: true,
+        note: "window from the command, not checked against the output",
+      };
+    }
+    return { lines: {}, placed: false, note: "output of this command cannot be told apart" };
+  }
+  const nums = numbersFrom(text, s, ctx.ws, ctx.cwd);
+  if (nums && nums.size) return { lines: toRanges(nums), placed: true };
+  const d = s.stream.declared;
+  if (d) {
+    const count = elided ? headN : splitLines(text).length;
+    const limit = d.end ?? Infinity;
+    const end = Math.min(limit, d.start + count - 1);
+    const lines: Ranges = end >= d.start ? { [d.file]: [[d.start, end]] } : {};
+    if (elided && tailN > 0) {
+      if (d.end !== undefined && Number.isFinite(limit)) {
+        const t0 = Math.max(d.start, limit - tailN + 1);
+        lines[d.file] = unionRanges([lines, { [d.file]: [[t0, limit]] }])[d.file];
+        return { lines, placed: true, note: "window from the command and the output's line count" };
+      }
+      return { lines, placed: false, note: "tail of the truncated output not placed" };
+    }
+    return { lines, placed: true, note: "window from the command and the output's line count" };
+  }
+  void obs;
+  if (s.res.kind === "search" && !s.stream.numbered) {
+    return { lines: {}, placed: false, note: "matched lines carry no numbers (no workspace)" };
+  }
+  return { lines: {}, placed: false, note: "lines shown cannot be placed without the workspace" };
+}
+
+/** A segment that may have printed something (reads with an empty simulation included). */
+function isLoud(s: Seg): boolean {
+  if (s.skipped || s.silent || s.quietBuiltin) return false;
+  return s.res.kind === "read" || s.res.kind === "search" || !isQuiet(s);
+}
+
+function isQuiet(s: Seg): boolean {
+  return s.out !== null && s.out.length === 0;
+}
+
+/**
+ * Literal words of a single simple command (name first), or undefined when it is not one.
+ *
+ * @example
+ * ```ts
+ * import { commandWords } from "./analyze.ts";
+ * const w = await commandWords("str_replace_editor view '/testbed/a b.py' --view_range 1 5");
+ * console.assert(JSON.stringify(w) === '["str_replace_editor","view","/testbed/a b.py","--view_range","1","5"]');
+ * ```
+ */
+export async function commandWords(text: string): Promise<(string | undefined)[] | undefined> {
+  const parser = await bashParser();
+  const tree = parser.parse(text);
+  if (!tree) return undefined;
+  try {
+    const root = tree.rootNode;
+    const stmts = root.namedChildren.filter((c) => c !== null && c.type !== "comment");
+    if (stmts.length !== 1 || stmts[0]!.type !== "command") return undefined;
+    const cmd = stmts[0]!;
+    const name = cmd.childForFieldName("name");
+    const words = [name ? wordValue(name.namedChildren[0] ?? name) : undefined];
+    for (const a of cmd.childrenForFieldName("argument")) if (a) words.push(wordValue(a));
+    return words;
+  } finally {
+    tree.delete();
+  }
+}

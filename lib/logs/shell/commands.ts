@@ -1,0 +1,1258 @@
+/**
+ * What individual shell commands print, simulated over the workspace: the source commands that
+ * read files (`cat`, `nl`, `head`, `tail`, `sed`, `awk`, `grep`, `python -c`), the filters of a
+ * pipeline, listings, and writes. Each output line carries the file line it shows, if any.
+ *
+ * @module
+ */
+import type { EventKind } from "../types.ts";
+import { type Content, splitLines, UNKNOWN, type Workspace } from "../workspace.ts";
+import { grepRegex } from "./regex.ts";
+import { parseSed, runSed } from "./sed.ts";
+
+/** One line of a command's output; `file`/`n` when it shows line `n` (1-based) of `file`. */
+export interface OutLine {
+  text: string;
+  file?: string;
+  n?: number;
+}
+
+/** How line numbers appear in an output (so they can be read back without the workspace). */
+export interface Numbered {
+  /** `nl`: `^\s*N\t`; `grep1`: `^N[:-]` of `file`; `grepN`: `^path[:-]N[:-]`. */
+  style: "nl" | "grep1" | "grepN";
+  file?: string;
+}
+
+/** A pipeline's output so far. */
+export interface Stream {
+  /** Simulated lines, or null when unknown. */
+  lines: OutLine[] | null;
+  numbered?: Numbered;
+  /** A contiguous window of one file starting at `start` (and ending at `end` when known). */
+  declared?: { file: string; start: number; end?: number };
+}
+
+/** The result of one stage. */
+export interface StageResult {
+  stream: Stream;
+  kind: EventKind;
+  /** Files read, searched, listed or written (workspace-relative). */
+  paths: string[];
+  /** Paths named but outside the workspace (ignored). */
+  outside?: string[];
+  /** Known exit failure (missing file, no grep match). */
+  failed?: boolean;
+  writes?: { path: string; content: string | typeof UNKNOWN | null }[];
+  /** Extracts listed/searched paths from the stage's own output text. */
+  pathsFromOutput?: (text: string) => string[];
+  /** For recursive grep: needs the observed output to know which files matched. */
+  needsOutput?: boolean;
+  /** Not interpretable. */
+  other?: string;
+  /** New cwd (cd). `null` = outside the workspace. */
+  cd?: string | null;
+}
+
+/** A command call with literal arguments. */
+export interface Call {
+  name: string;
+  /** Literal arguments (undefined where an expansion makes it unknown). */
+  args: (string | undefined)[];
+  /** Arguments that are unquoted globs. */
+  globs: boolean[];
+  /** Pipe input (undefined for the first stage). */
+  input?: Stream;
+  /** Here-document or here-string text fed on stdin. */
+  stdin?: string;
+  ws: Workspace;
+  cwd: string | undefined;
+  /** stderr goes to /dev/null. */
+  quietErrors: boolean;
+  /** The observed output text of this command, when known (recursive grep). */
+  observed?: string;
+}
+
+const NUM = /^\d+$/;
+
+/** Resolves a path argument; undefined when outside the workspace. */
+function resolve(c: Call, p: string): string | undefined {
+  return c.ws.resolve(p, c.cwd);
+}
+
+interface FileArg {
+  arg: string;
+  rel?: string;
+  content: Content;
+}
+
+function fileArgs(c: Call, names: string[]): { files: FileArg[]; outside: string[] } {
+  const files: FileArg[] = [];
+  const outside: string[] = [];
+  for (const arg of names) {
+    if (arg === "-" || arg === "/dev/null" || arg === "/dev/stdin") continue;
+    const rel = resolve(c, arg);
+    if (rel === undefined || rel === "") {
+      if (rel === undefined) outside.push(arg);
+      // outside the workspace: never read, never credited; its output is unknown
+      files.push({ arg, content: rel === undefined ? UNKNOWN : undefined });
+      continue;
+    }
+    files.push({ arg, rel, content: c.ws.read(rel) });
+  }
+  return { files, outside };
+}
+
+function tagged(rel: string, text: string): OutLine[] {
+  return splitLines(text).map((t, i) => ({ text: t, file: rel, n: i + 1 }));
+}
+
+function errLine(c: Call, cmd: string, arg: string): OutLine[] {
+  return c.quietErrors ? [] : [{ text: `${cmd}: ${arg}: No such file or directory` }];
+}
+
+/** Reads file arguments into one stream (unknown when any content is unknown). */
+function readAll(
+  c: Call,
+  cmd: string,
+  files: FileArg[],
+): { lines: OutLine[] | null; failed: boolean } {
+  let lines: OutLine[] | null = [];
+  let failed = false;
+  for (const f of files) {
+    if (f.content === undefined) {
+      failed = true;
+      if (lines) lines.push(...errLine(c, cmd, f.arg));
+    } else if (f.content === UNKNOWN) lines = null;
+    else if (lines) lines.push(...tagged(f.rel!, f.content));
+  }
+  return { lines, failed };
+}
+
+function existing(files: FileArg[]): string[] {
+  return [...new Set(files.filter((f) => f.rel && f.content !== undefined).map((f) => f.rel!))];
+}
+
+function numberLines(lines: OutLine[], all: boolean): OutLine[] {
+  let k = 0;
+  return lines.map((l) => {
+    if (!all && l.text.trim() === "") return { ...l, text: "" };
+    k++;
+    return { ...l, text: `${String(k).padStart(6)}\t${l.text}` };
+  });
+}
+
+/** Splits option arguments from operands (stops at `--`); `valued` options take the next argument. */
+function splitOpts(
+  args: (string | undefined)[],
+  valued: Set<string>,
+): { opts: [string, string | undefined][]; rest: (string | undefined)[]; bad: boolean } {
+  const opts: [string, string | undefined][] = [];
+  const rest: (string | undefined)[] = [];
+  let bad = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === undefined) {
+      rest.push(a);
+      continue;
+    }
+    if (a === "--") {
+      rest.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const name = eq > 0 ? a.slice(0, eq) : a;
+      if (eq > 0) opts.push([name, a.slice(eq + 1)]);
+      else if (valued.has(name)) opts.push([name, args[++i]]);
+      else opts.push([name, undefined]);
+    } else if (a.startsWith("-") && a.length > 1 && !NUM.test(a.slice(1))) {
+      // clustered short options: -rn, -nC3, -A 3
+      for (let j = 1; j < a.length; j++) {
+        const o = "-" + a[j];
+        if (valued.has(o)) {
+          const v = a.slice(j + 1);
+          if (v) opts.push([o, v]);
+          else opts.push([o, args[++i]]);
+          break;
+        }
+        if (/[0-9]/.test(a[j])) {
+          // -C3-style digits after a flag: -n5 means context 5 in grep
+          const m = a.slice(j).match(/^\d+/)!;
+          opts.push(["-NUM", m[0]]);
+          j += m[0].length - 1;
+          continue;
+        }
+        opts.push([o, undefined]);
+      }
+    } else if (/^-\d+$/.test(a)) opts.push(["-NUM", a.slice(1)]);
+    else rest.push(a);
+  }
+  if (rest.some((r) => r === undefined)) bad = true;
+  return { opts, rest, bad };
+}
+
+function plain(stream: Stream | undefined): Stream {
+  return stream ?? { lines: [] };
+}
+
+// ---------------------------------------------------------------- sources and filters
+
+function cat(c: Call): StageResult {
+  const { opts, rest, bad } = splitOpts(c.args, new Set());
+  const number = opts.some(([o]) => o === "-n" || o === "-b" || o === "--number");
+  const names = rest as string[];
+  if (bad) return { stream: { lines: null }, kind: "read", paths: [], other: "unknown file name" };
+  if (!names.length || names.every((n) => n === "-")) {
+    const input: Stream = c.input ??
+      { lines: c.stdin !== undefined ? splitLines(c.stdin).map((t) => ({ text: t })) : [] };
+    if (!number) return { stream: input, kind: c.input ? "run" : "run", paths: [] };
+    return {
+      stream: { ...input, lines: input.lines && numberLines(input.lines, true) },
+      kind: "run",
+      paths: [],
+    };
+  }
+  const { files, outside } = fileArgs(c, names);
+  const { lines, failed } = readAll(c, "cat", files);
+  const ex = existing(files);
+  const single = ex.length === 1 && files.length === 1 ? ex[0] : undefined;
+  const stream: Stream = {
+    lines: lines && number ? numberLines(lines, !opts.some(([o]) => o === "-b")) : lines,
+    numbered: number && single ? { style: "nl", file: single } : undefined,
+    declared: !number && single ? { file: single, start: 1 } : undefined,
+  };
+  return { stream, kind: "read", paths: ex, outside, failed: failed && !ex.length };
+}
+
+function nl(c: Call): StageResult {
+  const { opts, rest, bad } = splitOpts(c.args, new Set(["-b", "-w", "-s", "-v", "-i", "-n"]));
+  if (bad) return { stream: { lines: null }, kind: "read", paths: [], other: "unknown file name" };
+  const all = opts.some(([o, v]) => (o === "-b" && v === "a") || o === "--body-numbering");
+  const ok = opts.every(([o]) =>
+    ["-b", "-w", "-s", "-v", "-i", "-n", "--body-numbering"].includes(o)
+  );
+  const width = Number(opts.find(([o]) => o === "-w")?.[1] ?? 6);
+  const sep = opts.find(([o]) => o === "-s")?.[1] ?? "\t";
+  const fmt = (lines: OutLine[]) => {
+    let k = 0;
+    return lines.map((l) => {
+      if (!all && l.text === "") return { ...l, text: "" };
+      k++;
+      return { ...l, text: `${String(k).padStart(width)}${sep}${l.text}` };
+    });
+  };
+  const names = rest as string[];
+  if (!names.length) {
+    const input = plain(
+      c.input ??
+        (c.stdin !== undefined
+          ? { lines: splitLines(c.stdin).map((t) => ({ text: t })) }
+          : undefined),
+    );
+    return {
+      stream: { ...input, lines: input.lines && ok ? fmt(input.lines) : null },
+      kind: "run",
+      paths: [],
+    };
+  }
+  const { files, outside } = fileArgs(c, names);
+  const { lines, failed } = readAll(c, "nl", files);
+  const ex = existing(files);
+  return {
+    stream: {
+      lines: lines && ok ? fmt(lines) : null,
+      numbered: ex.length === 1 && sep === "\t" ? { style: "nl", file: ex[0] } : undefined,
+    },
+    kind: "read",
+    paths: ex,
+    outside,
+    failed: failed && !ex.length,
+  };
+}
+
+function headTail(c: Call, tail: boolean): StageResult {
+  const { opts, rest, bad } = splitOpts(c.args, new Set(["-n", "-c", "--lines", "--bytes"]));
+  const cmd = tail ? "tail" : "head";
+  let names = rest as string[];
+  let count = 10;
+  let fromStart = false; // tail -n +N
+  let allBut = false; // head -n -N
+  let unsupported = bad;
+  for (const [o, v] of opts) {
+    if (o === "-n" || o === "--lines" || o === "-NUM") {
+      if (v === undefined) unsupported = true;
+      else if (/^\+\d+$/.test(v)) {
+        fromStart = tail;
+        count = Number(v.slice(1));
+        if (!tail) count = Number(v.slice(1));
+      } else if (/^-\d+$/.test(v)) {
+        allBut = !tail;
+        count = Number(v.slice(1));
+      } else if (NUM.test(v)) count = Number(v);
+      else unsupported = true;
+    } else if (o === "-c" || o === "--bytes" || o === "-f" || o === "-F") unsupported = true;
+    else if (o !== "-q" && o !== "-v" && o !== "--quiet" && o !== "--silent") unsupported = true;
+  }
+  // tail +N (obsolete form)
+  if (tail && names.length && /^\+\d+$/.test(names[0])) {
+    fromStart = true;
+    count = Number(names[0].slice(1));
+    names = names.slice(1);
+  }
+  const pick = (lines: OutLine[]): OutLine[] => {
+    if (!tail) {
+      return allBut ? lines.slice(0, Math.max(0, lines.length - count)) : lines.slice(0, count);
+    }
+    if (fromStart) return lines.slice(Math.max(0, count - 1));
+    return count === 0 ? [] : lines.slice(-count);
+  };
+  const window = (d: Stream["declared"]): Stream["declared"] => {
+    if (!d) return undefined;
+    if (!tail) {
+      if (allBut) return d.end !== undefined ? { ...d, end: d.end - count } : undefined;
+      const end = d.start + count - 1;
+      return { ...d, end: d.end === undefined ? end : Math.min(d.end, end) };
+    }
+    if (fromStart) return { ...d, start: d.start + count - 1 };
+    return d.end !== undefined ? { ...d, start: Math.max(d.start, d.end - count + 1) } : undefined;
+  };
+  if (!names.length) {
+    const input = plain(c.input);
+    if (unsupported) {
+      return { stream: { lines: null, numbered: input.numbered }, kind: "run", paths: [] };
+    }
+    return {
+      stream: {
+        lines: input.lines && pick(input.lines),
+        numbered: input.numbered,
+        declared: window(input.declared),
+      },
+      kind: "run",
+      paths: [],
+    };
+  }
+  const { files, outside } = fileArgs(c, names);
+  const ex = existing(files);
+  if (unsupported) {
+    return {
+      stream: { lines: null },
+      kind: "read",
+      paths: ex,
+      outside,
+      other: `${cmd} options not understood`,
+    };
+  }
+  let lines: OutLine[] | null = [];
+  let failed = false;
+  const headers = files.length > 1 && !opts.some(([o]) => o === "-q" || o === "--quiet");
+  files.forEach((f, i) => {
+    if (f.content === undefined) {
+      failed = true;
+      if (lines) lines.push(...errLine(c, cmd, f.arg));
+      return;
+    }
+    if (f.content === UNKNOWN) {
+      lines = null;
+      return;
+    }
+    if (!lines) return;
+    if (headers) {
+      if (i > 0) lines.push({ text: "" });
+      lines.push({ text: `==> ${f.arg} <==` });
+    }
+    lines.push(...pick(tagged(f.rel!, f.content)));
+  });
+  const single = ex.length === 1 && files.length === 1 ? ex[0] : undefined;
+  return {
+    stream: { lines, declared: single ? window({ file: single, start: 1 }) : undefined },
+    kind: "read",
+    paths: ex,
+    outside,
+    failed: failed && !ex.length,
+  };
+}
+
+/** A numeric-only sed script `a,bp` / `ap` / `a,$p`: its window, for work without the workspace. */
+function sedWindow(scripts: string[]): { start: number; end?: number } | undefined {
+  if (scripts.length !== 1) return undefined;
+  const m = scripts[0].trim().match(/^(\d+)(?:,(\d+|\$))?p;?$/);
+  if (!m) return undefined;
+  const start = Number(m[1]);
+  const end = m[2] === undefined ? start : m[2] === "$" ? undefined : Number(m[2]);
+  return { start, end };
+}
+
+function sed(c: Call): StageResult {
+  const { opts, rest, bad } = splitOpts(
+    c.args,
+    new Set(["-e", "--expression", "-f", "--file", "-l"]),
+  );
+  let quiet = false, extended = false, inPlace = false, separate = false;
+  const scripts: string[] = [];
+  let unsupported = bad;
+  for (const [o, v] of opts) {
+    if (o === "-n" || o === "--quiet" || o === "--silent") quiet = true;
+    else if (o === "-E" || o === "-r" || o === "--regexp-extended") extended = true;
+    else if (o === "-i" || o === "--in-place") inPlace = true;
+    else if (o === "-s" || o === "--separate") separate = true;
+    else if (o === "-e" || o === "--expression") {
+      if (v === undefined) unsupported = true;
+      else scripts.push(v);
+    } else if (o === "-u" || o === "-z" || o === "--posix" || o === "--debug") {
+      if (o === "-z") unsupported = true;
+    } else if (o.startsWith("-i")) inPlace = true;
+    else unsupported = true;
+  }
+  const args = [...rest] as string[];
+  if (!scripts.length) {
+    const s = args.shift();
+    if (s === undefined) unsupported = true;
+    else scripts.push(s);
+  }
+  const script = unsupported ? undefined : parseSed(scripts, extended);
+  const win = quiet ? sedWindow(scripts) : undefined;
+  if (inPlace) {
+    const { files, outside } = fileArgs(c, args);
+    const writes: StageResult["writes"] = [];
+    for (const f of files) {
+      if (!f.rel) continue;
+      if (f.content === undefined) continue;
+      if (f.content === UNKNOWN || !script) {
+        writes.push({ path: f.rel, content: UNKNOWN });
+        continue;
+      }
+      const { edited } = runSed(script, splitLines(f.content), quiet);
+      writes.push({ path: f.rel, content: edited.length ? edited.join("\n") + "\n" : "" });
+    }
+    return {
+      stream: { lines: [] },
+      kind: "write",
+      paths: writes.map((w) => w.path),
+      outside,
+      writes,
+    };
+  }
+  const apply = (lines: OutLine[]): OutLine[] => {
+    const { out } = runSed(script!, lines.map((l) => l.text), quiet);
+    return out.map((o) => o.n === undefined ? { text: o.text } : { ...lines[o.n], text: o.text });
+  };
+  if (!args.length) {
+    const input = plain(c.input);
+    const d = input.declared;
+    const declared = d && win
+      ? {
+        file: d.file,
+        start: d.start + win.start - 1,
+        end: win.end === undefined ? d.end : Math.min(d.end ?? Infinity, d.start + win.end - 1),
+      }
+      : undefined;
+    return {
+      stream: {
+        lines: input.lines && script ? apply(input.lines) : null,
+        numbered: input.numbered,
+        declared: declared && declared.end === Infinity
+          ? { ...declared, end: undefined }
+          : declared,
+      },
+      kind: "run",
+      paths: [],
+      other: script ? undefined : "sed script not understood",
+    };
+  }
+  const { files, outside } = fileArgs(c, args);
+  const ex = existing(files);
+  if (!script) {
+    return {
+      stream: { lines: null },
+      kind: "read",
+      paths: ex,
+      outside,
+      other: "sed script not understood",
+    };
+  }
+  let lines: OutLine[] | null = [];
+  let failed = false;
+  if (separate) {
+    for (const f of files) {
+      if (f.content === undefined) {
+        failed = true;
+        lines?.push(...errLine(c, "sed", f.arg));
+      } else if (f.content === UNKNOWN) lines = null;
+      else if (lines) lines.push(...apply(tagged(f.rel!, f.content)));
+    }
+  } else {
+    const all = readAll(c, "sed", files);
+    failed = all.failed;
+    // error lines are printed first by sed when a file is missing, ahead of the stream
+    const errs = all.lines?.filter((l) => l.file === undefined) ?? [];
+    const body = all.lines?.filter((l) => l.file !== undefined) ?? null;
+    lines = body && [...errs, ...apply(body)];
+  }
+  const single = ex.length === 1 && files.length === 1 ? ex[0] : undefined;
+  return {
+    stream: {
+      lines,
+      declared: single && win ? { file: single, start: win.start, end: win.end } : undefined,
+    },
+    kind: "read",
+    paths: ex,
+    outside,
+    failed: failed && !ex.length,
+  };
+}
+
+/** awk programs that print a window of lines: `NR>=a && NR<=b`, `NR==n`, with `{print}`-like actions. */
+function awkWindow(prog: string): { start: number; end?: number; numbered: boolean } | undefined {
+  const m = prog.trim().match(/^(.*?)\s*(\{\s*(.*?)\s*;?\s*\})?$/s);
+  if (!m) return undefined;
+  const cond = m[1].trim();
+  const action = (m[3] ?? "print").trim();
+  let numbered = false;
+  if (!/^print(\s+\$0)?$/.test(action)) {
+    if (
+      /^(print\s+NR\s*(,|"[^"]*")\s*\$0|printf\s*\(?\s*"[^"]*"\s*,\s*NR\s*,\s*\$0\s*\)?)$/.test(
+        action,
+      )
+    ) numbered = true;
+    else return undefined;
+  }
+  let start = 1;
+  let end: number | undefined;
+  for (const part of cond.split(/\s*&&\s*/)) {
+    const p = part.replace(/^\(|\)$/g, "").trim();
+    const c = p.match(/^F?NR\s*(==|>=|<=|>|<)\s*(\d+)$/) ??
+      p.match(/^(\d+)\s*(==|>=|<=|>|<)\s*F?NR$/)?.slice(0).reverse();
+    if (!c) return undefined;
+    let op: string, n: number;
+    if (/^\d+$/.test(c[1])) {
+      // reversed form: [_, num, op, NR] reversed → ["NR", op, num, ...]
+      return undefined;
+    } else {
+      op = c[1];
+      n = Number(c[2]);
+    }
+    if (op === "==") {
+      start = Math.max(start, n);
+      end = Math.min(end ?? n, n);
+    } else if (op === ">=") start = Math.max(start, n);
+    else if (op === ">") start = Math.max(start, n + 1);
+    else if (op === "<=") end = Math.min(end ?? n, n);
+    else if (op === "<") end = Math.min(end ?? n - 1, n - 1);
+  }
+  if (!cond) return undefined;
+  return { start, end, numbered };
+}
+
+function awk(c: Call): StageResult {
+  const { opts, rest, bad } = splitOpts(c.args, new Set(["-F", "-v", "-f"]));
+  const args = [...rest] as string[];
+  const prog = opts.some(([o]) => o === "-f") || bad ? undefined : args.shift();
+  const win = prog === undefined ? undefined : awkWindow(prog);
+  const inFiles = args;
+  const pick = (lines: OutLine[]): OutLine[] =>
+    lines.slice(win!.start - 1, win!.end === undefined ? undefined : win!.end).map((l, i) =>
+      win!.numbered ? { ...l, text: `${win!.start + i} ${l.text}` } : l
+    );
+  if (!inFiles.length) {
+    const input = plain(c.input);
+    if (!win) return { stream: { lines: null, numbered: input.numbered }, kind: "run", paths: [] };
+    return {
+      stream: { lines: input.lines && pick(input.lines), numbered: input.numbered },
+      kind: "run",
+      paths: [],
+    };
+  }
+  const { files, outside } = fileArgs(c, inFiles);
+  const ex = existing(files);
+  if (!win) return { stream: { lines: null }, kind: "run", paths: [], outside, other: undefined };
+  const { lines, failed } = readAll(c, "awk", files);
+  const single = ex.length === 1 && files.length === 1 ? ex[0] : undefined;
+  return {
+    stream: {
+      lines: lines && pick(lines),
+      declared: single ? { file: single, start: win.start, end: win.end } : undefined,
+    },
+    kind: "read",
+    paths: ex,
+    outside,
+    failed: failed && !ex.length,
+  };
+}
+
+const GREP_VALUED = new Set([
+  "-e",
+  "-f",
+  "-A",
+  "-B",
+  "-C",
+  "-m",
+  "--regexp",
+  "--file",
+  "--after-context",
+  "--before-context",
+  "--context",
+  "--max-count",
+  "--include",
+  "--exclude",
+  "--exclude-dir",
+  "--color",
+  "--colour",
+  "-d",
+  "-D",
+]);
+
+function grep(c: Call): StageResult {
+  const { opts, rest, bad } = splitOpts(c.args, GREP_VALUED);
+  let mode: "G" | "E" | "F" | "P" = c.name === "egrep" ? "E" : c.name === "fgrep" ? "F" : "G";
+  let icase = false, word = false, line = false, invert = false, numbers = false;
+  let recursive = false, names: "default" | "with" | "without" = "default";
+  let listFiles: "" | "l" | "L" = "", countOnly = false, quiet = false, onlyMatching = false;
+  let after = 0, before = 0, maxCount = Infinity;
+  const patterns: string[] = [];
+  let unsupported = bad;
+  for (const [o, v] of opts) {
+    switch (o) {
+      case "-E":
+      case "--extended-regexp":
+        mode = "E";
+        break;
+      case "-F":
+      case "--fixed-strings":
+        mode = "F";
+        break;
+      case "-G":
+      case "--basic-regexp":
+        mode = "G";
+        break;
+      case "-P":
+      case "--perl-regexp":
+        mode = "P";
+        break;
+      case "-i":
+      case "-y":
+      case "--ignore-case":
+        icase = true;
+        break;
+      case "-w":
+      case "--word-regexp":
+        word = true;
+        break;
+      case "-x":
+      case "--line-regexp":
+        line = true;
+        break;
+      case "-v":
+      case "--invert-match":
+        invert = true;
+        break;
+      case "-n":
+      case "--line-number":
+        numbers = true;
+        break;
+      case "-r":
+      case "-R":
+      case "--recursive":
+      case "--dereference-recursive":
+        recursive = true;
+        break;
+      case "-H":
+      case "--with-filename":
+        names = "with";
+        break;
+      case "-h":
+      case "--no-filename":
+        names = "without";
+        break;
+      case "-l":
+      case "--files-with-matches":
+        listFiles = "l";
+        break;
+      case "-L":
+      case "--files-without-match":
+        listFiles = "L";
+        break;
+      case "-c":
+      case "--count":
+        countOnly = true;
+        break;
+      case "-q":
+      case "--quiet":
+      case "--silent":
+        quiet = true;
+        break;
+      case "-o":
+      case "--only-matching":
+        onlyMatching = true;
+        break;
+      case "-s":
+      case "--no-messages":
+      case "-a":
+      case "--text":
+      case "-I":
+      case "--color":
+      case "--colour":
+      case "--include":
+      case "--exclude":
+      case "--exclude-dir":
+      case "-Z":
+      case "--null":
+      case "--binary-files":
+      case "-U":
+      case "-d":
+      case "-D":
+        break;
+      case "-A":
+      case "--after-context":
+        after = Number(v);
+        break;
+      case "-B":
+      case "--before-context":
+        before = Number(v);
+        break;
+      case "-C":
+      case "--context":
+      case "-NUM":
+        after = before = Number(v);
+        break;
+      case "-m":
+      case "--max-count":
+        maxCount = Number(v);
+        break;
+      case "-e":
+      case "--regexp":
+        if (v === undefined) unsupported = true;
+        else patterns.push(v);
+        break;
+      default:
+        unsupported = true;
+    }
+  }
+  if (!Number.isFinite(after) || !Number.isFinite(before) || Number.isNaN(maxCount)) {
+    unsupported = true;
+  }
+  const args = [...rest] as string[];
+  if (!patterns.length) {
+    const p = args.shift();
+    if (p === undefined) unsupported = true;
+    else patterns.push(p);
+  }
+  const regexes = patterns.flatMap((p) => p.split("\n")).map((p) =>
+    grepRegex(p, { mode, icase, word, line })
+  );
+  if (regexes.some((r) => !r)) unsupported = true;
+  const test = (t: string) => regexes.some((r) => r!.test(t)) !== invert;
+  const withContext = after > 0 || before > 0;
+
+  /** grep over one file's (or stdin's) lines; `name` is the prefix or undefined. */
+  const over = (
+    lines: OutLine[],
+    name: string | undefined,
+  ): { out: OutLine[]; matched: number } => {
+    const hits: number[] = [];
+    for (let i = 0; i < lines.length && hits.length < maxCount; i++) {
+      if (test(lines[i].text)) hits.push(i);
+    }
+    if (listFiles || countOnly || quiet) return { out: [], matched: hits.length };
+    if (onlyMatching && !invert) {
+      const out: OutLine[] = [];
+      for (const h of hits) {
+        const prefix = (name !== undefined ? name + ":" : "") +
+          (numbers ? `${lines[h].n ?? h + 1}:` : "");
+        for (const r of regexes) {
+          const g = new RegExp(r!.source, r!.flags + "g");
+          for (const m of lines[h].text.matchAll(g)) {
+            if (m[0]) out.push({ ...lines[h], text: prefix + m[0] });
+          }
+        }
+      }
+      return { out, matched: hits.length };
+    }
+    const shown = new Map<number, boolean>(); // index → is match
+    for (const h of hits) {
+      for (let k = Math.max(0, h - before); k <= Math.min(lines.length - 1, h + after); k++) {
+        if (!shown.has(k)) shown.set(k, false);
+      }
+      shown.set(h, true);
+    }
+    const out: OutLine[] = [];
+    let prev = -2;
+    for (const k of [...shown.keys()].sort((a, b) => a - b)) {
+      if (withContext && prev >= -1 && k > prev + 1 && prev !== -2) out.push({ text: "--" });
+      const sep = shown.get(k) ? ":" : "-";
+      const prefix = (name !== undefined ? name + sep : "") +
+        (numbers ? `${lines[k].n ?? k + 1}${sep}` : "");
+      out.push({ ...lines[k], text: prefix + lines[k].text });
+      prev = k;
+    }
+    return { out, matched: hits.length };
+  };
+
+  if (unsupported) {
+    return {
+      stream: { lines: null },
+      kind: "search",
+      paths: [],
+      other: "grep options not understood",
+    };
+  }
+  // stdin (a filter in a pipeline)
+  if (!args.length && !recursive) {
+    const input: Stream = c.input ??
+      { lines: c.stdin !== undefined ? splitLines(c.stdin).map((t) => ({ text: t })) : [] };
+    if (!input.lines) {
+      return { stream: { lines: null, numbered: input.numbered }, kind: "run", paths: [] };
+    }
+    const { out, matched } = over(input.lines, undefined);
+    return {
+      stream: {
+        lines: quiet ? [] : countOnly ? [{ text: String(matched) }] : out,
+        numbered: input.numbered,
+      },
+      kind: "run",
+      paths: [],
+      failed: matched === 0,
+    };
+  }
+  const targets = args.length ? args : ["."];
+  const { files, outside } = fileArgs(c, targets);
+  const multi = names === "with" || (names === "default" && (recursive || files.length > 1));
+  const numberedStyle: Numbered | undefined = numbers && !listFiles && !countOnly
+    ? (multi
+      ? { style: "grepN" }
+      : files.length === 1 && files[0].rel
+      ? { style: "grep1", file: files[0].rel }
+      : undefined)
+    : undefined;
+  const searchedFromOutput = (text: string): string[] => {
+    const out = new Set<string>();
+    for (const l of splitLines(text)) {
+      if (l === "--") continue;
+      const p = listFiles ? l : prefixPath(c, l, numbers, files.map((f) => f.rel));
+      if (p === undefined) continue;
+      const rel = resolve(c, p);
+      if (rel && c.ws.exists(rel) !== false) out.add(rel);
+    }
+    return [...out];
+  };
+  if (recursive) {
+    // which files matched is only known from the output; simulate over those files in order
+    if (c.observed === undefined) {
+      return {
+        stream: { lines: null, numbered: numberedStyle },
+        kind: "search",
+        paths: [],
+        outside,
+        needsOutput: true,
+        pathsFromOutput: searchedFromOutput,
+      };
+    }
+    const seen: { display: string; rel: string }[] = [];
+    for (const l of splitLines(c.observed)) {
+      if (l === "--") continue;
+      const p = listFiles ? l : prefixPath(c, l, numbers, undefined);
+      if (p === undefined) continue;
+      const rel = resolve(c, p);
+      if (!rel || !inside(rel, files.map((f) => f.rel))) continue;
+      if (!seen.some((s) => s.display === p)) seen.push({ display: p, rel });
+    }
+    let lines: OutLine[] | null = [];
+    let prevHad = false;
+    for (const s of seen) {
+      const content = c.ws.read(s.rel);
+      if (content === undefined || content === UNKNOWN) {
+        lines = null;
+        break;
+      }
+      const { out, matched } = over(tagged(s.rel, content), multi ? s.display : undefined);
+      if (listFiles === "l" && matched) lines.push({ text: s.display });
+      if (countOnly) lines.push({ text: `${s.display}:${matched}` });
+      if (out.length && withContext && prevHad) lines.push({ text: "--" });
+      lines.push(...out);
+      if (out.length) prevHad = true;
+    }
+    const paths = [...new Set(seen.map((s) => s.rel))];
+    return {
+      stream: { lines: quiet ? [] : lines, numbered: numberedStyle },
+      kind: "search",
+      paths,
+      outside,
+      failed: paths.length === 0,
+    };
+  }
+  let lines: OutLine[] | null = [];
+  let matchedAny = false;
+  let missing = false;
+  let prevHad = false;
+  for (const f of files) {
+    if (f.content === undefined) {
+      missing = true;
+      if (lines) {
+        lines.push(
+          ...(c.quietErrors || opts.some(([o]) => o === "-s") ? [] : errLine(c, "grep", f.arg)),
+        );
+      }
+      continue;
+    }
+    if (f.content === UNKNOWN) {
+      lines = null;
+      continue;
+    }
+    const { out, matched } = over(tagged(f.rel!, f.content), multi ? f.arg : undefined);
+    if (matched) matchedAny = true;
+    if (!lines) continue;
+    if (listFiles === "l" && matched) lines.push({ text: f.arg });
+    if (listFiles === "L" && !matched) lines.push({ text: f.arg });
+    if (countOnly) lines.push({ text: multi ? `${f.arg}:${matched}` : String(matched) });
+    if (out.length && withContext && prevHad) lines.push({ text: "--" });
+    lines.push(...out);
+    if (out.length) prevHad = true;
+  }
+  const ex = existing(files);
+  return {
+    stream: { lines: quiet ? [] : lines, numbered: numberedStyle },
+    kind: "search",
+    paths: listFiles && lines
+      ? lines.filter((l) => l.text).map((l) => resolve(c, l.text)).filter((p): p is string => !!p)
+      : ex,
+    outside,
+    failed: (lines !== null && !matchedAny) || (missing && !ex.length),
+    pathsFromOutput: listFiles ? searchedFromOutput : undefined,
+  };
+}
+
+function inside(rel: string, roots: (string | undefined)[]): boolean {
+  return roots.some((r) => r !== undefined && (r === "" || rel === r || rel.startsWith(r + "/")));
+}
+
+/** The file-name prefix of a grep output line (`path:12:text`, `path-3-text`, `path:text`). */
+function prefixPath(
+  c: Call,
+  line: string,
+  numbers: boolean,
+  roots: (string | undefined)[] | undefined,
+): string | undefined {
+  if (numbers) {
+    const re = /[:-](\d+)[:-]/g;
+    let m: RegExpExecArray | null;
+    let first: string | undefined;
+    while ((m = re.exec(line))) {
+      const p = line.slice(0, m.index);
+      first ??= p;
+      const rel = resolve(c, p);
+      if (rel && c.ws.exists(rel) === true && (!roots || inside(rel, roots))) return p;
+      re.lastIndex = m.index + 1;
+    }
+    return c.ws.known ? undefined : first;
+  }
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] !== ":" && line[i] !== "-") continue;
+    const p = line.slice(0, i);
+    const rel = resolve(c, p);
+    if (rel && c.ws.exists(rel) === true) return p;
+    if (!c.ws.known && line[i] === ":") return p;
+  }
+  return undefined;
+}
+
+function python(c: Call): StageResult {
+  const i = c.args.indexOf("-c");
+  const code = i >= 0 ? c.args[i + 1] : undefined;
+  if (code === undefined) return { stream: { lines: null }, kind: "run", paths: [] };
+  // print(open("f").read())  → the whole file (print adds a newline)
+  const whole = code.match(
+    /^\s*print\(\s*open\(\s*(['"])([^'"]+)\1\s*(?:,\s*['"]r['"]\s*)?\)\.read\(\)\s*\)\s*;?\s*$/,
+  );
+  if (whole) {
+    const { files, outside } = fileArgs(c, [whole[2]]);
+    const f = files[0];
+    const lines = f.content === undefined ? null : f.content === UNKNOWN ? null : [
+      ...tagged(f.rel!, f.content),
+      ...(f.content === "" || f.content.endsWith("\n") ? [{ text: "" }] : []),
+    ];
+    return {
+      stream: { lines, declared: f.rel ? { file: f.rel, start: 1 } : undefined },
+      kind: "read",
+      paths: existing(files),
+      outside,
+      failed: f.content === undefined,
+    };
+  }
+  // slices of readlines(): lines a+1 .. b
+  const slice = code.match(
+    /open\(\s*(['"])([^'"]+)\1[^)]*\)\.(?:readlines\(\)|read\(\)\.split(?:lines)?\([^)]*\))\s*\[\s*(\d*)\s*:\s*(\d*)\s*\]/,
+  );
+  if (slice) {
+    const { files, outside } = fileArgs(c, [slice[2]]);
+    const f = files[0];
+    const start = Number(slice[3] || 0) + 1;
+    const end = slice[4] ? Number(slice[4]) : undefined;
+    return {
+      stream: { lines: null, declared: f.rel ? { file: f.rel, start, end } : undefined },
+      kind: "read",
+      paths: existing(files),
+      outside,
+      failed: f.content === undefined,
+    };
+  }
+  return { stream: { lines: null }, kind: "run", paths: [] };
+}
+
+function ls(c: Call): StageResult {
+  const { opts, rest } = splitOpts(c.args, new Set(["-I", "--ignore", "-w"]));
+  const long = opts.some(([o]) => o === "-l" || o === "-g" || o === "-o");
+  const recursiveLs = opts.some(([o]) => o === "-R" || o === "--recursive");
+  const dirs = rest.filter((r) => r !== undefined) as string[];
+  const targets = dirs.length ? dirs : ["."];
+  const rels = targets.map((t) => resolve(c, t));
+  const outside = targets.filter((_, i) => rels[i] === undefined);
+  const fromOutput = (text: string): string[] => {
+    const out = new Set<string>();
+    let base: string | undefined = targets.length === 1 ? rels[0] : undefined;
+    for (const raw of splitLines(text)) {
+      const l = raw.trimEnd();
+      if (!l || /^total \d+/.test(l)) continue;
+      if (l.endsWith(":") && (recursiveLs || targets.length > 1)) {
+        base = resolve(c, l.slice(0, -1));
+        continue;
+      }
+      if (base === undefined) continue;
+      const names = long
+        ? [l.split(/\s+/).slice(8).join(" ").replace(/ -> .*$/, "")]
+        : l.split(/\s+/);
+      for (const n of names) {
+        if (!n || n === "." || n === "..") continue;
+        const rel = base ? `${base}/${n.replace(/[*/@=|]$/, "")}` : n.replace(/[*/@=|]$/, "");
+        if (c.ws.exists(rel) !== false) out.add(rel);
+      }
+    }
+    // a single file operand lists itself
+    for (const r of rels) if (r && c.ws.exists(r) === true) out.add(r);
+    return [...out];
+  };
+  return { stream: { lines: null }, kind: "list", paths: [], outside, pathsFromOutput: fromOutput };
+}
+
+function findCmd(c: Call): StageResult {
+  const roots: string[] = [];
+  for (const a of c.args) {
+    if (a === undefined || a.startsWith("-") || a === "(" || a === "!") break;
+    roots.push(a);
+  }
+  if (c.args.includes("-exec") || c.args.includes("-delete")) {
+    const rels = (roots.length ? roots : ["."]).map((r) => resolve(c, r));
+    if (c.args.includes("-delete")) return { stream: { lines: null }, kind: "run", paths: [] };
+    const execIdx = c.args.indexOf("-exec");
+    const tool = c.args[execIdx + 1];
+    if (tool === "grep" || tool === "cat" || tool === "head" || tool === "sed") {
+      return {
+        stream: { lines: null },
+        kind: tool === "grep" ? "search" : "read",
+        paths: [],
+        other: undefined,
+        pathsFromOutput: (text) =>
+          splitLines(text).map((l) => {
+            const p = l.match(/^(\.?\/?[\w./-]+\.\w+):/)?.[1];
+            return p ? resolve(c, p) : undefined;
+          }).filter((p): p is string => !!p && rels.some((r) => r !== undefined && inside(p, [r]))),
+      };
+    }
+  }
+  const rels = (roots.length ? roots : ["."]).map((r) => resolve(c, r));
+  const outside = (roots.length ? roots : ["."]).filter((_, i) => rels[i] === undefined);
+  return {
+    stream: { lines: null },
+    kind: "list",
+    paths: [],
+    outside,
+    pathsFromOutput: (text) => {
+      const out = new Set<string>();
+      for (const l of splitLines(text)) {
+        const rel = resolve(c, l.trim());
+        if (
+          rel && rels.some((r) => r !== undefined && inside(rel, [r])) && c.ws.exists(rel) !== false
+        ) {
+          out.add(rel);
+        }
+      }
+      return [...out];
+    },
+  };
+}
+
+function tree(c: Call): StageResult {
+  const dirs = c.args.filter((a): a is string => a !== undefined && !a.startsWith("-"));
+  const rels = (dirs.length ? dirs : ["."]).map((d) => resolve(c, d)).filter((r): r is string =>
+    r !== undefined
+  );
+  return { stream: { lines: null }, kind: "list", paths: rels.filter((r) => r !== "") };
+}
+
+function wc(c: Call): StageResult {
+  const names = c.args.filter((a): a is string => a !== undefined && !a.startsWith("-"));
+  if (!names.length) return { stream: { lines: null }, kind: "run", paths: [] };
+  const { files, outside } = fileArgs(c, names);
+  return { stream: { lines: null }, kind: "search", paths: existing(files), outside };
+}
+
+function cd(c: Call): StageResult {
+  const target = c.args[0];
+  if (target === undefined && c.args.length) {
+    return { stream: { lines: [] }, kind: "run", paths: [], cd: null };
+  }
+  const rel = target === undefined || target === "~" ? null : resolve(c, target) ?? null;
+  return { stream: { lines: [] }, kind: "run", paths: [], cd: rel };
+}
+
+function echo(c: Call): StageResult {
+  const args = [...c.args];
+  let newline = true;
+  while (args.length && /^-[neE]+$/.test(args[0] ?? "")) {
+    if (args[0]!.includes("n")) newline = false;
+    args.shift();
+  }
+  if (args.some((a) => a === undefined)) return { stream: { lines: null }, kind: "run", paths: [] };
+  const text = args.join(" ") + (newline ? "\n" : "");
+  return { stream: { lines: splitLines(text).map((t) => ({ text: t })) }, kind: "run", paths: [] };
+}
+
+function cpMv(c: Call, move: boolean): StageResult {
+  const names = c.args.filter((a) => a === undefined || !a.startsWith("-"));
+  if (names.length !== 2 || names.some((n) => n === undefined)) {
+    return { stream: { lines: [] }, kind: "write", paths: [] };
+  }
+  const [src, dst] = names as string[];
+  const s = resolve(c, src);
+  let d = resolve(c, dst);
+  const writes: StageResult["writes"] = [];
+  const content = s === undefined ? UNKNOWN : c.ws.read(s);
+  if (d !== undefined && content !== undefined) {
+    if (c.ws.exists(d) === undefined && dst.endsWith("/")) d = `${d}/${src.split("/").pop()}`;
+    writes.push({ path: d, content });
+  }
+  if (move && s !== undefined && content !== undefined) writes.push({ path: s, content: null });
+  return { stream: { lines: [] }, kind: "write", paths: writes.map((w) => w.path), writes };
+}
+
+function rm(c: Call): StageResult {
+  const names = c.args.filter((a): a is string => a !== undefined && !a.startsWith("-"));
+  const writes = names.map((n) => resolve(c, n)).filter((r): r is string => !!r).map((path) => ({
+    path,
+    content: null,
+  }));
+  return { stream: { lines: [] }, kind: "write", paths: writes.map((w) => w.path), writes };
+}
+
+function touch(c: Call): StageResult {
+  const writes: StageResult["writes"] = [];
+  for (const n of c.args) {
+    if (n === undefined || n.startsWith("-")) continue;
+    const rel = resolve(c, n);
+    if (rel && c.ws.exists(rel) === false) writes.push({ path: rel, content: "" });
+  }
+  return { stream: { lines: [] }, kind: "write", paths: writes.map((w) => w.path), writes };
+}
+
+function tee(c: Call): StageResult {
+  const input = plain(
+    c.input ??
+      (c.stdin !== undefined
+        ? { lines: splitLines(c.stdin).map((t) => ({ text: t })) }
+        : undefined),
+  );
+  const append = c.args.includes("-a");
+  const text = input.lines ? input.lines.map((l) => l.text + "\n").join("") : undefined;
+  const writes: StageResult["writes"] = [];
+  for (const n of c.args) {
+    if (n === undefined || n.startsWith("-")) continue;
+    const rel = resolve(c, n);
+    if (!rel) continue;
+    const prev = c.ws.read(rel);
+    const content = text === undefined
+      ? UNKNOWN
+      : append
+      ? (typeof prev === "string" ? prev + text : prev === undefined ? text : UNKNOWN)
+      : text;
+    writes.push({ path: rel, content });
+  }
+  return { stream: input, kind: "write", paths: writes.map((w) => w.path), writes };
+}
+
+/** Commands that print nothing and change nothing the reader tracks. */
+const SILENT = new Set([
+  "export",
+  "set",
+  "unset",
+  "true",
+  ":",
+  "source",
+  ".",
+  "alias",
+  "shopt",
+  "ulimit",
+  "sleep",
+  "mkdir",
+  "chmod",
+  "pushd",
+  "popd",
+  "hash",
+  "umask",
+]);
+
+/** Filters whose output is unknown but whose line-number prefixes survive. */
+const KEEP_NUMBERS = new Set(["sort", "uniq", "less", "more", "column", "fold", "tac"]);
+
+/** Runs one stage. */
+export function runStage(c: Call): StageResult {
+  switch (c.name) {
+    case "cat":
+      return cat(c);
+    case "nl":
+      return nl(c);
+    case "head":
+      return headTail(c, false);
+    case "tail":
+      return headTail(c, true);
+    case "sed":
+    case "gsed":
+      return sed(c);
+    case "awk":
+    case "gawk":
+    case "mawk":
+      return awk(c);
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      return grep(c);
+    case "python":
+    case "python3":
+      return python(c);
+    case "ls":
+      return ls(c);
+    case "find":
+      return findCmd(c);
+    case "tree":
+      return tree(c);
+    case "wc":
+      return c.input ? { stream: { lines: null }, kind: "run", paths: [] } : wc(c);
+    case "cd":
+      return cd(c);
+    case "echo":
+      return echo(c);
+    case "cp":
+      return cpMv(c, false);
+    case "mv":
+      return cpMv(c, true);
+    case "rm":
+      return rm(c);
+    case "touch":
+      return touch(c);
+    case "tee":
+      return tee(c);
+  }
+  if (SILENT.has(c.name)) return { stream: { lines: [] }, kind: "run", paths: [] };
+  if (KEEP_NUMBERS.has(c.name) && c.input) {
+    return { stream: { lines: null, numbered: c.input.numbered }, kind: "run", paths: [] };
+  }
+  return { stream: { lines: null }, kind: "run", paths: [] };
+}

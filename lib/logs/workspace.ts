@@ -1,0 +1,181 @@
+/**
+ * The workspace as a reader sees it during one turn: the files of W_{t-1} (a {@link FileSource})
+ * plus an overlay of what the agent wrote earlier in the turn, and the mapping of harness paths
+ * (`/testbed/x.py`, `../x`) to workspace-relative posix paths. Paths outside the workspace map
+ * to `undefined` and are never read.
+ *
+ * @module
+ */
+import type { FileSource } from "./types.ts";
+
+/** Content of a file the agent changed in a way the reader could not reproduce. */
+export const UNKNOWN: unique symbol = Symbol("unknown content");
+/** File content: text, {@link UNKNOWN}, or `undefined` when the file does not exist. */
+export type Content = string | typeof UNKNOWN | undefined;
+
+/**
+ * Normalises a posix path made of segments (no leading slash) and returns undefined when `..`
+ * climbs above the start.
+ *
+ * @example
+ * ```ts
+ * import { normalizeRelative } from "./workspace.ts";
+ * console.assert(normalizeRelative("a/./b/../c.py") === "a/c.py");
+ * console.assert(normalizeRelative("../x") === undefined);
+ * ```
+ */
+export function normalizeRelative(path: string): string | undefined {
+  const out: string[] = [];
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (!out.length) return undefined;
+      out.pop();
+    } else out.push(seg);
+  }
+  return out.join("/");
+}
+
+/**
+ * Files of a turn: a base {@link FileSource} (or none) plus the agent's writes.
+ *
+ * @example
+ * ```ts
+ * import { Workspace } from "./workspace.ts";
+ * const ws = new Workspace((p) => p === "a.py" ? "x = 1\n" : undefined, "/testbed");
+ * console.assert(ws.resolve("/testbed/pkg/../a.py", "") === "a.py");
+ * console.assert(ws.resolve("/etc/passwd", "") === undefined);
+ * ws.write("b.py", "y = 2\n");
+ * console.assert(ws.read("b.py") === "y = 2\n" && ws.read("a.py") === "x = 1\n");
+ * ```
+ */
+export class Workspace {
+  /** Absolute harness directory that is the workspace root (`/testbed`), without trailing slash. */
+  readonly root: string;
+  /** True when the base files are known (a FileSource was given). */
+  readonly known: boolean;
+  readonly #base?: FileSource;
+  readonly #overlay = new Map<string, string | null | typeof UNKNOWN>();
+  readonly #cache = new Map<string, string | undefined>();
+
+  constructor(base: FileSource | undefined, root: string) {
+    this.#base = base;
+    this.known = base !== undefined;
+    this.root = root.replace(/\/+$/, "");
+  }
+
+  /**
+   * Workspace-relative path of `path` as a command run in `cwd` (workspace-relative directory,
+   * or undefined when outside) sees it; undefined when it lies outside the workspace.
+   */
+  resolve(path: string, cwd: string | undefined): string | undefined {
+    if (!path || path.includes("\0")) return undefined;
+    if (path.startsWith("~")) return undefined;
+    if (path.startsWith("/")) {
+      const root = this.root;
+      if (!root) return undefined;
+      if (path === root) return "";
+      if (!path.startsWith(root + "/")) return undefined;
+      return normalizeRelative(path.slice(root.length + 1));
+    }
+    if (cwd === undefined) return undefined;
+    return normalizeRelative(cwd ? `${cwd}/${path}` : path);
+  }
+
+  /** Absolute harness path of a workspace-relative path. */
+  absolute(rel: string): string {
+    return rel ? `${this.root}/${rel}` : this.root;
+  }
+
+  /** Content of a workspace-relative file as it is now in the turn. */
+  read(rel: string): Content {
+    const o = this.#overlay.get(rel);
+    if (o !== undefined) return o === null ? undefined : o;
+    if (!this.#base) return UNKNOWN;
+    if (this.#cache.has(rel)) return this.#cache.get(rel);
+    let text: string | undefined;
+    try {
+      const t = this.#base(rel);
+      text = typeof t === "string" ? t : undefined;
+    } catch {
+      text = undefined;
+    }
+    this.#cache.set(rel, text);
+    return text;
+  }
+
+  /** True/false when known whether the file exists now, undefined when not known. */
+  exists(rel: string): boolean | undefined {
+    const c = this.read(rel);
+    if (c === UNKNOWN) return this.#overlay.has(rel) ? true : undefined;
+    return c !== undefined;
+  }
+
+  /** Records a write (text, or UNKNOWN when the new content cannot be reproduced). */
+  write(rel: string, content: string | typeof UNKNOWN): void {
+    this.#overlay.set(rel, content);
+  }
+
+  /** Records a deletion. */
+  remove(rel: string): void {
+    this.#overlay.set(rel, null);
+  }
+
+  /** A copy sharing the base files, with its own copy of the overlay. */
+  fork(): Workspace {
+    const w = new Workspace(this.#base, this.root);
+    for (const [k, v] of this.#overlay) w.#overlay.set(k, v);
+    return w;
+  }
+
+  /** Takes over the overlay of a fork (after the fork's changes are final). */
+  adopt(fork: Workspace): void {
+    this.#overlay.clear();
+    for (const [k, v] of fork.#overlay) this.#overlay.set(k, v);
+  }
+
+  /** Paths written in the overlay (created or changed), sorted. */
+  written(): string[] {
+    return [...this.#overlay.keys()].sort();
+  }
+}
+
+/** Lines of a text: split on `\n`, without the empty element after a final newline. */
+export function splitLines(text: string): string[] {
+  if (!text) return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/**
+ * A {@link FileSource} over a directory on disk that never reads outside it: the path must be
+ * relative without `..`, and its real path (symlinks resolved) must lie inside the real root.
+ * Files larger than `maxBytes` (default 32 MB) or not regular files read as absent.
+ *
+ * @example
+ * ```ts
+ * import { dirSource } from "./workspace.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.py`, "x = 1\n");
+ * const src = dirSource(dir);
+ * console.assert(src("a.py") === "x = 1\n" && src("../etc/passwd") === undefined);
+ * ```
+ */
+export function dirSource(root: string, maxBytes = 32 * 1024 * 1024): FileSource {
+  const realRoot = Deno.realPathSync(root);
+  const decoder = new TextDecoder("utf-8", { fatal: false });
+  return (path: string) => {
+    const rel = normalizeRelative(path);
+    if (rel === undefined || rel === "" || path.startsWith("/")) return undefined;
+    try {
+      const real = Deno.realPathSync(`${realRoot}/${rel}`);
+      if (!real.startsWith(realRoot + "/")) return undefined;
+      const info = Deno.statSync(real);
+      if (!info.isFile || info.size > maxBytes) return undefined;
+      return decoder.decode(Deno.readFileSync(real));
+    } catch {
+      return undefined;
+    }
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * `deno task reporeuse reads <log-file> [--root <workspace-dir>] [--cwd <harness-cwd>]` — the
+ * lines an agent run showed the model, as JSON.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { LogFormatError, readLog } from "../../lib/logs/mod.ts";
+
+/** One-line summary. */
+export const summary = "which files and lines an agent run log showed the model (JSON)";
+
+/** Full help text. */
+export const help =
+  `Usage: deno task reporeuse reads <log-file> [--root <workspace-dir>] [--cwd <harness-cwd>]
+
+Reads one agent run log and prints, as JSON,
+  { "format", "events": [...], "reads": { "<path>": [[start, end], ...] }, "files", "lines",
+    "coverage", "meta" }
+paths relative to the workspace root; lines are the lines actually shown to the model.
+
+Formats (detected from the content): mini-SWE-agent v1 (mini-swe-agent-1) and v2
+(mini-swe-agent-1.1), OpenCode \`opencode export\` JSON and \`opencode run --format json\` JSONL,
+SWE-agent .traj.
+
+Options:
+  --root <dir>   the workspace as it was when the turn began: commands are evaluated against
+                 its files (nothing outside it is ever read); without it, line numbers and line
+                 counts in the output are used and unplaceable events are marked placed:false
+  --cwd <path>   the harness's working directory that is the workspace root (default: what the
+                 log says, else /testbed for mini-SWE-agent and SWE-agent)
+  --compact      one-line JSON
+  -h, --help     this text
+
+Exit codes: 0 ok, 2 unusable input (unknown format, invalid JSON, missing file).`;
+
+/** Runs the command. */
+export async function run(args: string[]): Promise<number> {
+  let values: { root?: string; cwd?: string; compact?: boolean }, positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { root: { type: "string" }, cwd: { type: "string" }, compact: { type: "boolean" } },
+      allowPositionals: true,
+    }));
+  } catch (e) {
+    console.error(`reporeuse reads: ${e instanceof Error ? e.message : e}\n\n${help}`);
+    return 2;
+  }
+  if (positionals.length !== 1) {
+    console.error(`reporeuse reads: expected one log file\n\n${help}`);
+    return 2;
+  }
+  if (values.root !== undefined) {
+    try {
+      if (!(await Deno.stat(values.root)).isDirectory) throw new Error("not a directory");
+    } catch (e) {
+      console.error(
+        `reporeuse reads: --root ${values.root}: ${e instanceof Error ? e.message : e}`,
+      );
+      return 2;
+    }
+  }
+  try {
+    const r = await readLog(positionals[0], { root: values.root, cwd: values.cwd });
+    console.log(JSON.stringify(r, null, values.compact ? undefined : 2));
+    return 0;
+  } catch (e) {
+    if (e instanceof LogFormatError) {
+      console.error(`reporeuse reads: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
