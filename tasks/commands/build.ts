@@ -1,0 +1,165 @@
+/**
+ * `deno task reporeuse build` — the construction pipeline (paper §3.1) over an OpenAI-compatible
+ * API: guided evidence walks, task synthesis, execution verification; writes a verified chain in
+ * the tasks format of the run-log layout.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { apiKeyFromEnv, ModelClient, ModelError } from "../../lib/construct/llm.ts";
+import { buildChain } from "../../lib/construct/pipeline.ts";
+
+export const summary = "build verified task chains from a repository with a model (§3.1)";
+
+export const help =
+  `Usage: deno task reporeuse build --repo <W0> --package <name> --out <corpus> [options]
+
+Builds one verified task chain from a repository with the paper's construction pipeline
+(§3.1, Appendix B.1): guided evidence walks over the dependency graph, six-block task
+synthesis, execution verification in a Python subprocess. Writes
+<corpus>/tasks/<chain>/{chain.json, turn<N>/{requirement.md, solution.py, tests.json}}.
+
+Model access: any OpenAI-compatible endpoint. The API key is read only from the environment
+(REPOREUSE_API_KEY, else OPENAI_API_KEY). Responses are cached (keyed by SHA-256 of model,
+messages and parameters; $REPOREUSE_CACHE_DIR), so a rerun costs nothing.
+
+Options:
+  --repo <dir>         W0: the repository root holding the package directory (required)
+  --package <name>     package directory inside W0, e.g. seaborn (required)
+  --out <dir>          corpus directory to write tasks/ into (required)
+  --chain <id>         chain id (default <package>-001)
+  --base-url <url>     API base URL (default $REPOREUSE_BASE_URL or https://api.openai.com/v1)
+  --model <name>       model (default $REPOREUSE_MODEL or gpt-4o)
+  --turns <n>          turns per chain (default 5)
+  --functions <n>      functions per turn (default 3)
+  --lo <n> --hi <n>    evidence symbols per walk (default 3-5)
+  --start <id>         starting symbol of turn 1 (default: a candidate chosen by --seed)
+  --seed <n>           choice of starting points (default 0)
+  --attempts <n>       attempts per turn before giving up (default 3)
+  --min-cases <n>      fewest verified test cases per turn (default 5)
+  --python <path>      interpreter with the repository's dependencies (default $REPOREUSE_PYTHON or python3)
+  --retries <n>        retries of a failed model request, with exponential backoff (default 3)
+  --no-cache           do not read or write the response cache
+  --repo-name <name>   repository name in chain.json (default: the package)
+  --version <v>        repository version in chain.json
+  -h, --help           this help
+
+Exit codes: 0 chain written; 1 the chain could not be verified; 2 bad usage, no API key or
+unreachable endpoint (one line on stderr).`;
+
+function fail(message: string, code = 2): number {
+  console.error(`reporeuse build: ${message}`);
+  return code;
+}
+
+/** Checks that the endpoint's host accepts TCP connections (a clear error before any work). */
+async function reachable(baseURL: string): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    return `invalid --base-url ${JSON.stringify(baseURL)}`;
+  }
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  try {
+    const conn = await Deno.connect({ hostname, port });
+    conn.close();
+    return null;
+  } catch (e) {
+    const why = e instanceof Deno.errors.ConnectionRefused
+      ? "connection refused"
+      : (e as Error).message.split("\n")[0];
+    return `cannot reach model endpoint ${baseURL} (${why})`;
+  }
+}
+
+export async function run(args: string[]): Promise<number> {
+  let v;
+  try {
+    v = parseArgs({
+      args,
+      options: {
+        repo: { type: "string" },
+        package: { type: "string" },
+        out: { type: "string" },
+        chain: { type: "string" },
+        "base-url": { type: "string" },
+        model: { type: "string" },
+        turns: { type: "string" },
+        functions: { type: "string" },
+        lo: { type: "string" },
+        hi: { type: "string" },
+        start: { type: "string" },
+        seed: { type: "string" },
+        attempts: { type: "string" },
+        "min-cases": { type: "string" },
+        python: { type: "string" },
+        retries: { type: "string" },
+        "no-cache": { type: "boolean" },
+        "repo-name": { type: "string" },
+        version: { type: "string" },
+      },
+      allowPositionals: false,
+    }).values;
+  } catch (e) {
+    return fail(`${(e as Error).message} (see --help)`);
+  }
+  for (const k of ["repo", "package", "out"] as const) {
+    if (!v[k]) return fail(`--${k} is required (see --help)`);
+  }
+  const ints: Record<string, number | undefined> = {};
+  for (const k of ["turns", "functions", "lo", "hi", "seed", "attempts", "min-cases", "retries"]) {
+    const raw = (v as Record<string, unknown>)[k];
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) return fail(`--${k} must be a non-negative integer`);
+    ints[k] = n;
+  }
+  try {
+    if (!(await Deno.stat(`${v.repo}/${v.package}`)).isDirectory) throw new Error();
+  } catch {
+    return fail(`${v.repo}/${v.package}: not a package directory`);
+  }
+  if (!apiKeyFromEnv()) {
+    return fail("no API key: set REPOREUSE_API_KEY (or OPENAI_API_KEY) in the environment");
+  }
+  const baseURL = v["base-url"] ?? Deno.env.get("REPOREUSE_BASE_URL") ??
+    "https://api.openai.com/v1";
+  const unreachable = await reachable(baseURL);
+  if (unreachable) return fail(unreachable);
+  try {
+    const client = new ModelClient({
+      baseURL,
+      model: v.model ?? Deno.env.get("REPOREUSE_MODEL") ?? "gpt-4o",
+      retries: ints.retries,
+      ...(v["no-cache"] ? { cache: null } : {}),
+    });
+    const result = await buildChain(client, {
+      repo: v.repo!,
+      package: v.package!,
+      out: v.out!,
+      chain: v.chain ?? `${v.package}-001`,
+      repoName: v["repo-name"],
+      version: v.version,
+      turns: ints.turns,
+      nfun: ints.functions,
+      lo: ints.lo,
+      hi: ints.hi,
+      start: v.start,
+      seed: ints.seed,
+      attempts: ints.attempts,
+      minCases: ints["min-cases"],
+      python: v.python,
+      log: (line) => console.error(line),
+    });
+    const cases = result.turns.reduce((s, t) => s + t.cases.length, 0);
+    console.log(
+      `wrote ${result.dir}: ${result.turns.length} turns, ${cases} verified cases, ${result.rejected.length} rejected attempts; model requests ${client.usage.requests}, cache hits ${client.usage.cacheHits}`,
+    );
+    return 0;
+  } catch (e) {
+    if (e instanceof ModelError) return fail(e.message);
+    return fail((e as Error).message.split("\n")[0], 1);
+  }
+}
