@@ -11,21 +11,7 @@ import {
   validateCorpus,
 } from "../lib/layout/mod.ts";
 
-const FIXTURE = new URL("./fixtures/score/corpus", import.meta.url).pathname;
-
-/** A scratch copy of the hand-worked corpus (W0 stays shared: it is referenced by path). */
-export async function copyCorpus(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "reporeuse-layout-" });
-  const copy = async (from: string, to: string) => {
-    await Deno.mkdir(to, { recursive: true });
-    for await (const e of Deno.readDir(from)) {
-      if (e.isDirectory) await copy(join(from, e.name), join(to, e.name));
-      else await Deno.copyFile(join(from, e.name), join(to, e.name));
-    }
-  };
-  await copy(FIXTURE, dir);
-  return dir;
-}
+import { copyCorpus, FIXTURE } from "./score_helpers.ts";
 
 Deno.test("readCorpus: the hand-worked corpus has no problem and 5 run turns", async () => {
   const { corpus, problems } = await readCorpus(FIXTURE);

@@ -88,7 +88,7 @@ export interface TargetScore extends Target {
 export interface TurnModels {
   /** W0 + the agent's submissions of turns < t + its submission of turn t (when any). */
   agent: CodeModel;
-  /** W0 + the reference modules of turns ≤ t (for callees of self targets the agent never wrote). */
+  /** W0 + the reference modules of turns ≤ t (repo definitions the agent's modules shadow). */
   reference: CodeModel;
   /** Module id of turn t. */
   module: string;
@@ -119,8 +119,8 @@ export function bodyOf(def: Definition, file: string): Body {
  * does not count), recall (reads overlap the body — repo targets in W0's files, self targets in
  * the agent's own earlier file; a self function the agent never wrote has no body and is not
  * read), and re-implementation ({@link isReimplemented} on the whole submission's calls; the
- * callees of a self target are those of the agent's version when it wrote one, else of the
- * reference version).
+ * callees of a self target are those of the agent's own version — a self function the agent never
+ * wrote has none, so it is never re-implemented).
  */
 export function scoreTargets(targets: readonly Target[], m: TurnModels): TargetScore[] {
   const used = new Set<string>();
@@ -158,11 +158,8 @@ export function scoreTargets(targets: readonly Target[], m: TurnModels): TargetS
     }
     const implemented = t.kind === "repo" ? true : def !== undefined && file !== undefined;
     const body = def && file ? bodyOf(def, file) : null;
-    const calleeIds = def && implemented
-      ? m.agent.callees(t.id)
-      : m.reference.definition(t.id)
-      ? m.reference.callees(t.id)
-      : [];
+    // a self function the agent never wrote is not in the workspace: nothing to duplicate
+    const calleeIds = def && implemented ? m.agent.callees(t.id) : [];
     const reused = m.submitted && used.has(t.id);
     const r = isReimplemented(reused, calleeIds, calls);
     let by: string | null = null;

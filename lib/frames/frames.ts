@@ -1,0 +1,217 @@
+/**
+ * The scored frames (lib/frames/schema.ts) as nodejs-polars DataFrames: building them from a
+ * corpus, writing them (CSV + Parquet) and reading them back, and the macro-averaged summaries
+ * the report, query and notebook code starts from.
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+import { Buffer } from "node:buffer";
+import { join } from "node:path";
+import { summarizeByTurn, summarizeTurns } from "../metrics/macro.ts";
+import { conform, rowsOf, toFrame } from "./build.ts";
+import {
+  CONFIG_KEYS,
+  type ConfigRow,
+  CONFIGS_SCHEMA,
+  ERRORS_SCHEMA,
+  EVENTS_SCHEMA,
+  type TargetRow,
+  TARGETS_SCHEMA,
+  TESTS_SCHEMA,
+  TURN_KEYS,
+  type TurnRow,
+  TURNS_SCHEMA,
+} from "./schema.ts";
+import { type ScoredRows, type ScoreOptions, scoreRows } from "./score.ts";
+
+/** The scored frames; columns exactly per lib/frames/schema.ts, sorted by their join keys. */
+export interface Scored {
+  turns: pl.DataFrame;
+  targets: pl.DataFrame;
+  events: pl.DataFrame;
+  tests: pl.DataFrame;
+  errors: pl.DataFrame;
+  configs: pl.DataFrame;
+}
+
+/** Join keys (sort order) of each frame. */
+export const FRAME_KEYS = {
+  turns: [...TURN_KEYS],
+  targets: [...TURN_KEYS, "target"],
+  events: [...TURN_KEYS, "idx"],
+  tests: [...TURN_KEYS, "case"],
+  errors: ["config", "chain", "turn", "path", "message"],
+  configs: [...CONFIG_KEYS],
+} as const;
+
+const SCHEMAS = {
+  turns: TURNS_SCHEMA,
+  targets: TARGETS_SCHEMA,
+  events: EVENTS_SCHEMA,
+  tests: TESTS_SCHEMA,
+  errors: ERRORS_SCHEMA,
+  configs: CONFIGS_SCHEMA,
+};
+
+/** Builds the frames from plain scored rows. */
+export function framesOf(rows: ScoredRows): Scored {
+  const perConfig = new Map<string, ConfigRow>();
+  const k = (r: { harness: string; model: string; memory: string }) =>
+    `${r.harness}\u0000${r.model}\u0000${r.memory}`;
+  for (const c of rows.configs) {
+    perConfig.set(k(c), {
+      harness: c.harness,
+      model: c.model,
+      memory: c.memory,
+      chains: 0,
+      turns: 0,
+    });
+  }
+  const chainsOf = new Map<string, Set<string>>();
+  for (const t of rows.turns) {
+    const c = perConfig.get(k(t)) ??
+      { harness: t.harness, model: t.model, memory: t.memory, chains: 0, turns: 0 };
+    perConfig.set(k(t), c);
+    c.turns++;
+    const s = chainsOf.get(k(t)) ?? new Set();
+    s.add(t.chain);
+    chainsOf.set(k(t), s);
+    c.chains = s.size;
+  }
+  return {
+    turns: toFrame(rows.turns, TURNS_SCHEMA, FRAME_KEYS.turns),
+    targets: toFrame(rows.targets, TARGETS_SCHEMA, FRAME_KEYS.targets),
+    events: toFrame(rows.events, EVENTS_SCHEMA, FRAME_KEYS.events),
+    tests: toFrame(rows.tests, TESTS_SCHEMA, FRAME_KEYS.tests),
+    errors: toFrame(rows.errors, ERRORS_SCHEMA, FRAME_KEYS.errors),
+    configs: toFrame([...perConfig.values()], CONFIGS_SCHEMA, FRAME_KEYS.configs),
+  };
+}
+
+/**
+ * Scores a corpus directory into frames. Throws a `LayoutError` only when the directory is
+ * unusable as a whole; every other problem becomes an `errors` row, and every run turn found is
+ * either a `turns` row or named in `errors` (turns found = turns scored + turns in errors).
+ */
+export async function scoreCorpus(dir: string, opts: ScoreOptions = {}): Promise<Scored> {
+  return framesOf(await scoreRows(dir, opts));
+}
+
+/** Distinct (config, chain, turn) triples named in an errors frame: the turns left unscored. */
+export function erroredTurns(errors: pl.DataFrame): number {
+  const seen = new Set<string>();
+  for (
+    const r of rowsOf<{ config: string | null; chain: string | null; turn: number | null }>(errors)
+  ) {
+    if (r.config !== null && r.chain !== null && r.turn !== null) {
+      seen.add(`${r.config}\u0000${r.chain}\u0000${r.turn}`);
+    }
+  }
+  return seen.size;
+}
+
+/** Files written by {@link writeScored}. */
+export const SCORED_FILES = [
+  "turns.csv",
+  "turns.parquet",
+  "targets.csv",
+  "targets.parquet",
+  "events.parquet",
+  "tests.parquet",
+  "configs.parquet",
+  "errors.csv",
+  "errors.parquet",
+] as const;
+
+/**
+ * Writes the frames to `outDir` (created): turns.csv/.parquet, targets.csv/.parquet,
+ * events.parquet, tests.parquet, configs.parquet, errors.csv (and errors.parquet, which
+ * {@link readScored} reads back with exact types).
+ */
+export async function writeScored(s: Scored, outDir: string): Promise<void> {
+  await Deno.mkdir(outDir, { recursive: true });
+  const parquet = (df: pl.DataFrame, name: string) => df.writeParquet(join(outDir, name));
+  const csv = async (df: pl.DataFrame, name: string) => {
+    // writeCSV to a path writes synchronously; write through a temp name for atomicity
+    const tmp = join(outDir, `.${name}.tmp`);
+    df.writeCSV(tmp);
+    await Deno.rename(tmp, join(outDir, name));
+  };
+  await csv(s.turns, "turns.csv");
+  parquet(s.turns, "turns.parquet");
+  await csv(s.targets, "targets.csv");
+  parquet(s.targets, "targets.parquet");
+  parquet(s.events, "events.parquet");
+  parquet(s.tests, "tests.parquet");
+  parquet(s.configs, "configs.parquet");
+  await csv(s.errors, "errors.csv");
+  parquet(s.errors, "errors.parquet");
+}
+
+/** Reads frames written by {@link writeScored}, cast to the schemas' dtypes. */
+export async function readScored(outDir: string): Promise<Scored> {
+  const read = async (name: keyof typeof SCHEMAS) => {
+    const path = join(outDir, `${name}.parquet`);
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(path);
+    } catch {
+      throw new Error(`${path}: missing (run \`deno task reporeuse score\` first)`);
+    }
+    return conform(pl.readParquet(Buffer.from(bytes)), SCHEMAS[name]);
+  };
+  return {
+    turns: await read("turns"),
+    targets: await read("targets"),
+    events: await read("events"),
+    tests: await read("tests"),
+    errors: await read("errors"),
+    configs: await read("configs"),
+  };
+}
+
+/** Columns of {@link summarize}: per-configuration macro averages (rates 0..1). */
+export const SUMMARY_SCHEMA = {
+  harness: "str",
+  model: "str",
+  memory: "str",
+  turns: "i32",
+  chains: "i32",
+  reuse_repo: "f64",
+  reuse_self: "f64",
+  recall_repo: "f64",
+  recall_self: "f64",
+  files: "f64",
+  lines: "f64",
+  resolve: "f64",
+  pass: "f64",
+  c_dup: "f64",
+} as const;
+
+/**
+ * Per-configuration macro averages of a `turns` frame — the paper's Table 2 (and Table 4)
+ * columns: reuse repo/self, recall repo/self, Files, Lines, Resolve, Pass, C_dup, as rates 0..1
+ * averaged over the turns where each is defined (self metrics from turn 2; C_dup the mean of the
+ * cumulative C_dup(1..T)). Sorted by harness, model, memory.
+ */
+export function summarize(turns: pl.DataFrame): pl.DataFrame {
+  return toFrame(summarizeTurns(rowsOf<TurnRow>(turns)), SUMMARY_SCHEMA, CONFIG_KEYS);
+}
+
+/**
+ * Per-configuration, per-turn macro averages of a `turns` frame (Tables 3 and 5 read T1/T2/T5
+ * from it): the columns of {@link summarize} plus `turn`; `c_dup` is C_dup(t).
+ */
+export function byTurn(turns: pl.DataFrame): pl.DataFrame {
+  return toFrame(
+    summarizeByTurn(rowsOf<TurnRow>(turns)),
+    { ...SUMMARY_SCHEMA, turn: "i32" },
+    [...CONFIG_KEYS, "turn"],
+  );
+}
+
+/** Plain rows of a `targets` frame (typed). */
+export function targetRows(targets: pl.DataFrame): TargetRow[] {
+  return rowsOf<TargetRow>(targets);
+}

@@ -1,0 +1,38 @@
+/**
+ * Scored frames (nodejs-polars) of a corpus — the public API of the scorer:
+ *
+ * - {@link scoreCorpus}(dir, { cache, workers, progress }) → {@link Scored} frames `turns`,
+ *   `targets`, `events`, `tests`, `errors`, `configs` with the columns of `schema.ts`;
+ * - {@link writeScored} / {@link readScored} — turns.csv/.parquet, targets.csv/.parquet,
+ *   events.parquet, tests.parquet, configs.parquet, errors.csv (+ errors.parquet);
+ * - {@link summarize}(turns) — per-configuration macro averages (Table 2/4 columns);
+ * - {@link byTurn}(turns) — per-configuration, per-turn averages and C_dup(t) (Table 3/5);
+ * - {@link erroredTurns}(errors) — turns left unscored (turns found = scored + errored);
+ * - {@link toFrame} / {@link conform} — typed frames from rows / cast frames to a schema.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { summarize, toFrame, TURNS_SCHEMA } from "./mod.ts";
+ * const turns = toFrame([], TURNS_SCHEMA, ["chain"]);
+ * assert.equal(summarize(turns).height, 0);
+ * ```
+ * @module
+ */
+export * from "./schema.ts";
+export { column, conform, dtypeOf, rowsOf, sortRows, toFrame } from "./build.ts";
+export {
+  byTurn,
+  erroredTurns,
+  FRAME_KEYS,
+  framesOf,
+  readScored,
+  scoreCorpus,
+  type Scored,
+  SCORED_FILES,
+  summarize,
+  SUMMARY_SCHEMA,
+  targetRows,
+  writeScored,
+} from "./frames.ts";
+export { type ScoredRows, type ScoreOptions, SCORER_VERSION, scoreRows } from "./score.ts";

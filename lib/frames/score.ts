@@ -1,0 +1,472 @@
+/**
+ * Scoring a corpus (docs/run-logs.md) into plain rows, per (configuration, chain, turn):
+ *
+ * - W_{t-1} = W0 + the agent's own submissions of turns < t (never reference solutions);
+ * - targets from the reference solution of turn t resolved against W0 + the reference modules of
+ *   earlier turns (lib/metrics/targets.ts);
+ * - reuse from the submission resolved against W_{t-1}; recall from the turn's log read against
+ *   W_{t-1}; tests from tests.json and the results file; re-implementation and dup_chain.
+ *
+ * W0 is analysed once per package (`analyzePackage` caches it); Python files are summarised and
+ * logs parsed in a pool of workers; each turn's rows are cached under the SHA-256 of all its
+ * inputs (log, submission, earlier submissions, references, tests, results, meta, W0, scorer
+ * code), so unchanged runs are not re-scored. Submitted code is parsed, never executed.
+ *
+ * @module
+ */
+import { join, relative } from "node:path";
+import {
+  type ChainSpec,
+  type ConfigSpec,
+  type FoundTurn,
+  LayoutError,
+  loadRunContents,
+  type Problem,
+  readCorpus,
+} from "../layout/mod.ts";
+import { messageOf } from "../layout/read.ts";
+import { countLines, type ReadsResult } from "../logs/mod.ts";
+import { passRate, resolved, reuse_s } from "../metrics/mod.ts";
+import { extractTargets, scoreTargets, type Target } from "../metrics/targets.ts";
+import { analyzePackage, moduleName, type ModuleSummary } from "../python/mod.ts";
+import type { Definition } from "../python/types.ts";
+import { Cache, sha256 } from "../util/cache.ts";
+import { JobPool } from "./jobs.ts";
+import type { ErrorRow, EventRow, TargetRow, TestRow, TurnRow } from "./schema.ts";
+
+/** Bump when the meaning of scored rows changes (the code hash below catches the rest). */
+export const SCORER_VERSION = 1;
+
+/** Options of {@link scoreRows} and `scoreCorpus`. */
+export interface ScoreOptions {
+  /** Use the content-hash cache (default true). */
+  cache?: boolean;
+  /** Worker threads for logs and Python summaries (default: navigator.hardwareConcurrency; 0 = inline). */
+  workers?: number;
+  /** Show progress on stderr when it is a terminal (default false). */
+  progress?: boolean;
+  /** Cache root (default: lib/util/cache.ts `cacheRoot()`). */
+  cacheDir?: string;
+}
+
+/** Everything scored, as plain rows. */
+export interface ScoredRows {
+  turns: TurnRow[];
+  targets: TargetRow[];
+  events: EventRow[];
+  tests: TestRow[];
+  errors: ErrorRow[];
+  configs: ConfigSpec[];
+  /** Run turns found (scored + those with errors). */
+  found: number;
+}
+
+/** What one turn scores to (cached as a whole). */
+interface TurnResult {
+  turn: Omit<TurnRow, "dup_chain">;
+  targets: TargetRow[];
+  events: EventRow[];
+  tests: TestRow[];
+}
+
+let codeHash: Promise<string> | undefined;
+
+/** SHA-256 of the scorer's own code and of everything it depends on (lib/*), memoised. */
+export function scorerCodeHash(): Promise<string> {
+  codeHash ??= (async () => {
+    const root = new URL("../", import.meta.url).pathname;
+    const parts: string[] = [`v${SCORER_VERSION}`];
+    for (const area of ["python", "logs", "metrics", "layout", "frames", "util"]) {
+      const files: string[] = [];
+      const walk = async (dir: string) => {
+        try {
+          for await (const e of Deno.readDir(dir)) {
+            if (e.isDirectory) await walk(join(dir, e.name));
+            else if (e.name.endsWith(".ts") || e.name.endsWith(".scm")) {
+              files.push(join(dir, e.name));
+            }
+          }
+        } catch { /* area absent */ }
+      };
+      await walk(join(root, area));
+      for (const f of files.sort()) {
+        parts.push(f.slice(root.length), sha256(await Deno.readFile(f)));
+      }
+    }
+    return sha256(parts.join("\n"));
+  })();
+  return codeHash;
+}
+
+const SKIP_DIRS = new Set([".git", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache"]);
+
+/** Content fingerprint of a directory tree (W0): paths and SHA-256 of every file. */
+async function treeHash(root: string): Promise<string> {
+  const parts: string[] = [];
+  const walk = async (dir: string) => {
+    const entries: Deno.DirEntry[] = [];
+    for await (const e of Deno.readDir(dir)) entries.push(e);
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory) {
+        if (!SKIP_DIRS.has(e.name)) await walk(p);
+      } else if (e.isFile) parts.push(p.slice(root.length + 1), sha256(await Deno.readFile(p)));
+    }
+  };
+  await walk(root);
+  return sha256(parts.join("\n"));
+}
+
+function memo<K, V>(f: (k: K) => Promise<V>): (k: K) => Promise<V> {
+  const m = new Map<K, Promise<V>>();
+  return (k) => {
+    let v = m.get(k);
+    if (!v) m.set(k, v = f(k));
+    return v;
+  };
+}
+
+async function readOptional(path: string | undefined): Promise<string | undefined> {
+  if (!path) return undefined;
+  try {
+    return await Deno.readTextFile(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Path of a file relative to the package directory (what lib/python calls `file`). */
+function packageFile(pkg: string, path: string): string {
+  return relative(pkg, path).replaceAll("\\", "/");
+}
+
+/** Scores a corpus into plain rows (the frames of `scoreCorpus` are built from these). */
+export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<ScoredRows> {
+  const { corpus, problems } = await readCorpus(dir);
+  const rel = (p: string) => {
+    const r = relative(corpus.dir, p);
+    return r.startsWith("..") ? p : r;
+  };
+  const useCache = opts.cache ?? true;
+  const turnCache = new Cache("scored-turn", SCORER_VERSION, opts.cacheDir);
+  const summaryCache = new Cache("scored-summary", SCORER_VERSION, opts.cacheDir);
+  const code = await scorerCodeHash();
+  const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
+
+  const errors: ErrorRow[] = [];
+  const attached = new Set<Problem>();
+  const errorOf = (run: FoundTurn, p: { path: string; message: string }) =>
+    errors.push({
+      path: p.path,
+      chain: run.chain,
+      turn: run.turn,
+      config: run.config,
+      message: p.message,
+    });
+  for (const run of corpus.runs) {
+    for (const p of run.blocked) {
+      attached.add(p);
+      errorOf(run, p);
+    }
+  }
+  for (const p of problems) {
+    if (attached.has(p)) continue;
+    errors.push({
+      path: p.path,
+      chain: p.chain ?? null,
+      turn: p.turn ?? null,
+      config: p.config ?? null,
+      message: p.message,
+    });
+  }
+
+  const chains = new Map(corpus.chains.map((c) => [c.chain, c]));
+  const configs = new Map(corpus.configs.map((c) => [c.id, c]));
+
+  // --- shared, memoised inputs -------------------------------------------------------------
+  const w0Hash = memo((workspace: string) => treeHash(workspace));
+  const w0Project = memo((pkgDir: string) =>
+    analyzePackage(pkgDir, {
+      cache: useCache,
+      workers: opts.workers,
+      cacheDir: opts.cacheDir,
+      name: moduleName(pkgDir.slice(pkgDir.lastIndexOf("/") + 1)),
+    })
+  );
+  const summaryOf = async (source: string, file: string, module: string) => {
+    const key = sha256(`${code}\n${file}\n${module}\n${source}`);
+    if (useCache) {
+      const hit = await summaryCache.get<ModuleSummary>(key);
+      if (hit) return hit;
+    }
+    const s = await pool.run({ type: "summarize", source, file, module });
+    if (useCache) await summaryCache.set(key, s);
+    return s;
+  };
+  const refText = memo((path: string) => Deno.readTextFile(path));
+  const refSummary = memo(async (k: string) => {
+    const [chainId, t] = k.split("\u0000");
+    const chain = chains.get(chainId)!;
+    const turn = chain.turns[Number(t) - 1];
+    const pkgDir = join(chain.repo.workspace, chain.repo.package);
+    return summaryOf(
+      await refText(turn.solution),
+      packageFile(pkgDir, join(chain.repo.workspace, turn.path)),
+      turn.module,
+    );
+  });
+  const turnTargets = memo(async (k: string): Promise<Target[]> => {
+    const [chainId, t] = k.split("\u0000");
+    const chain = chains.get(chainId)!;
+    const n = Number(t);
+    const w0 = await w0Project(join(chain.repo.workspace, chain.repo.package));
+    const refs = await Promise.all(
+      chain.turns.slice(0, n).map((x) => refSummary(`${chainId}\u0000${x.turn}`)),
+    );
+    const reference = w0.withModules(refs);
+    const earlier = chain.turns.slice(0, n - 1).map((x) => x.module);
+    return extractTargets(reference, chain.turns[n - 1].module, w0, earlier);
+  });
+
+  // --- per (config, chain) groups ----------------------------------------------------------
+  const groups = new Map<string, FoundTurn[]>();
+  for (const run of corpus.runs) {
+    const k = `${run.config}\u0000${run.chain}`;
+    const g = groups.get(k);
+    if (g) g.push(run);
+    else groups.set(k, [run]);
+  }
+  const results = new Map<FoundTurn, TurnResult>();
+  const total = corpus.runs.filter((r) => r.blocked.length === 0).length;
+  let done = 0;
+  const showProgress = (opts.progress ?? false) && Deno.stderr.isTerminal();
+  const enc = new TextEncoder();
+  const tick = () => {
+    done++;
+    if (showProgress && (done % 25 === 0 || done === total)) {
+      Deno.stderr.writeSync(enc.encode(`\rscoring: ${done}/${total} turns`));
+    }
+  };
+
+  const scoreGroup = async (runs: FoundTurn[]) => {
+    runs.sort((a, b) => a.turn - b.turn);
+    const config = configs.get(runs[0].config);
+    const chain = chains.get(runs[0].chain);
+    const earlier: { turn: number; path: string; module: string; text: string }[] = [];
+    for (const run of runs) {
+      const submissionText = await readOptional(run.submission);
+      if (run.blocked.length === 0 && config && chain) {
+        try {
+          const result = await scoreTurn(run, config, chain, earlier, submissionText);
+          results.set(run, result);
+        } catch (e) {
+          const path = e instanceof LayoutError ? e.path : rel(run.log ?? run.dir);
+          errorOf(run, { path, message: messageOf(e) });
+        }
+        tick();
+      }
+      const turn = chain?.turns[run.turn - 1];
+      if (turn && submissionText !== undefined) {
+        earlier.push({
+          turn: run.turn,
+          path: turn.path,
+          module: turn.module,
+          text: submissionText,
+        });
+      }
+    }
+  };
+
+  const scoreTurn = async (
+    run: FoundTurn,
+    config: ConfigSpec,
+    chain: ChainSpec,
+    earlier: { turn: number; path: string; module: string; text: string }[],
+    submission: string | undefined,
+  ): Promise<TurnResult> => {
+    const turn = chain.turns[run.turn - 1];
+    const contents = await loadRunContents(run, turn, rel);
+    if (!run.log) throw new LayoutError(rel(run.dir), "missing log");
+    const logText = await Deno.readTextFile(run.log);
+    const keys = {
+      harness: config.harness,
+      model: config.model,
+      memory: config.memory,
+      chain: chain.chain,
+      turn: run.turn,
+    };
+    const refs = await Promise.all(chain.turns.slice(0, run.turn).map((x) => refText(x.solution)));
+    const key = sha256(JSON.stringify({
+      code,
+      keys,
+      cwd: config.cwd ?? null,
+      repo: [chain.repo.workspace, chain.repo.package, await w0Hash(chain.repo.workspace)],
+      turns: chain.turns.slice(0, run.turn).map((x, i) => [x.module, x.path, sha256(refs[i])]),
+      cases: turn.cases,
+      earlier: earlier.map((e) => [e.path, sha256(e.text)]),
+      submission: submission === undefined ? null : sha256(submission),
+      log: [relative(run.dir, run.log), sha256(logText)],
+      results: sha256(contents.resultsText),
+      meta: sha256(contents.metaText),
+    }));
+    if (useCache) {
+      const hit = await turnCache.get<TurnResult>(key);
+      if (hit) return hit;
+    }
+    const pkgDir = join(chain.repo.workspace, chain.repo.package);
+    const overlays: Record<string, string> = {};
+    for (const e of earlier) overlays[e.path] = e.text;
+    const readsP = pool.run({
+      type: "log",
+      text: logText,
+      file: rel(run.log),
+      cwd: config.cwd,
+      workspace: chain.repo.workspace,
+      overlays,
+    });
+    const [w0, targets] = await Promise.all([
+      w0Project(pkgDir),
+      turnTargets(`${chain.chain}\u0000${run.turn}`),
+    ]);
+    const agentModules = await Promise.all(
+      earlier.map((e) =>
+        summaryOf(e.text, packageFile(pkgDir, join(chain.repo.workspace, e.path)), e.module)
+      ),
+    );
+    if (submission !== undefined) {
+      agentModules.push(
+        await summaryOf(
+          submission,
+          packageFile(pkgDir, join(chain.repo.workspace, turn.path)),
+          turn.module,
+        ),
+      );
+    }
+    const agent = w0.withModules(agentModules);
+    const reference = w0.withModules(
+      await Promise.all(
+        chain.turns.slice(0, run.turn).map((x) => refSummary(`${chain.chain}\u0000${x.turn}`)),
+      ),
+    );
+    let reads: ReadsResult;
+    try {
+      reads = await readsP;
+    } catch (e) {
+      throw new LayoutError(rel(run.log), messageOf(e));
+    }
+    const scores = scoreTargets(targets, {
+      agent,
+      reference,
+      module: turn.module,
+      submitted: submission !== undefined,
+      earlier: new Map(earlier.map((e) => [e.module, e.path])),
+      earlierModules: chain.turns.slice(0, run.turn - 1).map((x) => x.module),
+      w0Path: (def: Definition) => `${chain.repo.package}/${def.file}`,
+      reads: reads.reads,
+    });
+    const repo = scores.filter((s) => s.kind === "repo");
+    const self = scores.filter((s) => s.kind === "self");
+    const rate = (xs: typeof scores, f: (s: (typeof scores)[number]) => boolean) =>
+      xs.length ? xs.filter(f).length / xs.length : null;
+    const passed = contents.cases.filter((c) => c.passed).length;
+    const meta = { ...reads.meta, ...contents.meta };
+    const turnRow: Omit<TurnRow, "dup_chain"> = {
+      ...keys,
+      n_repo: repo.length,
+      n_self: self.length,
+      reuse_repo: reuse_s(
+        repo.map((s) => s.id),
+        new Set(repo.filter((s) => s.reused).map((s) => s.id)),
+      ),
+      reuse_self: reuse_s(
+        self.map((s) => s.id),
+        new Set(self.filter((s) => s.reused).map((s) => s.id)),
+      ),
+      recall_repo: rate(repo, (s) => s.read),
+      recall_self: rate(self, (s) => s.read),
+      files: reads.files,
+      lines: reads.lines,
+      tests: contents.cases.length,
+      passed,
+      pass_rate: passRate(contents.cases),
+      resolved: resolved(contents.cases),
+      submitted: submission !== undefined,
+      reimplemented: scores.filter((s) => s.reimplemented).length,
+      coverage: reads.coverage,
+      cost: meta.cost ?? null,
+      steps: meta.steps ?? null,
+      seconds: meta.seconds ?? null,
+    };
+    const result: TurnResult = {
+      turn: turnRow,
+      targets: scores.map((s) => ({
+        ...keys,
+        target: s.id,
+        kind: s.kind,
+        implemented: s.implemented,
+        read: s.read,
+        reused: s.reused,
+        reimplemented: s.reimplemented,
+        reimplemented_by: s.reimplemented_by,
+        file: s.body?.file ?? null,
+        start: s.body?.start ?? null,
+        end: s.body?.end ?? null,
+        body_lines: s.body ? s.body.end - s.body.start + 1 : null,
+        callees: s.callees,
+        callee_overlap: s.callee_overlap,
+      })),
+      events: reads.events.map((ev, idx) => ({
+        ...keys,
+        idx,
+        step: ev.step,
+        kind: ev.kind,
+        tool: ev.tool,
+        command: ev.command,
+        paths: ev.paths,
+        lines_read: countLines(ev.lines),
+        placed: ev.placed,
+      })),
+      tests: contents.cases.map((c) => ({ ...keys, case: c.id, passed: c.passed })),
+    };
+    if (useCache) await turnCache.set(key, result);
+    return result;
+  };
+
+  try {
+    const queue = [...groups.values()];
+    const lanes = Math.max(2, pool.size * 3);
+    await Promise.all(
+      Array.from({ length: Math.min(lanes, queue.length) }, async () => {
+        for (let g = queue.shift(); g; g = queue.shift()) await scoreGroup(g);
+      }),
+    );
+  } finally {
+    pool.close();
+    if (showProgress) Deno.stderr.writeSync(enc.encode("\n"));
+  }
+
+  // --- assemble, with dup_chain cumulative per (config, chain) ------------------------------
+  const out: ScoredRows = {
+    turns: [],
+    targets: [],
+    events: [],
+    tests: [],
+    errors,
+    configs: corpus.configs,
+    found: corpus.runs.length,
+  };
+  for (const runs of groups.values()) {
+    let dup = false;
+    for (const run of [...runs].sort((a, b) => a.turn - b.turn)) {
+      const r = results.get(run);
+      if (!r) continue;
+      dup ||= r.turn.reimplemented > 0;
+      out.turns.push({ ...r.turn, dup_chain: dup });
+      out.targets.push(...r.targets);
+      out.events.push(...r.events);
+      out.tests.push(...r.tests);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,53 @@
+/**
+ * `deno task reporeuse validate <corpus-dir> [--json]` — lists every problem of a corpus in the
+ * run-log layout (docs/run-logs.md), each with its path. Exit code 0 when there is none, 1 when
+ * there are problems, 2 on a usage error.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { validateCorpus } from "../../lib/layout/mod.ts";
+import { detectFormat } from "../../lib/logs/mod.ts";
+
+export const summary = "list every problem of a corpus (tasks + runs) with its path";
+
+export const help = `Usage: deno task reporeuse validate <corpus-dir> [--json]
+
+Checks a corpus against the run-log layout (docs/run-logs.md): corpus.json, tasks/<chain>/chain.json
+(repo, turns, module paths), each turn's solution.py and tests.json, runs/<config>/config.json
+(harness, model, memory), every run turn's directory, log (format detected by content),
+submission, results (JUnit XML or JSON) and meta.json. Prints one line per problem:
+
+  <path>: <message>
+
+Options:
+  --json   print the problems as a JSON array of { path, message, chain?, turn?, config? }
+
+Exit code: 0 no problem, 1 problems found, 2 usage error.`;
+
+export async function run(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: { json: { type: "boolean", default: false } },
+      allowPositionals: true,
+    });
+  } catch (e) {
+    console.error(`validate: ${(e as Error).message}\n\n${help}`);
+    return 2;
+  }
+  const [dir, ...rest] = parsed.positionals;
+  if (!dir || rest.length) {
+    console.error(help);
+    return 2;
+  }
+  const problems = await validateCorpus(dir, { checkLog: detectFormat });
+  if (parsed.values.json) console.log(JSON.stringify(problems, null, 2));
+  else if (problems.length === 0) console.log(`${dir}: no problems`);
+  else {
+    for (const p of problems) console.log(`${p.path}: ${p.message}`);
+    console.error(`${problems.length} problem${problems.length === 1 ? "" : "s"}`);
+  }
+  return problems.length ? 1 : 0;
+}
