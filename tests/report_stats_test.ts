@@ -10,7 +10,6 @@ import {
   mulberry32,
   pairedComparison,
   quantileSorted,
-  targetPairs,
 } from "../lib/report/mod.ts";
 import {
   CONFIG_A,

@@ -277,7 +277,9 @@ export function ciMarkdown(
           }${unit} |`,
         );
       }
-      if (p.targets.length) {
+      if (p.targets.length && p.targets[0].pairs === 0) {
+        lines.push("", "No targets matched between A and B: McNemar's test not computed.");
+      } else if (p.targets.length) {
         lines.push(
           "",
           "| Targets | Pairs | Both reused | Only A | Only B | Neither | Test | Statistic | p |",

@@ -11,7 +11,7 @@
 import type pl from "nodejs-polars";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
-import { readTasks, table1 } from "./benchmark.ts";
+import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import { cellIntervals, ciMarkdown, type PairedComparison, pairedComparison } from "./ci.ts";
 import { type Chart, Table } from "./display.ts";
 import {
@@ -214,8 +214,50 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     provenance = `run logs in ${corpus}`;
     source = `the run logs in \`${corpus}\`, scored with \`scoreCorpus\` from lib/frames.`;
   }
-  const rows = turnRows(scored.turns);
   const { tasks, problems } = await readTasks(corpus);
+  return await writeReport({
+    scored,
+    tasks,
+    taskProblems: problems,
+    corpus,
+    simulated,
+    provenance,
+    source,
+  }, {
+    out: opts.out,
+    B,
+    bootstrapSeed: bseed,
+    log,
+  });
+}
+
+/** Input of {@link writeReport}: scored frames, the benchmark's tasks and where they come from. */
+export interface ReportInput {
+  scored: ScoredFrames;
+  /** The `tasks` frame (lib/report/benchmark.ts). */
+  tasks: pl.DataFrame;
+  taskProblems?: TaskProblem[];
+  corpus: string;
+  simulated: boolean;
+  /** One line printed in every table header and figure title. */
+  provenance: string;
+  /** A sentence for out/README.md naming the data. */
+  source: string;
+}
+
+/**
+ * Builds every table, interval and figure from scored frames and writes them under `opts.out`
+ * (the second half of {@link reproduce}; usable on frames from anywhere).
+ */
+export async function writeReport(
+  input: ReportInput,
+  opts: { out: string; B?: number; bootstrapSeed?: number; log?: (m: string) => void },
+): Promise<ReproduceResult> {
+  const { scored, tasks, corpus, simulated, provenance, source } = input;
+  const problems = input.taskProblems ?? [];
+  const log = opts.log ?? (() => {});
+  const B = opts.B ?? DEFAULT_B, bseed = opts.bootstrapSeed ?? DEFAULT_SEED;
+  const rows = turnRows(scored.turns);
   log("building tables");
   const tableData: TableData[] = [
     table1(tasks, rows, { provenance }),
