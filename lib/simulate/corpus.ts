@@ -1,0 +1,410 @@
+/**
+ * `simulateCorpus`: a complete corpus in the `docs/run-logs.md` layout at the paper's scale
+ * (75 chains × 5 turns, 10 configurations, 3,750 run turns) or a small one, with planted truth in
+ * `truth/targets.csv` and `truth/turns.csv`. Deterministic per seed: the same seed gives
+ * byte-identical files.
+ *
+ * @module
+ */
+import { Rng } from "./rng.ts";
+import { type ConfigCalibration, configId, CONFIGS } from "./calibration.ts";
+import { generatePackage, type GenPackage } from "./package.ts";
+import { generateChains, reqTurn, type TaskChain } from "./tasks.ts";
+import { type SimConfig, type SimTurn, simulateConfig } from "./runs.ts";
+import { planTurn, tally, type Workspace } from "./reads.ts";
+import { renderMini, renderOpenCode } from "./formats.ts";
+import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
+
+/** Corpus size presets. */
+export type Scale = "paper" | "small";
+
+/** Options of {@link simulateCorpus}. */
+export interface SimulateOptions {
+  seed?: number;
+  scale?: Scale;
+}
+
+interface ScaleSpec {
+  chains: number;
+  repos: { repo: string; coreModules: number; utilModules: number }[];
+}
+
+const SCALES: Record<Scale, ScaleSpec> = {
+  paper: {
+    chains: 75,
+    repos: [
+      { repo: "plotkit", coreModules: 12, utilModules: 6 },
+      { repo: "tablekit", coreModules: 12, utilModules: 6 },
+      { repo: "unitflow", coreModules: 11, utilModules: 5 },
+    ],
+  },
+  small: { chains: 6, repos: [{ repo: "plotkit", coreModules: 8, utilModules: 4 }] },
+};
+
+const MODEL_IDS: Record<string, string> = {
+  "GPT-5.6 Terra": "gpt-5.6-terra",
+  "DeepSeek-v4.1-flash": "deepseek-v4.1-flash",
+  "Qwen3.7-plus": "qwen3.7-plus",
+  "GLM-5.3": "glm-5.3",
+};
+const PRICE: Record<string, number> = {
+  "GPT-5.6 Terra": 0.012,
+  "DeepSeek-v4.1-flash": 0.0015,
+  "Qwen3.7-plus": 0.004,
+  "GLM-5.3": 0.005,
+};
+
+/** Everything generated, before it is written. */
+export interface SimulatedCorpus {
+  files: Map<string, string>;
+  turns: number;
+}
+
+/** Builds the corpus in memory (path → content, sorted insertion). */
+export function buildCorpus(opts: SimulateOptions = {}): SimulatedCorpus {
+  const seed = opts.seed ?? 1;
+  const scale = opts.scale ?? "paper";
+  const spec = SCALES[scale];
+  const root = new Rng(seed);
+  const files = new Map<string, string>();
+  const put = (path: string, text: string) => files.set(path, text);
+  put(
+    "corpus.json",
+    JSON.stringify(
+      {
+        name: `reporeuse-simulated-${scale}-seed${seed}`,
+        layout: 1,
+        generator: "reporeuse simulate",
+        seed,
+        scale,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  // W0 packages
+  const repos: GenPackage[] = spec.repos.map((r) =>
+    generatePackage(root.fork(`repo:${r.repo}`), {
+      repo: r.repo,
+      pkg: r.repo,
+      coreModules: r.coreModules,
+      utilModules: r.utilModules,
+    })
+  );
+  for (const repo of repos) {
+    for (const f of repo.files) put(`repos/${repo.repo}/${f.path}`, f.lines.join("\n"));
+    for (const e of repo.extras) put(`repos/${repo.repo}/${e.path}`, e.text);
+  }
+  // tasks
+  const chains = generateChains(root.fork("chains"), repos, spec.chains);
+  for (const ch of chains) {
+    put(
+      `tasks/${ch.chain}/chain.json`,
+      JSON.stringify(
+        {
+          chain: ch.chain,
+          repo: {
+            name: ch.repo.repo,
+            version: ch.repo.version,
+            workspace: `../../repos/${ch.repo.repo}`,
+            package: ch.repo.pkg,
+          },
+          turns: ch.turns.map((t) => ({
+            turn: t.turn,
+            module: t.module,
+            path: t.path,
+            functions: t.functions.map((f) => ({
+              name: f.name,
+              signature: f.signature,
+              returns: f.returns,
+              behaviour: f.behaviour,
+            })),
+          })),
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    for (const t of ch.turns) {
+      put(`tasks/${ch.chain}/turn${t.turn}/requirement.md`, t.requirement);
+      put(`tasks/${ch.chain}/turn${t.turn}/solution.py`, t.solution);
+      put(
+        `tasks/${ch.chain}/turn${t.turn}/tests.json`,
+        JSON.stringify({ cases: t.tests }, null, 2) + "\n",
+      );
+    }
+  }
+  // runs
+  const truthTargets = [
+    "harness,model,memory,chain,turn,target,kind,implemented,read,reused,reimplemented,reimplemented_by,file,start,end,callees",
+  ];
+  const truthTurns = [
+    "harness,model,memory,chain,turn,submitted,n_repo,n_self,tests,passed,resolved,reimplemented,files_goal,lines_goal,files_planned,lines_planned",
+  ];
+  let count = 0;
+  CONFIGS.forEach((calib, ci) => {
+    const cr = root.fork(`config:${configId(calib)}`);
+    const sim = simulateConfig(cr.fork("plan"), calib, chains);
+    count += writeConfig(cr.fork("logs"), calib, ci, sim, chains, put, truthTargets, truthTurns);
+  });
+  put("truth/targets.csv", truthTargets.join("\n") + "\n");
+  put("truth/turns.csv", truthTurns.join("\n") + "\n");
+  put("truth/README.md", TRUTH_README);
+  return { files, turns: count };
+}
+
+const TRUTH_README = `# Planted truth
+
+Written by \`deno task simulate\`. \`targets.csv\` has one row per (configuration, chain, turn,
+target) with the decisions planted in the run files: \`read\` (the turn's reads show at least one
+line of the target's body), \`reused\` (the submission calls it through a resolved edge) and
+\`reimplemented\` (not called, yet ≥ 80% of its ≥ 3 non-builtin callees are called). \`turns.csv\`
+has the planted test outcomes and the planner's own Files/Lines counts.
+`;
+
+function csv(v: unknown): string {
+  const s = v === undefined || v === null ? "" : String(v);
+  return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+function writeConfig(
+  rng: Rng,
+  calib: ConfigCalibration,
+  ci: number,
+  sim: SimConfig,
+  chains: TaskChain[],
+  put: (path: string, text: string) => void,
+  truthTargets: string[],
+  truthTurns: string[],
+): number {
+  const id = configId(calib);
+  const mini = calib.harness === "mini-SWE-agent";
+  const cwd = mini ? "/testbed" : undefined;
+  put(
+    `runs/${id}/config.json`,
+    JSON.stringify(
+      { harness: calib.harness, model: calib.model, memory: calib.memory, ...(cwd ? { cwd } : {}) },
+      null,
+      2,
+    ) + "\n",
+  );
+  const keys = [calib.harness, calib.model, calib.memory].map(csv).join(",");
+  const base = Date.UTC(2026, 5, 1) + ci * 86400000;
+  let count = 0;
+  chains.forEach((ch, c) => {
+    const cwsFiles = new Map<string, string[]>();
+    const header = new Map<string, number>();
+    for (const f of ch.repo.files) {
+      cwsFiles.set(f.path, f.lines);
+      header.set(f.path, f.headerEnd);
+    }
+    const sources: SubmittedSource[] = [];
+    sim.turns[c].forEach((turn: SimTurn) => {
+      const t = turn.t;
+      const r = rng.fork(`${ch.chain}:${t}`);
+      const ws: Workspace = {
+        pkg: ch.repo.pkg,
+        files: cwsFiles,
+        extras: ch.repo.extras.map((e) => e.path),
+        header,
+      };
+      const runCheck = `python -c "from ${turn.task.module} import ${
+        turn.task.functions[0].name
+      }; print(${turn.task.tests[0].call.replaceAll('"', "'")})"`;
+      const actions = planTurn(r.fork("plan"), ws, turn, {
+        maxChars: mini ? 9500 : 45000,
+        runCheck,
+      });
+      const counted = tally(ws, actions);
+      // verify planted reads against what the actions show
+      for (const tg of turn.targets) {
+        const shown = tg.path ? counted.reads.get(tg.path) : undefined;
+        let read = false;
+        if (shown && tg.implemented) {
+          for (let l = tg.start!; l <= tg.end! && !read; l++) read = shown.has(l);
+        }
+        if (read !== tg.read) {
+          throw new Error(
+            `simulate: read of ${tg.id} in ${id}/${ch.chain}/turn${t} is ${read}, planted ${tg.read}`,
+          );
+        }
+      }
+      const earlier = ch.turns.slice(0, t - 1).map(reqTurn);
+      const requirement = renderRequirement(reqTurn(turn.task), calib.memory, earlier, sources);
+      const workdir = mini ? "/testbed" : `/workspace/${ch.repo.repo}`;
+      const prompt = renderPrompt(requirement, {
+        workdir,
+        submitTo: turn.task.path,
+        module: turn.task.module,
+      });
+      const steps = actions.length + (mini && turn.submitted ? 1 : 0);
+      const cost = Math.round(PRICE[calib.model] * steps * (0.6 + r.float()) * 1e4) / 1e4;
+      const seconds = Math.round(steps * (4 + r.float() * 8) * 10) / 10;
+      const ctx = {
+        prompt,
+        model: MODEL_IDS[calib.model],
+        submitted: turn.submitted,
+        cost,
+        start: base + (c * 5 + t) * 3_600_000,
+        seconds,
+      };
+      const dir = `runs/${id}/${ch.chain}/turn${t}`;
+      if (mini) {
+        const v2 = (ci % 2 === 0) !== r.chance(0.1);
+        put(
+          `${dir}/${v2 ? "log.json" : "log.traj"}`,
+          renderMini(r.fork("log"), ws, actions, ctx, v2),
+        );
+      } else {
+        const roll = r.float();
+        const version = roll < 0.15
+          ? r.pick(["1.1.21", "1.1.36"])
+          : roll < 0.4
+          ? r.pick(["1.3.10", "1.4.2"])
+          : r.pick(["1.2.5", "1.2.10", "1.2.15"]);
+        put(
+          `${dir}/log.json`,
+          renderOpenCode(r.fork("log"), ws, actions, { ...ctx, version, repo: ch.repo.repo }),
+        );
+      }
+      if (turn.submitted) put(`${dir}/submission.py`, turn.submission!);
+      writeResults(r.fork("results"), turn, dir, put);
+      put(`${dir}/meta.json`, JSON.stringify({ cost, steps, seconds }) + "\n");
+      count++;
+      // truth
+      const reimpl = turn.targets.filter((x) => x.reimplemented).length;
+      const passed = turn.passed.filter(Boolean).length;
+      truthTurns.push([
+        keys,
+        csv(ch.chain),
+        t,
+        turn.submitted,
+        turn.targets.filter((x) => x.kind === "repo").length,
+        turn.targets.filter((x) => x.kind === "self").length,
+        turn.passed.length,
+        passed,
+        passed === turn.passed.length,
+        reimpl,
+        turn.filesGoal,
+        turn.linesGoal,
+        counted.files,
+        counted.lines,
+      ].join(","));
+      for (const tg of turn.targets) {
+        truthTargets.push([
+          keys,
+          csv(ch.chain),
+          t,
+          csv(tg.id),
+          tg.kind,
+          tg.implemented,
+          tg.read,
+          tg.reused,
+          tg.reimplemented,
+          csv(tg.reimplementedBy ?? ""),
+          csv(tg.path ?? ""),
+          tg.start ?? "",
+          tg.end ?? "",
+          new Set(tg.callees).size,
+        ].join(","));
+      }
+      // the workspace of the next turn
+      if (turn.submitted) {
+        const lines = turn.submission!.replace(/\n$/, "").split("\n");
+        cwsFiles.set(turn.task.path, lines);
+        const first = turn.fns.length
+          ? Math.min(...turn.fns.map((f) => f.start))
+          : lines.length + 1;
+        header.set(turn.task.path, first - 1);
+      }
+      sources.push({
+        turn: t,
+        module: turn.task.module,
+        path: turn.task.path,
+        source: turn.submitted ? turn.submission! : null,
+      });
+    });
+  });
+  return count;
+}
+
+function xmlEscape(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll(
+    '"',
+    "&quot;",
+  );
+}
+
+function writeResults(
+  rng: Rng,
+  turn: SimTurn,
+  dir: string,
+  put: (path: string, text: string) => void,
+) {
+  const cases = turn.task.tests;
+  if (!turn.submitted && rng.chance(0.6)) return; // no file, no results: all cases fail
+  const fail = (i: number) =>
+    turn.submitted
+      ? `AssertionError: assert ${cases[i].call} == ${cases[i].expected}`
+      : `ModuleNotFoundError: No module named '${turn.task.module}'`;
+  if (rng.chance(0.5)) {
+    const out = cases.map((c, i) =>
+      turn.passed[i] ? { id: c.id, passed: true } : { id: c.id, passed: false, message: fail(i) }
+    );
+    put(`${dir}/results.json`, JSON.stringify({ cases: out }, null, 2) + "\n");
+    return;
+  }
+  const failures = turn.passed.filter((p) => !p).length;
+  const cls = `test_turn${turn.t}`;
+  const body = cases.map((c, i) => {
+    const attrs = `classname="${cls}" name="test_case[${c.id}]" time="${
+      (0.001 + rng.float() * 0.01).toFixed(3)
+    }"`;
+    if (turn.passed[i]) return `<testcase ${attrs} />`;
+    const m = xmlEscape(fail(i));
+    return `<testcase ${attrs}><failure message="${m}">${m}</failure></testcase>`;
+  }).join("");
+  put(
+    `${dir}/results.xml`,
+    `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="${failures}" skipped="0" tests="${cases.length}" time="${
+      (0.2 + rng.float()).toFixed(3)
+    }" hostname="runner">${body}</testsuite></testsuites>\n`,
+  );
+}
+
+/**
+ * Writes a simulated corpus to `outDir` (created; existing files of the same names are
+ * overwritten) and returns its directory and number of run turns.
+ *
+ * @example
+ * ```ts
+ * import { simulateCorpus } from "./corpus.ts";
+ * const dir = await Deno.makeTempDir();
+ * const { turns } = await simulateCorpus(dir, { seed: 1, scale: "small" });
+ * console.assert(turns === 6 * 5 * 10);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function simulateCorpus(
+  outDir: string,
+  opts: SimulateOptions = {},
+): Promise<{ dir: string; turns: number }> {
+  const { files, turns } = buildCorpus(opts);
+  const dirs = new Set<string>();
+  for (const p of files.keys()) {
+    dirs.add(`${outDir}/${p.slice(0, p.lastIndexOf("/"))}`.replace(/\/$/, ""));
+  }
+  await Deno.mkdir(outDir, { recursive: true });
+  for (const d of [...dirs].sort()) await Deno.mkdir(d, { recursive: true });
+  const entries = [...files];
+  const enc = new TextEncoder();
+  let next = 0;
+  const worker = async () => {
+    while (next < entries.length) {
+      const [p, text] = entries[next++];
+      await Deno.writeFile(`${outDir}/${p}`, enc.encode(text));
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  return { dir: outDir, turns };
+}

@@ -1,0 +1,25 @@
+/**
+ * The simulated corpus (issue 4, "Simulated corpus at the paper's scale"): a generated Python
+ * package W0, 75 five-turn task chains and the runs of the paper's 10 configurations, in the
+ * `docs/run-logs.md` layout, with read / reuse / re-implementation decisions planted per target
+ * (calibrated to Tables 2–5 by turn) and written to `truth/targets.csv`.
+ *
+ * @example
+ * ```ts
+ * import { simulateCorpus } from "./mod.ts";
+ * const dir = await Deno.makeTempDir();
+ * const { turns } = await simulateCorpus(dir, { seed: 3, scale: "small" });
+ * console.assert(turns === 300);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ * @module
+ */
+export { buildCorpus, type Scale, simulateCorpus, type SimulateOptions } from "./corpus.ts";
+export {
+  type ConfigCalibration,
+  configId,
+  CONFIGS,
+  interpolate,
+  turnRates,
+} from "./calibration.ts";
+export { Rng } from "./rng.ts";

@@ -1,0 +1,72 @@
+/**
+ * `deno task simulate --out <dir> [--seed N] [--scale paper|small]` — writes a simulated corpus
+ * (docs/run-logs.md layout) with planted truth in `<dir>/truth/targets.csv`.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { simulateCorpus } from "../lib/simulate/mod.ts";
+
+const HELP = `deno task simulate --out <dir> [--seed N] [--scale paper|small]
+
+Writes a simulated RepoReuse corpus in the run-log layout (docs/run-logs.md): a generated Python
+package W0, task chains (paper: 75 × 5 turns; small: 6 × 5) and runs of the paper's 10
+configurations (8 harness × model with interface memory, OpenCode × Qwen3.7-plus with no and
+source memory) as mini-SWE-agent trajectories and OpenCode exports. Read, reuse and
+re-implementation decisions are planted per target from rates calibrated to the paper's
+Tables 2–5 and written to <dir>/truth/targets.csv (test outcomes and Files/Lines plans in
+<dir>/truth/turns.csv). The same seed gives byte-identical files.
+
+Options:
+  --out <dir>       output directory (created)
+  --seed <N>        random seed (default 1)
+  --scale <s>       paper (3,750 run turns, default) or small (300)
+  -h, --help        this text`;
+
+/** Runs the command; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        out: { type: "string" },
+        seed: { type: "string" },
+        scale: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    console.error(`simulate: ${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (!values.out) {
+    console.error(`simulate: --out <dir> is required\n\n${HELP}`);
+    return 2;
+  }
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0) {
+    console.error(`simulate: --seed must be a non-negative integer, got '${values.seed}'`);
+    return 2;
+  }
+  const scale = values.scale ?? "paper";
+  if (scale !== "paper" && scale !== "small") {
+    console.error(`simulate: --scale must be 'paper' or 'small', got '${scale}'`);
+    return 2;
+  }
+  const t0 = performance.now();
+  const { dir, turns } = await simulateCorpus(values.out, { seed, scale });
+  console.log(
+    `simulate: wrote ${turns} run turns to ${dir} in ${
+      ((performance.now() - t0) / 1000).toFixed(1)
+    } s (seed ${seed}, scale ${scale})`,
+  );
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
