@@ -9,6 +9,7 @@
  * @module
  */
 import type pl from "nodejs-polars";
+import { readScored, scoreCorpus, writeScored } from "../frames/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
@@ -34,7 +35,9 @@ export interface ScoredFrames {
   turns: pl.DataFrame;
   targets: pl.DataFrame;
   errors?: pl.DataFrame;
-  [frame: string]: pl.DataFrame | undefined;
+  events?: pl.DataFrame;
+  tests?: pl.DataFrame;
+  configs?: pl.DataFrame;
 }
 
 /** Options of {@link reproduce}. */
@@ -115,14 +118,6 @@ interface SimulateModule {
     opts?: { seed?: number; scale?: "paper" | "small" },
   ): Promise<{ dir: string; turns: number }>;
 }
-interface FramesModule {
-  scoreCorpus(
-    dir: string,
-    opts?: { cache?: boolean; workers?: number; progress?: boolean },
-  ): Promise<ScoredFrames>;
-  writeScored(s: ScoredFrames, outDir: string): Promise<void>;
-  readScored(outDir: string): Promise<ScoredFrames>;
-}
 async function load<T>(path: string): Promise<T> {
   return await import(new URL(path, import.meta.url).href) as T;
 }
@@ -151,16 +146,15 @@ export async function simulatedScored(
     });
     await Deno.writeTextFile(`${corpus}/.complete`, `${generator} ${seed} ${scale}\n`);
   } else log(`using the cached simulated corpus ${corpus}`);
-  const frames = await load<FramesModule>("../frames/mod.ts");
   const scorer = (await sourceHash(["frames", "metrics", "layout", "logs", "python"])).slice(0, 12);
   const scoredDir = `${corpus}.scored-${scorer}`;
   if (opts.cache !== false && (await exists(`${scoredDir}/.complete`))) {
     log(`using the cached scores ${scoredDir}`);
-    return { corpus, scored: await frames.readScored(scoredDir), generator };
+    return { corpus, scored: await readScored(scoredDir), generator };
   }
   log("scoring the simulated corpus");
-  const scored = await frames.scoreCorpus(corpus, { cache: opts.cache !== false });
-  await frames.writeScored(scored, scoredDir);
+  const scored = await scoreCorpus(corpus, { cache: opts.cache !== false });
+  await writeScored(scored, scoredDir);
   await Deno.writeTextFile(`${scoredDir}/.complete`, `${scorer}\n`);
   return { corpus, scored, generator };
 }
@@ -209,8 +203,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   } else {
     corpus = opts.runs!;
     log(`scoring ${corpus}`);
-    const frames = await load<FramesModule>("../frames/mod.ts");
-    scored = await frames.scoreCorpus(corpus, { cache: opts.cache !== false });
+    scored = await scoreCorpus(corpus, { cache: opts.cache !== false });
     provenance = `run logs in ${corpus}`;
     source = `the run logs in \`${corpus}\`, scored with \`scoreCorpus\` from lib/frames.`;
   }
