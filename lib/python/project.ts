@@ -362,9 +362,9 @@ export class Project {
             const v = this.#getAttr(this.#moduleValue(b.module), b.name);
             if (v) return v;
             const sub = `${b.module}.${b.name}`;
-            return this.#mods.has(sub) || this.#prefixes.has(sub)
-              ? { t: "module", name: sub }
-              : null;
+            if (this.#mods.has(sub) || this.#prefixes.has(sub)) return { t: "module", name: sub };
+            // imported but not found: an unknown (external-like) name, never a guess
+            return { t: "ext", name: sub };
           } finally {
             this.#busy.delete(key);
           }
@@ -379,7 +379,7 @@ export class Project {
           this.#busy.add(key);
           try {
             const v = this.#evalText(m, s, b.text, b.line);
-            return b.k === "alias" ? v : callResult(v);
+            return (b.k === "alias" ? v : callResult(v)) ?? OPAQUE;
           } finally {
             this.#busy.delete(key);
           }
@@ -388,7 +388,9 @@ export class Project {
           const sc = m.scopes[s];
           if (sc.self === name && sc.parent >= 0) {
             const cls = m.scopes[sc.parent].def;
-            if (cls >= 0) return { t: "inst", m, i: cls };
+            if (cls >= 0) {
+              return sc.selfIsClass ? { t: "def", m, i: cls } : { t: "inst", m, i: cls };
+            }
           }
           return OPAQUE;
         }
@@ -499,12 +501,13 @@ function callResult(v: Value | null): Value | null {
   return null;
 }
 
-/** The binding a use sees: the last one at or before `line` (else the first), fallbacks last. */
+/** The binding a use sees: the last one before `line` (else the first), fallbacks last. */
 function pick(bs: Binding[], line: number): Binding {
   let best: Binding | undefined;
   let bestFb: Binding | undefined;
   for (const b of bs) {
-    if (b.line > line) continue;
+    // a use on the binding's own line is its right-hand side (`x = f(x)`), except for defs
+    if (b.line > line || (b.line === line && b.k !== "def")) continue;
     if (b.fb) bestFb = b;
     else best = b;
   }

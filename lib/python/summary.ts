@@ -23,9 +23,10 @@ import { isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 3;
+export const SUMMARY_VERSION = 4;
 
-/** What a name is bound to in one scope (`fb`: bound inside an `except` handler, a fallback). */
+/** What a name is bound to in one scope (`fb`: a fallback, bound inside an `except` handler or
+ * from an inner scope through `global`/`nonlocal`). */
 export type Binding =
   | { k: "def"; line: number; def: number; fb?: 1 }
   | { k: "module"; line: number; module: string; fb?: 1 }
@@ -49,6 +50,8 @@ export interface Scope {
   nonlocals?: string[];
   /** First parameter of a method (`self`/`cls`), absent for static methods and functions. */
   self?: string;
+  /** Whether `self` names the class itself (`@classmethod`, `__new__`, `__init_subclass__`). */
+  selfIsClass?: boolean;
   /** Dotted texts of a class's positional bases, evaluated in the parent scope. */
   bases?: string[];
 }
@@ -225,8 +228,13 @@ class Summarizer {
   bind(name: string, b: Binding, scope = this.cur) {
     if (this.fb) b.fb = 1;
     let sc = this.scopes[scope];
-    if (sc.globals?.includes(name)) sc = this.scopes[0];
-    else if (sc.nonlocals?.includes(name)) {
+    // a binding made from an inner scope (global/nonlocal) happens only when that scope runs:
+    // it ranks below the target scope's own bindings, like a fallback
+    if (sc.globals?.includes(name)) {
+      sc = this.scopes[0];
+      b.fb = 1;
+    } else if (sc.nonlocals?.includes(name)) {
+      b.fb = 1;
       let p = sc.parent;
       while (p > 0 && this.scopes[p].kind === "class") p = this.scopes[p].parent;
       if (p >= 0) sc = this.scopes[p];
@@ -484,7 +492,13 @@ class Summarizer {
     if (
       kind === "method" && names.length > 0 &&
       !decorators.some((d) => d === "staticmethod" || d.endsWith(".staticmethod"))
-    ) sc.self = names[0];
+    ) {
+      sc.self = names[0];
+      if (
+        decorators.some((d) => d === "classmethod" || d.endsWith(".classmethod")) ||
+        ["__new__", "__init_subclass__", "__class_getitem__"].includes(name)
+      ) sc.selfIsClass = true;
+    }
     const saved = this.cur;
     this.cur = scope;
     this.qual.push(name);

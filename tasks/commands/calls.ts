@@ -1,0 +1,77 @@
+/**
+ * `deno task reporeuse calls <file.py> [--root <workspace-dir>]` — the resolved calls and
+ * function-value references of one Python file as JSON `{ module, uses }`.
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { resolve as resolvePath } from "node:path";
+import { workspaceProject } from "../../lib/python/workspace.ts";
+
+/** One-line summary for `reporeuse --help`. */
+export const summary = "calls and function references of one Python file, resolved";
+
+/** Full help text. */
+export const help = `Usage: deno task reporeuse calls <file.py> [--root <workspace-dir>]
+
+Prints every call and function-value reference of the file as JSON:
+
+  { "module": "<dotted module id>",
+    "uses": [{ "scope", "target", "line", "kind": "call"|"reference", "resolved": true|false }] }
+
+scope is the enclosing def's id (or the module id for module-level code); target is the resolved
+qualified name (builtins as builtins.len), or the dotted source text when it cannot be resolved
+(np.asarray, self.helper of an unknown base): nothing is guessed.
+
+Options:
+  --root DIR   resolve the file in the context of the workspace DIR: the packages found in it (top-level
+               directories with an __init__.py, also under src/) and its top-level modules. The module
+               id is the file's path relative to DIR. Without --root the file is resolved alone and its
+               module id follows the __init__.py files of its directory and their parents.
+  -h, --help   this text`;
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { root: { type: "string" } } });
+  } catch (e) {
+    console.error(`reporeuse calls: ${(e as Error).message}`);
+    return 2;
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (!file || extra.length) {
+    console.error("reporeuse calls: expected exactly one <file.py> (see --help)");
+    return 2;
+  }
+  const stat = await Deno.stat(file).catch(() => null);
+  if (!stat?.isFile) {
+    console.error(`reporeuse calls: ${file}: ${stat ? "not a file" : "no such file"}`);
+    return 2;
+  }
+  const root = parsed.values.root;
+  if (root !== undefined && !(await Deno.stat(root).catch(() => null))?.isDirectory) {
+    console.error(`reporeuse calls: --root ${root}: no such directory`);
+    return 2;
+  }
+  let result;
+  try {
+    result = await workspaceProject(
+      resolvePath(file),
+      root === undefined ? undefined : resolvePath(root),
+    );
+  } catch (e) {
+    console.error(`reporeuse calls: ${(e as Error).message}`);
+    return 2;
+  }
+  const info = result.project.resolveModule(result.module);
+  const uses = info.uses.map((u) => ({
+    scope: u.scope,
+    target: u.target,
+    line: u.line,
+    kind: u.kind,
+    resolved: u.resolved,
+  }));
+  const out = JSON.stringify({ module: result.module, uses, errors: info.errors }, null, 1);
+  console.log(out);
+  return 0;
+}
