@@ -134,7 +134,7 @@ function readEvent(
     );
   }
   if (!ok || output === undefined) {
-    return event(ctx, "read", tool, input, [rel], {}, true, "tool call failed: nothing read");
+    return event(ctx, "read", tool, input, [], {}, true, `tool call failed: nothing read (${rel})`);
   }
   if (output.includes("<type>directory</type>")) {
     const body = output.slice(output.indexOf("<entries>") + 9, output.lastIndexOf("</entries>"));
@@ -158,7 +158,7 @@ function readEvent(
   if (length !== undefined) end = Math.min(end, length);
   start = Math.max(1, start);
   if (/no such file|not found|File not found/i.test(output) && length === undefined) {
-    return event(ctx, "read", tool, input, [rel], {}, true, "file not found: nothing read");
+    return event(ctx, "read", tool, input, [], {}, true, `file not found: nothing read (${rel})`);
   }
   return event(
     ctx,

@@ -707,19 +707,32 @@ function fallback(
   if (nums && nums.size) return { lines: toRanges(nums), placed: true };
   const d = s.stream.declared;
   if (d) {
-    const count = elided ? headN : splitLines(text).length;
+    const trailer = d.trailer ?? 0;
     const limit = d.end ?? Infinity;
-    const end = Math.min(limit, d.start + count - 1);
-    const lines: Ranges = end >= d.start ? { [d.file]: [[d.start, end]] } : {};
-    if (elided && tailN > 0) {
-      if (d.end !== undefined && Number.isFinite(limit)) {
-        const t0 = Math.max(d.start, limit - tailN + 1);
-        lines[d.file] = unionRanges([lines, { [d.file]: [[t0, limit]] }])[d.file];
-        return { lines, placed: true, note: "window from the command and the output's line count" };
-      }
-      return { lines, placed: false, note: "tail of the truncated output not placed" };
+    const add = (list: [number, number][], a: number, b: number) => {
+      const end = Math.min(b, limit);
+      if (end >= a) list.push([a, end]);
+    };
+    const ranges: [number, number][] = [];
+    let placed = true;
+    if (!elided) add(ranges, d.start, d.start + splitLines(text).length - trailer - 1);
+    else if (obs.output !== undefined) {
+      const total = splitLines(obs.output).length;
+      const n = total - trailer;
+      add(ranges, d.start, d.start + Math.min(headN, n) - 1);
+      add(ranges, d.start + Math.max(headN, total - tailN), d.start + n - 1);
+    } else {
+      add(ranges, d.start, d.start + headN - 1);
+      placed = tailN === 0;
     }
-    return { lines, placed: true, note: "window from the command and the output's line count" };
+    const lines: Ranges = ranges.length ? unionRanges([{ [d.file]: ranges }]) : {};
+    return {
+      lines,
+      placed,
+      note: placed
+        ? "window from the command and the output's line count"
+        : "tail of the truncated output not placed",
+    };
   }
   void obs;
   if (s.res.kind === "search" && !s.stream.numbered) {

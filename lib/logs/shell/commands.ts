@@ -30,7 +30,7 @@ export interface Stream {
   lines: OutLine[] | null;
   numbered?: Numbered;
   /** A contiguous window of one file starting at `start` (and ending at `end` when known). */
-  declared?: { file: string; start: number; end?: number };
+  declared?: { file: string; start: number; end?: number; trailer?: number };
 }
 
 /** The result of one stage. */
@@ -971,7 +971,7 @@ function python(c: Call): StageResult {
       ...(f.content === "" || f.content.endsWith("\n") ? [{ text: "" }] : []),
     ];
     return {
-      stream: { lines, declared: f.rel ? { file: f.rel, start: 1 } : undefined },
+      stream: { lines, declared: f.rel ? { file: f.rel, start: 1, trailer: 1 } : undefined },
       kind: "read",
       paths: existing(files),
       outside,
