@@ -119,7 +119,11 @@ export async function runHiddenTests(
 
 /** Case results of a pytest JUnit report of the hidden tests (`test_case[<id>]` → `<id>`). */
 export function parseJunit(xml: string): Map<string, CaseResult> {
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" });
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    htmlEntities: true,
+  });
   const doc = parser.parse(xml);
   const out = new Map<string, CaseResult>();
   const visit = (node: unknown): void => {

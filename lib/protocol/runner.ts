@@ -109,7 +109,9 @@ async function exists(p: string): Promise<boolean> {
 /** Runs the agent on every turn of the chains and records the runs. */
 export async function runProtocol(opts: RunOptions): Promise<TurnOutcome[]> {
   const log = opts.log ?? (() => {});
-  const corpus = opts.corpus.replace(/\/+$/, "");
+  const given = opts.corpus.replace(/\/+$/, "");
+  // absolute: the agent runs in the workspace, and {log_dir} must point back here
+  const corpus = given.startsWith("/") ? given : `${Deno.cwd()}/${given}`;
   const configName = opts.configName ?? configDirName(opts.config);
   const runDir = `${corpus}/runs/${configName}`;
   await Deno.mkdir(runDir, { recursive: true });

@@ -48,6 +48,8 @@ Options:
                          (default $REPOREUSE_PYTHON or python3)
   --work-root <dir>      where the workspace is created (default: a temporary directory); the
                          workspace is <dir>/workspace and is recorded as config.json "cwd"
+  --cwd <dir>            record this as config.json "cwd" instead (the workspace path the agent's
+                         logs show, e.g. /testbed when the agent runs in a container)
   -h, --help             this help
 
 Example:
@@ -75,6 +77,7 @@ export async function run(args: string[]): Promise<number> {
         "test-timeout": { type: "string" },
         python: { type: "string" },
         "work-root": { type: "string" },
+        cwd: { type: "string" },
       },
       allowPositionals: true,
     });
@@ -105,7 +108,7 @@ export async function run(args: string[]): Promise<number> {
   } catch {
     return fail(`${corpus}: no tasks/ directory (not a corpus)`);
   }
-  const config = { harness: v.harness!, model: v.model!, memory };
+  const config = { harness: v.harness!, model: v.model!, memory, ...(v.cwd ? { cwd: v.cwd } : {}) };
   try {
     const outcomes = await runProtocol({
       corpus,
