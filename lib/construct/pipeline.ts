@@ -209,9 +209,7 @@ async function walkForTurn(
   const common = { repoName: opts.repoName ?? opts.package, lo: opts.lo, hi: opts.hi };
   if (t === 1) {
     const candidates = graph.candidates();
-    const start = opts.start && seed === (opts.seed ?? 0)
-      ? opts.start
-      : candidates[(seed * 7919) % Math.max(candidates.length, 1)];
+    const start = opts.start ?? candidates[(seed * 7919) % Math.max(candidates.length, 1)];
     if (!start || !graph.node(start)) {
       throw new WalkError(`no starting symbol (${start ?? "none"})`);
     }
