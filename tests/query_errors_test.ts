@@ -130,3 +130,15 @@ Deno.test("openScored: missing directory, empty directory, damaged file → one-
       !e.message.includes("\n"),
   );
 });
+
+Deno.test("table/md formats: one line per row — line breaks shown as ⏎, long cells cut", async () => {
+  const { default: pl } = await import("nodejs-polars");
+  const { formatFrame, MAX_CELL } = await import("../lib/query/mod.ts");
+  const df = pl.DataFrame({ command: ["cat <<'EOF' > a.py\nx = 1\nEOF", "y".repeat(200)] });
+  const lines = formatFrame(df, "table").split("\n");
+  assert.equal(lines.length, 4);
+  assert.equal(lines[2].trimEnd(), "cat <<'EOF' > a.py⏎x = 1⏎EOF");
+  assert.equal(lines[3], "y".repeat(MAX_CELL - 1) + "…");
+  assert.equal(formatFrame(df, "md").split("\n").length, 4);
+  assert.equal(pl.readCSV(formatFrame(df, "csv")).getColumn("command").get(1), "y".repeat(200));
+});

@@ -41,9 +41,18 @@ function columns(df: pl.DataFrame): { name: string; numeric: boolean; float: boo
   });
 }
 
+/** Longest cell shown by the table and Markdown formats (CSV and JSON keep every character). */
+export const MAX_CELL = 80;
+
+/** One display line per cell: line breaks shown as ⏎, long cells cut with … */
+function oneLine(s: string): string {
+  const flat = s.replace(/\r?\n/g, "⏎");
+  return flat.length > MAX_CELL ? flat.slice(0, MAX_CELL - 1) + "…" : flat;
+}
+
 function cells(df: pl.DataFrame): string[][] {
   const cols = columns(df);
-  return df.toRecords().map((r) => cols.map((c) => text(r[c.name], c.float)));
+  return df.toRecords().map((r) => cols.map((c) => oneLine(text(r[c.name], c.float))));
 }
 
 /** Aligned plain-text table: header, dashes, one line per row; numbers right-aligned. */
@@ -65,7 +74,7 @@ export function toTable(df: pl.DataFrame): string {
 /** GitHub-flavoured Markdown table; `|` in cells is escaped. */
 export function toMarkdown(df: pl.DataFrame): string {
   const cols = columns(df);
-  const esc = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
+  const esc = (s: string) => s.replaceAll("|", "\\|");
   const rows = cells(df);
   return [
     `| ${cols.map((c) => esc(c.name)).join(" | ")} |`,
