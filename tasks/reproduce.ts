@@ -72,7 +72,10 @@ export async function main(args: string[]): Promise<number> {
       if (!st?.isDirectory) throw new Error(`--runs ${values.runs}: not a directory`);
     }
     const started = performance.now();
-    const log = values.quiet ? undefined : (m: string) => console.error(`reproduce: ${m}`);
+    const log = values.quiet
+      ? undefined
+      : (m: string) =>
+        console.error(`reproduce [${((performance.now() - started) / 1000).toFixed(1)} s]: ${m}`);
     const res = await reproduce({
       runs: values.runs,
       out: values.out!,

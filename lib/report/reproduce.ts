@@ -10,6 +10,7 @@
  */
 import type pl from "nodejs-polars";
 import { readScored, scoreCorpus, writeScored } from "../frames/mod.ts";
+import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
@@ -111,17 +112,6 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-// The simulator and scorer are other areas' modules; loaded by URL so this area type-checks alone.
-interface SimulateModule {
-  simulateCorpus(
-    outDir: string,
-    opts?: { seed?: number; scale?: "paper" | "small" },
-  ): Promise<{ dir: string; turns: number }>;
-}
-async function load<T>(path: string): Promise<T> {
-  return await import(new URL(path, import.meta.url).href) as T;
-}
-
 /**
  * The simulated corpus for a seed and scale, generated once into the cache (keyed by seed, scale and
  * a hash of the simulator's sources) and scored once (keyed also by the scorer's sources).
@@ -139,8 +129,7 @@ export async function simulatedScored(
     log(`simulating the corpus (seed ${seed}, scale ${scale}) into ${corpus}`);
     await Deno.remove(corpus, { recursive: true }).catch(() => {});
     const tmp = `${corpus}.${crypto.randomUUID()}.tmp`;
-    const sim = await load<SimulateModule>("../simulate/mod.ts");
-    const made = await sim.simulateCorpus(tmp, { seed, scale });
+    const made = await simulateCorpus(tmp, { seed, scale });
     await Deno.rename(made.dir === tmp ? tmp : made.dir, corpus).catch(async (e) => {
       if (!(await exists(`${corpus}/.complete`))) throw e; // another process finished first
     });
