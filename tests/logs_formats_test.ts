@@ -66,19 +66,14 @@ Deno.test("mini-SWE-agent v1 with the workspace: every idiom's lines", async () 
     "pkg/core.py": [[7, 7], [22, 22]],
     "pkg/extra.py": [[2, 2]],
   });
+  assert.deepEqual(byStep(r, 9)[0].paths, ["pkg"]); // the directory searched
   // step 10: head -n 5; tail -n 3 (core has 40 lines)
   assert.deepEqual(byStep(r, 10).map((e) => e.lines), [{ "pkg/core.py": [[1, 5]] }, {
     "pkg/core.py": [[38, 40]],
   }]);
-  // step 11: ls pkg: a listing (Files, not Lines)
+  // step 11: ls pkg: a listing of the directory (Files, not Lines)
   const ls = byStep(r, 11)[0];
-  assert.equal(ls.kind, "list");
-  assert.deepEqual([...ls.paths].sort(), [
-    "pkg/big.py",
-    "pkg/core.py",
-    "pkg/extra.py",
-    "pkg/util.py",
-  ]);
+  assert.deepEqual([ls.kind, ls.paths, ls.lines], ["list", ["pkg"], {}]);
   assert.deepEqual(ls.lines, {});
   // step 12: the file created earlier in the turn
   assert.deepEqual(byStep(r, 12)[0].lines, { "pkg/extra.py": [[1, 2]] });
@@ -94,7 +89,8 @@ Deno.test("mini-SWE-agent v1 with the workspace: every idiom's lines", async () 
     "pkg/util.py": [[1, 15]],
   });
   assert.equal(r.lines, 168 + 21 + 2 + 15);
-  assert.equal(r.files, 4);
+  // Files: the four files viewed + the directory pkg (listed by ls, searched by grep -r)
+  assert.equal(r.files, 5);
   assert.equal(r.coverage, 13 / 14);
   assert.deepEqual(r.meta, { cost: 0.2305, steps: 15 });
 });
@@ -195,19 +191,17 @@ Deno.test("OpenCode export before 1.2: 0-based offsets, 00001| output, @file, su
   assert.deepEqual([reads[4].lines, reads[5].lines, reads[5].paths], [{}, {}, []]);
   const grep = r.events.find((e) => e.tool === "grep")!;
   assert.deepEqual(grep.lines, { "pkg/util.py": [[5, 5], [9, 9]] });
+  assert.deepEqual(grep.paths, ["pkg"]); // the directory searched
   const glob = r.events.find((e) => e.tool === "glob")!;
-  assert.deepEqual([glob.kind, [...glob.paths].sort()], ["list", [
-    "pkg/big.py",
-    "pkg/core.py",
-    "pkg/util.py",
-  ]]);
+  assert.deepEqual([glob.kind, glob.paths], ["list", ["."]]); // no path: the session directory
   assert.deepEqual(r.reads, {
     "pkg/core.py": [[11, 15], [31, 33]],
     "pkg/scaled.py": [[1, 3]],
     "pkg/util.py": [[1, 15]],
   });
   assert.equal(r.lines, 26);
-  assert.equal(r.files, 4);
+  // util, core, scaled (viewed), pkg (searched), . (listed)
+  assert.equal(r.files, 5);
   assert.equal(r.coverage, 1);
   assert.equal(r.meta.steps, 8);
   assert.ok(Math.abs(r.meta.cost! - 0.08) < 1e-9);
@@ -228,14 +222,10 @@ Deno.test("OpenCode export 1.2.5: 1-based offsets, N: output, edit then bash, no
   // bash with workdir pkg/
   assert.deepEqual(ev[5].lines, { "pkg/core.py": [[1, 2]] });
   // a directory read is a listing
-  assert.deepEqual([ev[6].kind, ev[6].paths], ["list", [
-    "pkg/big.py",
-    "pkg/core.py",
-    "pkg/util.py",
-  ]]);
+  assert.deepEqual([ev[6].kind, ev[6].paths], ["list", ["pkg"]]);
   assert.equal(ev[7].kind, "run");
   assert.equal(r.lines, 10 + 6 + 1);
-  assert.equal(r.files, 3);
+  assert.equal(r.files, 4); // core, big, util + the listed directory pkg
 });
 
 Deno.test("opencode run --format json (JSONL): session directory from the read title", async () => {
@@ -266,7 +256,7 @@ Deno.test("SWE-agent .traj: view_range, open/scroll windows, search_file", async
     "run",
   ]);
   assert.equal(r.lines, 9 + 198 + 3);
-  assert.equal(r.files, 3);
+  assert.equal(r.files, 4); // core, big, util + find_file's directory (the root, ".")
   assert.deepEqual(r.meta, { steps: 7, cost: 0.12, seconds: 1.75 });
 });
 

@@ -24,7 +24,6 @@ export function summarize(r: ReaderResult): ReadsResult {
   for (const e of events) {
     if (e.kind === "read" || e.kind === "search" || e.kind === "list") {
       for (const p of e.paths) files.add(p);
-      for (const p of Object.keys(e.lines)) files.add(p);
     }
   }
   const interpreted = r.actions.filter((a) => !a.some((e) => e.kind === "other")).length;

@@ -121,6 +121,9 @@ function readEvent(
 ): Event {
   const raw = str(input.filePath) ?? str(input.path) ?? str(input.file_path);
   const rel = resolveFile(ctx, raw);
+  if (rel === "" && output?.includes("<type>directory</type>")) {
+    return event(ctx, "list", tool, input, ["."], {});
+  }
   if (rel === undefined || rel === "") {
     return event(
       ctx,
@@ -137,12 +140,7 @@ function readEvent(
     return event(ctx, "read", tool, input, [], {}, true, `tool call failed: nothing read (${rel})`);
   }
   if (output.includes("<type>directory</type>")) {
-    const body = output.slice(output.indexOf("<entries>") + 9, output.lastIndexOf("</entries>"));
-    const paths = splitLines(body).map((l) => l.trim()).filter((l) =>
-      l && !l.endsWith("/") && !/^\(\d+ entries\)$/.test(l)
-    )
-      .map((n) => `${rel}/${n}`).filter((p) => ctx.ws.exists(p) !== false);
-    return event(ctx, "list", tool, input, paths, {});
+    return event(ctx, "list", tool, input, [rel === "" ? "." : rel], {});
   }
   const content = ctx.ws.read(rel);
   const length = typeof content === "string" ? splitLines(content).length : undefined;
@@ -209,7 +207,7 @@ function grepEvent(
     "search",
     tool,
     input,
-    [...lines.keys()],
+    operand(ctx, input.path),
     r,
     true,
     outside.length ? `outside the workspace, ignored: ${outside.join(" ")}` : undefined,
@@ -226,14 +224,15 @@ function globEvent(
   if (!ok || output === undefined) {
     return event(ctx, "list", tool, input, [], {}, true, "tool call failed");
   }
-  const paths = new Set<string>();
-  for (const l of splitLines(output)) {
-    const t = l.trim();
-    if (!t || t === "No files found" || t.startsWith("(")) continue;
-    const rel = resolveFile(ctx, t);
-    if (rel) paths.add(rel);
-  }
-  return event(ctx, "list", tool, input, [...paths], {});
+  return event(ctx, "list", tool, input, operand(ctx, input.path), {});
+}
+
+/** The directory (or file) a listing or search ran on: its `path` input, else the root ("."). */
+function operand(ctx: Ctx, path: unknown): string[] {
+  const p = str(path);
+  if (p === undefined || p === "") return ["."];
+  const rel = resolveFile(ctx, p);
+  return rel === undefined ? [] : [rel === "" ? "." : rel];
 }
 
 function listEvent(
@@ -246,24 +245,7 @@ function listEvent(
   if (!ok || output === undefined) {
     return event(ctx, "list", tool, input, [], {}, true, "tool call failed");
   }
-  const lines = splitLines(output);
-  const root = resolveFile(ctx, lines[0]?.trim().replace(/\/$/, "") ?? str(input.path));
-  const stack: string[] = [];
-  const paths: string[] = [];
-  for (const l of lines.slice(1)) {
-    if (!l.trim()) continue;
-    const depth = Math.floor((l.length - l.trimStart().length) / 2) - 1;
-    const name = l.trim();
-    stack.length = Math.max(0, depth);
-    if (name.endsWith("/")) {
-      stack.push(name.slice(0, -1));
-      continue;
-    }
-    if (root === undefined) continue;
-    const rel = [root, ...stack, name].filter((s) => s !== "").join("/");
-    paths.push(rel);
-  }
-  return event(ctx, "list", tool, input, paths, {});
+  return event(ctx, "list", tool, input, operand(ctx, input.path), {});
 }
 
 function applyEdit(content: string, oldS: string, newS: string, all: boolean): string | undefined {

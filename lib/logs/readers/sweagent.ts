@@ -196,6 +196,13 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
         }
       }
       if (first === "search_file" && current) paths.add(current);
+      if (first !== "search_file") {
+        // the directory searched: the second argument, else the working directory
+        const w = await commandWords(action);
+        const dir = w?.[2] === undefined ? cwd : rel(w[2]);
+        paths.clear();
+        if (dir !== undefined) paths.add(dir === "" ? "." : dir);
+      }
       const r: Ranges = {};
       for (const [f, ns] of lines) r[f] = rangesOf(ns);
       actions.push([

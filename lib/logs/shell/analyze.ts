@@ -259,6 +259,7 @@ class Interp {
       }
       if (idx === 0) firstName = cmd;
       let observed: string | undefined;
+      let fromPipe = false;
       if (this.single && idx === 0) observed = this.obsText;
       if (cmd === "xargs") {
         // `… | xargs grep -n pat`: the files come from the input; the output names them
@@ -271,6 +272,7 @@ class Interp {
           );
           observed = this.single ? this.obsText : undefined;
           input = undefined;
+          fromPipe = true;
         } else if (sub === "cat" || sub === "head" || sub === "wc" || sub === "sed") {
           results.push({
             stream: { lines: null },
@@ -292,6 +294,7 @@ class Interp {
         cwd: scope.cwd,
         quietErrors,
         observed,
+        fromPipe,
       };
       let res = runStage(call);
       if (res.needsOutput && observed === undefined) {
@@ -659,7 +662,13 @@ function interpret(
     if (res.kind === "search" && res.paths.length === 0 && paths.length === 0) {
       paths = Object.keys(lines);
     }
-    paths = [...new Set([...paths, ...Object.keys(lines)])].filter((p) => p !== "");
+    paths = [...new Set(paths)].filter((p) => p !== "");
+    if (segText && /No such file or directory/.test(segText)) {
+      // operands the command reported missing were not listed or searched
+      paths = paths.filter((p) =>
+        !segText.includes(`${p}: No such file`) && !segText.includes(`'${p}': No such file`)
+      );
+    }
     events.push(ev(ctx, res.kind, s.text, paths, lines, placed, note.join("; ") || undefined));
   }
   if (!events.length) events.push(ev(ctx, "run", command, [], {}, true));

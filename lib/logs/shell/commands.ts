@@ -71,6 +71,8 @@ export interface Call {
   quietErrors: boolean;
   /** The observed output text of this command, when known (recursive grep). */
   observed?: string;
+  /** File operands come from the pipe (`… | xargs grep`). */
+  fromPipe?: boolean;
 }
 
 const NUM = /^\d+$/;
@@ -835,16 +837,20 @@ function grep(c: Call): StageResult {
     }
     return [...out];
   };
+  // operands searched (directories cannot be told from missing files through a FileSource)
+  const operandPaths = [
+    ...new Set(files.filter((f) => f.rel !== undefined).map((f) => shownPath(f.rel!))),
+  ];
   if (recursive) {
     // which files matched is only known from the output; simulate over those files in order
     if (c.observed === undefined) {
       return {
         stream: { lines: null, numbered: numberedStyle },
         kind: "search",
-        paths: [],
+        paths: c.fromPipe ? [] : operandPaths,
         outside,
         needsOutput: true,
-        pathsFromOutput: searchedFromOutput,
+        pathsFromOutput: c.fromPipe ? searchedFromOutput : undefined,
       };
     }
     const seen: { display: string; rel: string }[] = [];
@@ -871,13 +877,12 @@ function grep(c: Call): StageResult {
       lines.push(...out);
       if (out.length) prevHad = true;
     }
-    const paths = [...new Set(seen.map((s) => s.rel))];
     return {
       stream: { lines: quiet ? [] : lines, numbered: numberedStyle },
       kind: "search",
-      paths,
+      paths: c.fromPipe ? [...new Set(seen.map((s) => s.rel))] : operandPaths,
       outside,
-      failed: paths.length === 0,
+      failed: seen.length === 0,
     };
   }
   let lines: OutLine[] | null = [];
@@ -912,12 +917,9 @@ function grep(c: Call): StageResult {
   return {
     stream: { lines: quiet ? [] : lines, numbered: numberedStyle },
     kind: "search",
-    paths: listFiles && lines
-      ? lines.filter((l) => l.text).map((l) => resolve(c, l.text)).filter((p): p is string => !!p)
-      : ex,
+    paths: ex,
     outside,
     failed: (lines !== null && !matchedAny) || (missing && !ex.length),
-    pathsFromOutput: listFiles ? searchedFromOutput : undefined,
   };
 }
 
@@ -999,38 +1001,26 @@ function python(c: Call): StageResult {
 }
 
 function ls(c: Call): StageResult {
-  const { opts, rest } = splitOpts(c.args, new Set(["-I", "--ignore", "-w"]));
-  const long = opts.some(([o]) => o === "-l" || o === "-g" || o === "-o");
-  const recursiveLs = opts.some(([o]) => o === "-R" || o === "--recursive");
+  const { rest } = splitOpts(c.args, new Set(["-I", "--ignore", "-w"]));
   const dirs = rest.filter((r) => r !== undefined) as string[];
-  const targets = dirs.length ? dirs : ["."];
+  return operands(c, dirs.length ? dirs : ["."], "list");
+}
+
+/** The workspace directory "" shown as ".". */
+export function shownPath(rel: string): string {
+  return rel === "" ? "." : rel;
+}
+
+/** A listing or search of operands: Files counts each operand listed or searched. */
+function operands(c: Call, targets: string[], kind: "list" | "search"): StageResult {
   const rels = targets.map((t) => resolve(c, t));
   const outside = targets.filter((_, i) => rels[i] === undefined);
-  const fromOutput = (text: string): string[] => {
-    const out = new Set<string>();
-    let base: string | undefined = targets.length === 1 ? rels[0] : undefined;
-    for (const raw of splitLines(text)) {
-      const l = raw.trimEnd();
-      if (!l || /^total \d+/.test(l)) continue;
-      if (l.endsWith(":") && (recursiveLs || targets.length > 1)) {
-        base = resolve(c, l.slice(0, -1));
-        continue;
-      }
-      if (base === undefined) continue;
-      const names = long
-        ? [l.split(/\s+/).slice(8).join(" ").replace(/ -> .*$/, "")]
-        : l.split(/\s+/);
-      for (const n of names) {
-        if (!n || n === "." || n === "..") continue;
-        const rel = base ? `${base}/${n.replace(/[*/@=|]$/, "")}` : n.replace(/[*/@=|]$/, "");
-        if (c.ws.exists(rel) !== false) out.add(rel);
-      }
-    }
-    // a single file operand lists itself
-    for (const r of rels) if (r && c.ws.exists(r) === true) out.add(r);
-    return [...out];
-  };
-  return { stream: { lines: null }, kind: "list", paths: [], outside, pathsFromOutput: fromOutput };
+  const paths = [
+    ...new Set(
+      rels.filter((r): r is string => r !== undefined).map(shownPath),
+    ),
+  ];
+  return { stream: { lines: null }, kind, paths, outside };
 }
 
 function findCmd(c: Call): StageResult {
@@ -1048,8 +1038,7 @@ function findCmd(c: Call): StageResult {
       return {
         stream: { lines: null },
         kind: tool === "grep" ? "search" : "read",
-        paths: [],
-        other: undefined,
+        paths: rels.filter((r): r is string => r !== undefined).map(shownPath),
         pathsFromOutput: (text) =>
           splitLines(text).map((l) => {
             const p = l.match(/^(\.?\/?[\w./-]+\.\w+):/)?.[1];
@@ -1058,26 +1047,7 @@ function findCmd(c: Call): StageResult {
       };
     }
   }
-  const rels = (roots.length ? roots : ["."]).map((r) => resolve(c, r));
-  const outside = (roots.length ? roots : ["."]).filter((_, i) => rels[i] === undefined);
-  return {
-    stream: { lines: null },
-    kind: "list",
-    paths: [],
-    outside,
-    pathsFromOutput: (text) => {
-      const out = new Set<string>();
-      for (const l of splitLines(text)) {
-        const rel = resolve(c, l.trim());
-        if (
-          rel && rels.some((r) => r !== undefined && inside(rel, [r])) && c.ws.exists(rel) !== false
-        ) {
-          out.add(rel);
-        }
-      }
-      return [...out];
-    },
-  };
+  return operands(c, roots.length ? roots : ["."], "list");
 }
 
 function tree(c: Call): StageResult {
@@ -1085,7 +1055,7 @@ function tree(c: Call): StageResult {
   const rels = (dirs.length ? dirs : ["."]).map((d) => resolve(c, d)).filter((r): r is string =>
     r !== undefined
   );
-  return { stream: { lines: null }, kind: "list", paths: rels.filter((r) => r !== "") };
+  return { stream: { lines: null }, kind: "list", paths: rels.map(shownPath) };
 }
 
 function wc(c: Call): StageResult {
