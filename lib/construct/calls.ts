@@ -120,7 +120,7 @@ export async function runCalls(
     const python = opts.python ?? defaultPython();
     const r = await runProcess([python, "harness.py", "spec.json", "out.json"], {
       cwd: tmp,
-      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg", PYTHONDONTWRITEBYTECODE: "1" },
+      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg" },
       timeoutMs: opts.timeoutMs ?? 120_000,
     });
     if (r.timedOut) throw new Error(`python calls of ${module} timed out`);

@@ -96,7 +96,7 @@ export async function runHiddenTests(
       testFile,
     ], {
       cwd: tmp,
-      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg", PYTHONDONTWRITEBYTECODE: "1" },
+      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg" },
       timeoutMs: opts.timeoutMs ?? 600_000,
     });
     let xml = "";

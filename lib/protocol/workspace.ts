@@ -91,7 +91,7 @@ export async function checkImports(workspace: string, pkg: string, python?: stri
     const py = python ?? Deno.env.get("REPOREUSE_PYTHON") ?? "python3";
     const r = await runProcess([py, "-c", `import ${pkg}`], {
       cwd: tmp,
-      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg", PYTHONDONTWRITEBYTECODE: "1" },
+      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg" },
       timeoutMs: 120_000,
     });
     if (r.code !== 0) {
