@@ -149,7 +149,9 @@ function describe(e: unknown, baseURL: string): string {
  * @example
  * ```ts
  * import { parseJsonReply } from "./llm.ts";
- * console.assert(parseJsonReply('```json\n{"action": "stop"}\n```').action === "stop");
+ * const fence = "`".repeat(3);
+console.assert(parseJsonReply(`${fence}json\n{"action": "stop"}\n${fence}`).action === "stop");
+console.assert(parseJsonReply(' {"choice": 2} ').choice === 2);
  * ```
  */
 export function parseJsonReply(text: string): Record<string, unknown> {

@@ -1,0 +1,32 @@
+/**
+ * The construction pipeline (paper §3.1, Appendix B.1): candidate starting points, guided
+ * evidence walks, six-block task synthesis and execution verification over an OpenAI-compatible
+ * API, writing verified chains in the run-log layout's tasks format.
+ *
+ * @module
+ */
+export * from "./types.ts";
+export {
+  apiKeyFromEnv,
+  type ChatMessage,
+  ModelClient,
+  type ModelConfig,
+  ModelError,
+} from "./llm.ts";
+export { parseJsonReply } from "./llm.ts";
+export { GraphIndex } from "./graph.ts";
+export { fillTemplate, validateWalkReply, walk, WALK_PROMPT, WalkError } from "./walk.ts";
+export {
+  namedEvidence,
+  SYNTHESIS_PROMPT,
+  synthesisPrompt,
+  synthesize,
+  validateDraft,
+} from "./synth.ts";
+export { callsFunction, emptyImplementation, verifyTurn } from "./verify.ts";
+export type { CalledSymbols, TurnUnderTest, VerifyOptions, VerifyOutcome } from "./verify.ts";
+export { calledByModule, calledSymbols } from "./reuse.ts";
+export { defaultPython, runCalls } from "./calls.ts";
+export { runProcess } from "./exec.ts";
+export { chainFile, writeChain } from "./write.ts";
+export { buildChain, type BuildOptions, type BuildResult } from "./pipeline.ts";
