@@ -33,12 +33,12 @@ const SCALES: Record<Scale, ScaleSpec> = {
   paper: {
     chains: 75,
     repos: [
-      { repo: "plotkit", coreModules: 12, utilModules: 6 },
-      { repo: "tablekit", coreModules: 12, utilModules: 6 },
-      { repo: "unitflow", coreModules: 11, utilModules: 5 },
+      { repo: "plotkit", coreModules: 30, utilModules: 8 },
+      { repo: "tablekit", coreModules: 28, utilModules: 9 },
+      { repo: "unitflow", coreModules: 26, utilModules: 7 },
     ],
   },
-  small: { chains: 6, repos: [{ repo: "plotkit", coreModules: 8, utilModules: 4 }] },
+  small: { chains: 6, repos: [{ repo: "plotkit", coreModules: 10, utilModules: 4 }] },
 };
 
 const MODEL_IDS: Record<string, string> = {
@@ -204,7 +204,7 @@ function writeConfig(
       const r = rng.fork(`${ch.chain}:${t}`);
       const ws: Workspace = {
         pkg: ch.repo.pkg,
-        files: cwsFiles,
+        files: new Map(cwsFiles),
         extras: ch.repo.extras.map((e) => e.path),
         header,
       };
@@ -395,16 +395,17 @@ export async function simulateCorpus(
     dirs.add(`${outDir}/${p.slice(0, p.lastIndexOf("/"))}`.replace(/\/$/, ""));
   }
   await Deno.mkdir(outDir, { recursive: true });
-  for (const d of [...dirs].sort()) await Deno.mkdir(d, { recursive: true });
-  const entries = [...files];
+  await pool([...dirs].sort(), (d) => Deno.mkdir(d, { recursive: true }));
   const enc = new TextEncoder();
+  await pool([...files], ([p, text]) => Deno.writeFile(`${outDir}/${p}`, enc.encode(text)));
+  return { dir: outDir, turns };
+}
+
+/** Runs `fn` over the items with at most `width` in flight. */
+async function pool<T>(items: T[], fn: (item: T) => Promise<void>, width = 32): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < entries.length) {
-      const [p, text] = entries[next++];
-      await Deno.writeFile(`${outDir}/${p}`, enc.encode(text));
-    }
+    while (next < items.length) await fn(items[next++]);
   };
-  await Promise.all(Array.from({ length: 32 }, worker));
-  return { dir: outDir, turns };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }

@@ -333,7 +333,7 @@ export function renderOpenCode(
   if (dialect !== "old") {
     info.summary = { additions: 0, deletions: 0, files: ctx.submitted ? 1 : 0 };
   }
-  return JSON.stringify({ info, messages }, null, 2);
+  return JSON.stringify({ info, messages });
 }
 
 function toolFor(
@@ -440,7 +440,7 @@ function toolFor(
         input,
         output,
         title: a.path,
-        metadata: { preview: lines.slice(0, 20).join("\n"), truncated: more, loaded: [] },
+        metadata: { preview: lines.slice(0, 5).join("\n"), truncated: more, loaded: [] },
       };
     }
     case "grep": {

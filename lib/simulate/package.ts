@@ -85,7 +85,21 @@ export interface PackageOptions {
   utilModules: number;
 }
 
-const UTIL_NAMES = ["text", "numeric", "seq", "mapping", "checks", "cache", "dtypes", "order"];
+const UTIL_NAMES = [
+  "text",
+  "numeric",
+  "seq",
+  "mapping",
+  "checks",
+  "cache",
+  "dtypes",
+  "order",
+  "arrays",
+  "compat",
+  "strings",
+  "validation",
+];
+const SUBPACKAGES = ["_core", "_core", "", "_stats"];
 const CORE_NOUNS = [
   "levels",
   "ticks",
@@ -201,9 +215,10 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
   // --- implementation modules -------------------------------------------------------------
   const coreNouns = rng.sample(CORE_NOUNS, opts.coreModules);
   coreNouns.forEach((noun, mi) => {
-    const underCore = mi % 3 !== 2;
-    const module = underCore ? `${pkg}._core.${noun}` : `${pkg}.${noun}`;
-    const path = underCore ? `${pkg}/_core/${noun}.py` : `${pkg}/${noun}.py`;
+    const sub = SUBPACKAGES[mi % SUBPACKAGES.length];
+    const underCore = sub !== "";
+    const module = underCore ? `${pkg}.${sub}.${noun}` : `${pkg}.${noun}`;
+    const path = underCore ? `${pkg}/${sub}/${noun}.py` : `${pkg}/${noun}.py`;
     const rel = underCore ? ".." : ".";
     // choose helper modules used by this module and an import style for each
     const utils = rng.sample(files.filter((f) => f.module.includes("._util.")), rng.int(2, 3));
@@ -269,7 +284,7 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
       callExpr.set(d.id, name);
       pool.push(d);
     }
-    const count = rng.int(4, 8);
+    const count = rng.int(3, 7);
     const withClass = rng.chance(0.6) ? rng.int(1, count - 1) : -1;
     for (let i = 0; i < count; i++) {
       if (i === withClass) {

@@ -41,6 +41,21 @@ export function grepHits(
   ws: Workspace,
   g: Extract<Action, { kind: "grep" }>,
 ): Map<string, { hits: number[]; shown: number[] }> {
+  const key = [g.pattern, g.path, g.recursive, g.after, g.before].join("\u0000");
+  let memo = GREP_MEMO.get(ws.files);
+  if (!memo) GREP_MEMO.set(ws.files, memo = new Map());
+  const known = memo.get(key);
+  if (known) return known;
+  const out = computeGrep(ws, g);
+  memo.set(key, out);
+  return out;
+}
+
+type Hits = Map<string, { hits: number[]; shown: number[] }>;
+/** Grep results per workspace file map (a workspace map must not change once grepped). */
+const GREP_MEMO = new WeakMap<Map<string, string[]>, Map<string, Hits>>();
+
+function computeGrep(ws: Workspace, g: Extract<Action, { kind: "grep" }>): Hits {
   const out = new Map<string, { hits: number[]; shown: number[] }>();
   const paths = g.recursive
     ? [...ws.files.keys()].filter((p) =>
@@ -229,24 +244,8 @@ export function planTurn(
     }
     body.push(steps);
   }
-  // extra lines
-  let guard = 0;
-  while (countShown(p) + body.flat().length * 0 < turn.linesGoal && guard++ < 200) {
-    const path = rng.pick(py);
-    const segs = freeSegments(p, path).filter(([a, b]) => b - a >= 6);
-    if (!segs.length) continue;
-    const [s, e] = rng.pick(segs);
-    const len = Math.min(e - s + 1, rng.int(25, 160), turn.linesGoal - countShown(p) + 10);
-    const a = s + rng.int(0, Math.max(0, e - s + 1 - len));
-    const steps: Action[] = [];
-    const lines = ws.files.get(path)!;
-    if (a === 1 && a + len - 1 >= lines.length && chars(lines, 1, lines.length) < opts.maxChars) {
-      add({ ...p, actions: steps }, { kind: "view", path, a: 1, b: lines.length, how: "cat" });
-    } else addRange(rng, { ...p, actions: steps }, path, a, a + len - 1, opts.maxChars);
-    body.push(steps);
-  }
   // extra files: headers, listings, searches
-  guard = 0;
+  let guard = 0;
   const dirs = [...new Set(py.map((x) => x.slice(0, x.lastIndexOf("/"))))].sort();
   while (p.paths.size < turn.filesGoal && guard++ < 200) {
     const r = rng.float();
@@ -275,6 +274,22 @@ export function planTurn(
       if (!safe(p, g) || p.paths.has(path)) continue;
       add(sub, g);
     }
+    body.push(steps);
+  }
+  // extra lines
+  guard = 0;
+  while (countShown(p) < turn.linesGoal && guard++ < 200) {
+    const path = rng.pick(py);
+    const segs = freeSegments(p, path).filter(([a, b]) => b - a >= 6);
+    if (!segs.length) continue;
+    const [s, e] = rng.pick(segs);
+    const len = Math.min(e - s + 1, rng.int(40, 240), turn.linesGoal - countShown(p) + 10);
+    const a = s + rng.int(0, Math.max(0, e - s + 1 - len));
+    const steps: Action[] = [];
+    const lines = ws.files.get(path)!;
+    if (a === 1 && a + len - 1 >= lines.length && chars(lines, 1, lines.length) < opts.maxChars) {
+      add({ ...p, actions: steps }, { kind: "view", path, a: 1, b: lines.length, how: "cat" });
+    } else addRange(rng, { ...p, actions: steps }, path, a, a + len - 1, opts.maxChars);
     body.push(steps);
   }
   for (const steps of rng.shuffle(body)) p.actions.push(...steps);
