@@ -2,14 +2,20 @@
 // paired comparisons on hand-made frames.
 import assert from "node:assert/strict";
 import {
+  byChain,
   cellIntervals,
+  chainStats,
   chiSquare1Sf,
   ciMarkdown,
   clusterBootstrap,
   mcnemar,
+  metrics,
+  metricsOfStats,
   mulberry32,
   pairedComparison,
   quantileSorted,
+  resampledRows,
+  turnRows,
 } from "../lib/report/mod.ts";
 import {
   CONFIG_A,
@@ -171,5 +177,43 @@ Deno.test("pairedComparison: paired deltas on common chains and McNemar on targe
   assert.throws(
     () => pairedComparison(turnsFrame(rows), undefined, X, { ...Y, memory: "source" }),
     /no turns for OpenCode · M · source/,
+  );
+});
+
+Deno.test("metricsOfStats (bootstrap fast path) equals the scorer's macro-averaging", () => {
+  let x = 7;
+  const r = () => (x = (x * 16807) % 2147483647) / 2147483647;
+  const maybe = (v: number) => (r() < 0.15 ? null : v);
+  const rows = ["a", "b", "c", "d", "e"].flatMap((chain, k) =>
+    Array.from({ length: k === 4 ? 3 : 5 }, (_, i) => ({
+      harness: "H",
+      model: "M",
+      memory: "interface",
+      chain,
+      turn: i + 1,
+      reuse_repo: maybe(r()),
+      reuse_self: i > 0 ? maybe(r()) : null,
+      recall_repo: maybe(r()),
+      recall_self: i > 0 ? r() : null,
+      files: Math.floor(10 * r()),
+      lines: Math.floor(500 * r()),
+      tests: r() < 0.2 ? 0 : 4,
+      pass_rate: maybe(r()),
+      resolved: r() < 0.5,
+      reimplemented: r() < 0.2 ? 1 : 0,
+    }))
+  );
+  const chains = byChain(turnRows(turnsFrame(rows)));
+  const same = (a: Record<string, number | null>, b: Record<string, number | null>) => {
+    for (const k of Object.keys(b)) {
+      if (b[k] === null) assert.equal(a[k], null, k);
+      else near(a[k], b[k]!, 1e-9);
+    }
+  };
+  same(metricsOfStats(chains.map(chainStats)), metrics(chains.flat()));
+  const draw = [4, 0, 0, 2, 4]; // a resample with repeated chains, including the short one
+  same(
+    metricsOfStats(draw.map((i) => chainStats(chains[i]))),
+    metrics(resampledRows(draw.map((i) => chains[i]))),
   );
 });

@@ -241,3 +241,90 @@ export function metricsByTurn(
 export function metricAtTurn(rows: readonly TurnRow[], m: Metric, turn: number): number | null {
   return metricsByTurn(rows).get(turn)?.[m] ?? null;
 }
+
+/** Metrics averaged over rows (all but c_dup), in {@link METRICS} order. */
+const MEAN_METRICS = METRICS.filter((m) => m !== "c_dup");
+
+/** Per-row value of a mean metric, as `summarizeTurns` (lib/metrics/macro.ts) takes it. */
+function rowValue(r: TurnRow, m: Exclude<Metric, "c_dup">): number | null {
+  switch (m) {
+    case "reuse_repo":
+      return r.reuse_repo;
+    case "reuse_self":
+      return r.reuse_self;
+    case "recall_repo":
+      return r.recall_repo;
+    case "recall_self":
+      return r.recall_self;
+    case "files":
+      return r.files;
+    case "lines":
+      return r.lines;
+    case "resolve":
+      return r.tests > 0 ? Number(r.resolved) : null;
+    case "pass":
+      return r.pass_rate;
+  }
+}
+
+/** Sufficient statistics of one chain for the bootstrap (see {@link chainStats}). */
+export interface ChainStats {
+  /** Sum and count of the defined values of each mean metric (MEAN_METRICS order). */
+  sums: number[];
+  counts: number[];
+  /** Cumulative duplicated indicator after turn t (index t − 1), up to the chain's last turn. */
+  dup: number[];
+}
+
+/**
+ * Sufficient statistics of a chain: the bootstrap adds these up instead of re-running the
+ * macro-averaging on every resample ({@link metricsOfStats} equals {@link metrics} on the same
+ * chains — tests/report_stats_test.ts checks it).
+ */
+export function chainStats(rows: readonly TurnRow[]): ChainStats {
+  const sums = MEAN_METRICS.map(() => 0), counts = MEAN_METRICS.map(() => 0);
+  const last = Math.max(0, ...rows.map((r) => r.turn));
+  const reimpl = new Array<number>(last).fill(0);
+  for (const r of rows) {
+    MEAN_METRICS.forEach((m, i) => {
+      const v = rowValue(r, m);
+      if (v !== null && !Number.isNaN(v)) {
+        sums[i] += v;
+        counts[i]++;
+      }
+    });
+    if (r.turn >= 1) reimpl[r.turn - 1] += r.reimplemented;
+  }
+  const dup: number[] = [];
+  let seen = 0;
+  for (const n of reimpl) {
+    if (n > 0) seen = 1;
+    dup.push(seen);
+  }
+  return { sums, counts, dup };
+}
+
+/** Table 2/4 metrics (report units) of a multiset of chains given by their statistics. */
+export function metricsOfStats(chains: readonly ChainStats[]): Record<Metric, number | null> {
+  const out = {} as Record<Metric, number | null>;
+  MEAN_METRICS.forEach((m, i) => {
+    let s = 0, n = 0;
+    for (const c of chains) {
+      s += c.sums[i];
+      n += c.counts[i];
+    }
+    out[m] = n === 0 ? null : (PERCENT_METRICS.has(m) ? 100 : 1) * (s / n);
+  });
+  const T = Math.max(0, ...chains.map((c) => c.dup.length));
+  if (!chains.length || T === 0) out.c_dup = null;
+  else {
+    let total = 0;
+    for (let t = 1; t <= T; t++) {
+      let d = 0;
+      for (const c of chains) d += c.dup.length ? c.dup[Math.min(t, c.dup.length) - 1] : 0;
+      total += d / chains.length;
+    }
+    out.c_dup = (100 * total) / T;
+  }
+  return out;
+}

@@ -9,13 +9,14 @@ import type pl from "nodejs-polars";
 import {
   byChain,
   byConfig,
+  chainStats,
   configId,
   type ConfigKey,
   type Metric,
   METRICS,
   metrics,
+  metricsOfStats,
   PERCENT_METRICS,
-  resampledRows,
   type TurnRow,
   turnRows,
 } from "./aggregate.ts";
@@ -69,8 +70,8 @@ export function cellIntervals(
   const out: CellInterval[] = [];
   const groups = byConfig(rowsOf(turns)).sort((a, b) => configOrder(a.key, b.key));
   for (const g of groups) {
-    const chains = byChain(g.rows);
-    const all = clusterBootstrapAll(chains, (s) => metrics(resampledRows(s)), opts);
+    const chains = byChain(g.rows).map(chainStats);
+    const all = clusterBootstrapAll(chains, metricsOfStats, opts);
     for (const m of METRICS) {
       out.push({ config: g.key, metric: m, chains: chains.length, interval: all[m] });
     }
@@ -193,7 +194,7 @@ export function pairedComparison(
     }
   }
   const va = metrics(pa.flat()), vb = metrics(pb.flat());
-  const deltas = pairedBootstrapAll(pa, pb, (s) => metrics(resampledRows(s)), opts);
+  const deltas = pairedBootstrapAll(pa.map(chainStats), pb.map(chainStats), metricsOfStats, opts);
   return {
     a,
     b,
