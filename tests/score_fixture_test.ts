@@ -53,7 +53,9 @@ Deno.test("fixture c1 turn 1: re-implementation calling exactly 80% of the calle
   // sed -n '1,12p' shows mean's body (6-7); grep shows only summary's def line (21), not its body (22-29)
   assert.deepEqual([t.recall_repo, t.recall_self], [0.5, null]);
   assert.equal(t.lines, 13); // lines 1-12 and 21 of stats.py
-  assert.equal(t.files, 3); // `ls minipkg` lists __init__.py, core.py, stats.py (the written file is not viewed)
+  // Files (lib/logs rule): operands viewed, searched or listed — the listed directory minipkg once,
+  // stats.py; the written report.py is not viewed
+  assert.equal(t.files, 2);
   assert.deepEqual([t.tests, t.passed, t.resolved, t.submitted], [3, 2, false, true]);
   approx(t.pass_rate, 2 / 3);
   assert.deepEqual([t.reimplemented, t.dup_chain], [1, true]);
@@ -63,8 +65,16 @@ Deno.test("fixture c1 turn 1: re-implementation calling exactly 80% of the calle
     [summary.read, summary.reused, summary.reimplemented, summary.reimplemented_by],
     [false, false, true, "minipkg.report.describe"],
   );
-  assert.deepEqual([summary.file, summary.start, summary.end, summary.body_lines], [
+  // def line 21, body 22-29
+  assert.deepEqual([
+    summary.file,
+    summary.start,
+    summary.body_start,
+    summary.end,
+    summary.body_lines,
+  ], [
     "minipkg/stats.py",
+    21,
     22,
     29,
     8,
@@ -94,11 +104,23 @@ Deno.test("fixture c1 turn 2: local redefinition is not reuse; self targets read
   assert.deepEqual([t.cost, t.steps, t.seconds], [0.25, 7, 42.5]); // meta.json wins over the log
   const label = target(rows, "c1", 2, "minipkg.report.label");
   assert.deepEqual([label.implemented, label.read, label.reused], [true, true, false]);
-  assert.deepEqual([label.file, label.start, label.end], ["minipkg/report.py", 16, 16]);
+  assert.deepEqual([label.file, label.start, label.body_start, label.end], [
+    "minipkg/report.py",
+    15,
+    16,
+    16,
+  ]);
   const describe = target(rows, "c1", 2, "minipkg.report.describe");
-  assert.deepEqual([describe.reused, describe.file, describe.start, describe.end], [
+  assert.deepEqual([
+    describe.reused,
+    describe.file,
+    describe.start,
+    describe.body_start,
+    describe.end,
+  ], [
     true,
     "minipkg/report.py",
+    5,
     6,
     12,
   ]);
@@ -137,9 +159,17 @@ Deno.test("fixture c1 turn 3: no submission, no repo target (null, not 0)", asyn
     [false, false],
   );
   const board = target(rows, "c1", 3, "minipkg.board.board");
-  assert.deepEqual([board.implemented, board.file, board.start, board.end, board.callees], [
+  assert.deepEqual([
+    board.implemented,
+    board.file,
+    board.start,
+    board.body_start,
+    board.end,
+    board.callees,
+  ], [
     true,
     "minipkg/board.py",
+    9,
     10,
     10,
     4,

@@ -58,9 +58,10 @@ export const TARGETS_SCHEMA: Record<string, ColumnType> = {
   reimplemented: "bool",
   reimplemented_by: "str", // submission function with the largest callee overlap, when reimplemented
   file: "str", // workspace-relative path of the target's body (null when not implemented)
-  start: "i32",
+  start: "i32", // line of the def keyword (CPython ast lineno)
   end: "i32",
-  body_lines: "i32",
+  body_lines: "i32", // end - body_start + 1: the lines recall looks at
+  body_start: "i32", // first line of the body block (recall: reads must overlap body_start..end)
   callees: "i32", // |non-builtin callees of the target|
   callee_overlap: "f64", // share of those callees the submission calls (null when callees = 0)
 };
@@ -148,6 +149,7 @@ export interface TargetRow {
   start: number | null;
   end: number | null;
   body_lines: number | null;
+  body_start: number | null;
   callees: number;
   callee_overlap: number | null;
 }

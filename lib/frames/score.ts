@@ -194,15 +194,23 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       name: moduleName(pkgDir.slice(pkgDir.lastIndexOf("/") + 1)),
     })
   );
-  const summaryOf = async (source: string, file: string, module: string) => {
+  const summaries = new Map<string, Promise<ModuleSummary>>();
+  const summaryOf = (source: string, file: string, module: string) => {
     const key = sha256(`${code}\n${file}\n${module}\n${source}`);
-    if (useCache) {
-      const hit = await summaryCache.get<ModuleSummary>(key);
-      if (hit) return hit;
+    let hit = summaries.get(key);
+    if (!hit) {
+      hit = (async () => {
+        if (useCache) {
+          const cached = await summaryCache.get<ModuleSummary>(key);
+          if (cached) return cached;
+        }
+        const s = await pool.run({ type: "summarize", source, file, module });
+        if (useCache) await summaryCache.set(key, s);
+        return s;
+      })();
+      summaries.set(key, hit);
     }
-    const s = await pool.run({ type: "summarize", source, file, module });
-    if (useCache) await summaryCache.set(key, s);
-    return s;
+    return hit;
   };
   const refText = memo((path: string) => Deno.readTextFile(path));
   const refSummary = memo(async (k: string) => {
@@ -288,7 +296,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     const turn = chain.turns[run.turn - 1];
     const contents = await loadRunContents(run, turn, rel);
     if (!run.log) throw new LayoutError(rel(run.dir), "missing log");
-    const logText = await Deno.readTextFile(run.log);
+    const logBytes = await Deno.readFile(run.log);
     const keys = {
       harness: config.harness,
       model: config.model,
@@ -306,7 +314,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       cases: turn.cases,
       earlier: earlier.map((e) => [e.path, sha256(e.text)]),
       submission: submission === undefined ? null : sha256(submission),
-      log: [relative(run.dir, run.log), sha256(logText)],
+      log: [relative(run.dir, run.log), sha256(logBytes)],
       results: sha256(contents.resultsText),
       meta: sha256(contents.metaText),
     }));
@@ -319,7 +327,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     for (const e of earlier) overlays[e.path] = e.text;
     const readsP = pool.run({
       type: "log",
-      text: logText,
+      text: new TextDecoder().decode(logBytes),
       file: rel(run.log),
       cwd: config.cwd,
       workspace: chain.repo.workspace,
@@ -344,11 +352,6 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       );
     }
     const agent = w0.withModules(agentModules);
-    const reference = w0.withModules(
-      await Promise.all(
-        chain.turns.slice(0, run.turn).map((x) => refSummary(`${chain.chain}\u0000${x.turn}`)),
-      ),
-    );
     let reads: ReadsResult;
     try {
       reads = await readsP;
@@ -357,11 +360,10 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     }
     const scores = scoreTargets(targets, {
       agent,
-      reference,
+      w0,
       module: turn.module,
       submitted: submission !== undefined,
       earlier: new Map(earlier.map((e) => [e.module, e.path])),
-      earlierModules: chain.turns.slice(0, run.turn - 1).map((x) => x.module),
       w0Path: (def: Definition) => `${chain.repo.package}/${def.file}`,
       reads: reads.reads,
     });
@@ -410,9 +412,10 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
         reimplemented: s.reimplemented,
         reimplemented_by: s.reimplemented_by,
         file: s.body?.file ?? null,
-        start: s.body?.start ?? null,
+        start: s.defStart,
         end: s.body?.end ?? null,
         body_lines: s.body ? s.body.end - s.body.start + 1 : null,
+        body_start: s.body?.start ?? null,
         callees: s.callees,
         callee_overlap: s.callee_overlap,
       })),
@@ -456,16 +459,26 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     configs: corpus.configs,
     found: corpus.runs.length,
   };
-  for (const runs of groups.values()) {
+  const byKeys = [...groups.values()].map((runs) => {
+    const c = configs.get(runs[0].config);
+    return { runs, key: c ? [c.harness, c.model, c.memory, runs[0].chain] : [] };
+  }).sort((a, b) => {
+    for (let i = 0; i < 4; i++) {
+      if (a.key[i] !== b.key[i]) return (a.key[i] ?? "") < (b.key[i] ?? "") ? -1 : 1;
+    }
+    return 0;
+  });
+  const byId = <T>(f: (x: T) => string) => (a: T, b: T) => (f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0);
+  for (const { runs } of byKeys) {
     let dup = false;
     for (const run of [...runs].sort((a, b) => a.turn - b.turn)) {
       const r = results.get(run);
       if (!r) continue;
       dup ||= r.turn.reimplemented > 0;
       out.turns.push({ ...r.turn, dup_chain: dup });
-      out.targets.push(...r.targets);
-      out.events.push(...r.events);
-      out.tests.push(...r.tests);
+      for (const x of [...r.targets].sort(byId((t) => t.target))) out.targets.push(x);
+      for (const x of r.events) out.events.push(x);
+      for (const x of [...r.tests].sort(byId((t) => t.case))) out.tests.push(x);
     }
   }
   return out;

@@ -78,8 +78,10 @@ export interface TargetScore extends Target {
   reimplemented: boolean;
   /** Submission function with the largest callee overlap, when re-implemented. */
   reimplemented_by: string | null;
-  /** The target's body (workspace-relative file, lines) when it exists. */
+  /** The target's body (workspace-relative file, lines `bodyStart..end`) when it exists. */
   body: Body | null;
+  /** Line of the target's `def` keyword, when it exists. */
+  defStart: number | null;
   callees: number;
   callee_overlap: number | null;
 }
@@ -88,16 +90,17 @@ export interface TargetScore extends Target {
 export interface TurnModels {
   /** W0 + the agent's submissions of turns < t + its submission of turn t (when any). */
   agent: CodeModel;
-  /** W0 + the reference modules of turns ≤ t (repo definitions the agent's modules shadow). */
-  reference: CodeModel;
+  /**
+   * W0 alone: definitions and callees of repo targets (the agent's new modules cannot change how
+   * W0 resolves; sharing one W0 model across turns shares its memoised resolution).
+   */
+  w0: Pick<CodeModel, "definition" | "callees">;
   /** Module id of turn t. */
   module: string;
   /** Whether the agent submitted a file at turn t. */
   submitted: boolean;
   /** Module id → workspace path of the agent's submissions of turns < t. */
   earlier: ReadonlyMap<string, string>;
-  /** Module ids of all turns < t (submitted or not). */
-  earlierModules: readonly string[];
   /** Workspace path of a W0 definition, e.g. `seaborn/` + def.file. */
   w0Path: (def: Definition) => string;
   /** Lines the turn's read and search actions showed. */
@@ -147,7 +150,7 @@ export function scoreTargets(targets: readonly Target[], m: TurnModels): TargetS
     let def: Definition | undefined;
     let file: string | undefined;
     if (t.kind === "repo") {
-      def = m.agent.definition(t.id) ?? m.reference.definition(t.id);
+      def = m.w0.definition(t.id);
       if (def) file = m.w0Path(def);
     } else {
       const owner = ownerModule(t.id, [...m.earlier.keys()]);
@@ -159,7 +162,11 @@ export function scoreTargets(targets: readonly Target[], m: TurnModels): TargetS
     const implemented = t.kind === "repo" ? true : def !== undefined && file !== undefined;
     const body = def && file ? bodyOf(def, file) : null;
     // a self function the agent never wrote is not in the workspace: nothing to duplicate
-    const calleeIds = def && implemented ? m.agent.callees(t.id) : [];
+    const calleeIds = !def || !implemented
+      ? []
+      : t.kind === "repo"
+      ? m.w0.callees(t.id)
+      : m.agent.callees(t.id);
     const reused = m.submitted && used.has(t.id);
     const r = isReimplemented(reused, calleeIds, calls);
     let by: string | null = null;
@@ -182,6 +189,7 @@ export function scoreTargets(targets: readonly Target[], m: TurnModels): TargetS
       reimplemented: r.reimplemented,
       reimplemented_by: by,
       body,
+      defStart: body && def ? def.start : null,
       callees: new Set(calleeIds).size,
       callee_overlap: r.overlap,
     };
