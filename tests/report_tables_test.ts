@@ -195,3 +195,23 @@ Deno.test("turnRows: a frame lacking columns is named in the error", () => {
   const f = turnsFrame(CONFIG_A).drop("dup_chain").drop("tests");
   assert.throws(() => turnRows(f), /lacks column\(s\) tests, dup_chain/);
 });
+
+Deno.test("printed difference is that of the printed values; the check uses the exact one", () => {
+  const t = {
+    id: "t",
+    title: "T",
+    caption: "",
+    provenance: "p",
+    keys: [{ name: "k", label: "K" }],
+    columns: [{ key: "v", label: "V", digits: 1, tolerance: 5 }],
+    rows: [
+      { keys: ["a"], values: { v: 85.25 }, paper: { v: 85.5 } },
+      { keys: ["b"], values: { v: 10.04 }, paper: { v: 5 } }, // 5.04 > 5: outside
+    ],
+    notes: [],
+  };
+  const md = toMarkdown(t);
+  assert.ok(md.includes("| a | 85.3 / 85.5 (-0.2) | ✓ |"), md); // not −0.25 → −0.3
+  assert.ok(md.includes("| b | 10.0 / 5.0 (+5.0) | ✗ v |"), md);
+  assert.ok(md.includes("1/2 cells within tolerance; outside: b V (+5.0)."), md);
+});

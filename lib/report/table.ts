@@ -167,7 +167,10 @@ function cellText(
   const value = fmt(row.values[c.key], d, c.signed);
   const p = row.paper?.[c.key];
   if (p === null || p === undefined) return { value };
-  return { value, paper: fmt(p, d, c.signed), diff: fmt(diffOf(row, c.key), d, true) };
+  // the printed difference is that of the printed values (the check uses the exact one)
+  const v = row.values[c.key];
+  const diff = v === null || v === undefined ? null : roundTo(v, d) - p;
+  return { value, paper: fmt(p, d, c.signed), diff: fmt(diff, d, true) };
 }
 
 function mdEscape(s: string): string {
