@@ -55,11 +55,15 @@ export class Workspace {
   /** True when the base files are known (a FileSource was given). */
   readonly known: boolean;
   readonly #base?: FileSource;
+  /** The workspace this one was forked from (reads fall through to it). */
+  readonly #parent?: Workspace;
   readonly #overlay = new Map<string, string | null | typeof UNKNOWN>();
   readonly #cache = new Map<string, string | undefined>();
+  readonly #lines = new Map<string, string[]>();
 
-  constructor(base: FileSource | undefined, root: string) {
+  constructor(base: FileSource | undefined, root: string, parent?: Workspace) {
     this.#base = base;
+    this.#parent = parent;
     this.known = base !== undefined;
     this.root = root.replace(/\/+$/, "");
   }
@@ -87,15 +91,18 @@ export class Workspace {
     return rel ? `${this.root}/${rel}` : this.root;
   }
 
-  /** Content of a workspace-relative file as it is now in the turn. */
-  read(rel: string): Content {
+  #own(rel: string): string | null | typeof UNKNOWN | undefined {
     const o = this.#overlay.get(rel);
-    if (o !== undefined) return o === null ? undefined : o;
-    if (!this.#base) return UNKNOWN;
+    if (o !== undefined) return o;
+    return this.#parent ? this.#parent.#own(rel) : undefined;
+  }
+
+  #baseRead(rel: string): string | undefined {
+    if (this.#parent) return this.#parent.#baseRead(rel);
     if (this.#cache.has(rel)) return this.#cache.get(rel);
     let text: string | undefined;
     try {
-      const t = this.#base(rel);
+      const t = this.#base!(rel);
       text = typeof t === "string" ? t : undefined;
     } catch {
       text = undefined;
@@ -104,10 +111,30 @@ export class Workspace {
     return text;
   }
 
+  /** Content of a workspace-relative file as it is now in the turn. */
+  read(rel: string): Content {
+    const o = this.#own(rel);
+    if (o !== undefined) return o === null ? undefined : o;
+    if (!this.#base) return UNKNOWN;
+    return this.#baseRead(rel);
+  }
+
+  /** The lines of a file's content (split once per distinct text and cached). */
+  linesOf(text: string): string[] {
+    if (this.#parent) return this.#parent.linesOf(text);
+    let l = this.#lines.get(text);
+    if (!l) {
+      l = splitLines(text);
+      if (this.#lines.size > 4096) this.#lines.clear();
+      this.#lines.set(text, l);
+    }
+    return l;
+  }
+
   /** True/false when known whether the file exists now, undefined when not known. */
   exists(rel: string): boolean | undefined {
     const c = this.read(rel);
-    if (c === UNKNOWN) return this.#overlay.has(rel) ? true : undefined;
+    if (c === UNKNOWN) return this.#own(rel) !== undefined ? true : undefined;
     return c !== undefined;
   }
 
@@ -121,22 +148,21 @@ export class Workspace {
     this.#overlay.set(rel, null);
   }
 
-  /** A copy sharing the base files, with its own copy of the overlay. */
+  /** A cheap layer over this workspace: its writes stay in the layer until {@link adopt}ed. */
   fork(): Workspace {
-    const w = new Workspace(this.#base, this.root);
-    for (const [k, v] of this.#overlay) w.#overlay.set(k, v);
-    return w;
+    return new Workspace(this.#base, this.root, this);
   }
 
-  /** Takes over the overlay of a fork (after the fork's changes are final). */
+  /** Takes over the writes of a layer forked from this workspace. */
   adopt(fork: Workspace): void {
-    this.#overlay.clear();
     for (const [k, v] of fork.#overlay) this.#overlay.set(k, v);
   }
 
   /** Paths written in the overlay (created or changed), sorted. */
   written(): string[] {
-    return [...this.#overlay.keys()].sort();
+    const out = new Set(this.#parent?.written() ?? []);
+    for (const k of this.#overlay.keys()) out.add(k);
+    return [...out].sort();
   }
 }
 

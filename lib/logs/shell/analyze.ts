@@ -404,9 +404,15 @@ function numbersFrom(
   const num = seg.stream.numbered;
   if (!num) return undefined;
   const out = new Map<string, number[]>();
+  const lengths = new Map<string, number>();
   const add = (file: string, n: number) => {
-    const content = ws.read(file);
-    if (typeof content === "string" && n > splitLines(content).length) return;
+    let len = lengths.get(file);
+    if (len === undefined) {
+      const content = ws.read(file);
+      len = typeof content === "string" ? ws.linesOf(content).length : Infinity;
+      lengths.set(file, len);
+    }
+    if (n > len) return;
     const l = out.get(file) ?? [];
     l.push(n);
     out.set(file, l);

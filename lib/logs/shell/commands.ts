@@ -105,8 +105,16 @@ function fileArgs(c: Call, names: string[]): { files: FileArg[]; outside: string
   return { files, outside };
 }
 
+const TAGGED = new Map<string, { text: string; lines: OutLine[] }>();
+
+/** The lines of a file as output lines tagged with their numbers (memoised; never mutate). */
 function tagged(rel: string, text: string): OutLine[] {
-  return splitLines(text).map((t, i) => ({ text: t, file: rel, n: i + 1 }));
+  const hit = TAGGED.get(rel);
+  if (hit && hit.text === text) return hit.lines;
+  const lines = splitLines(text).map((t, i) => ({ text: t, file: rel, n: i + 1 }));
+  if (TAGGED.size > 1024) TAGGED.clear();
+  TAGGED.set(rel, { text, lines });
+  return lines;
 }
 
 function errLine(c: Call, cmd: string, arg: string): OutLine[] {
@@ -436,6 +444,13 @@ function sed(c: Call): StageResult {
     };
   }
   const apply = (lines: OutLine[]): OutLine[] => {
+    if (win && win.start >= 1) {
+      // sed -n 'a,bp': a slice (b < a prints line a only)
+      return lines.slice(
+        win.start - 1,
+        win.end === undefined ? undefined : Math.max(win.start, win.end),
+      );
+    }
     const { out } = runSed(script!, lines.map((l) => l.text), quiet);
     return out.map((o) => o.n === undefined ? { text: o.text } : { ...lines[o.n], text: o.text });
   };
@@ -743,7 +758,18 @@ function grep(c: Call): StageResult {
     grepRegex(p, { mode, icase, word, line })
   );
   if (regexes.some((r) => !r)) unsupported = true;
-  const test = (t: string) => regexes.some((r) => r!.test(t)) !== invert;
+  const single = regexes.length === 1 ? regexes[0] : undefined;
+  // a literal pattern (most agent greps) is a substring test
+  const flat = patterns.flatMap((p) => p.split("\n"));
+  const literal = flat.length === 1 && !icase && !word && !line && !invert &&
+      (mode === "F" || !(mode === "G" ? /[.[\]*^$\\]/ : /[.[\]*^$\\+?(){}|]/).test(flat[0]))
+    ? flat[0]
+    : undefined;
+  const test = literal !== undefined
+    ? (t: string) => t.includes(literal)
+    : single
+    ? (invert ? (t: string) => !single.test(t) : (t: string) => single.test(t))
+    : (t: string) => regexes.some((r) => r!.test(t)) !== invert;
   const withContext = after > 0 || before > 0;
 
   /** grep over one file's (or stdin's) lines; `name` is the prefix or undefined. */

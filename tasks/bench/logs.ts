@@ -1,0 +1,239 @@
+/**
+ * Benchmark: reading a ~5 MB mini-SWE-agent v1 trajectory.
+ *
+ * Generates, in a temp directory, a workspace (60 Python files of 300–900 lines) and a
+ * trajectory of shell actions in the idioms agents use (`nl -ba | sed -n`, `sed -n`, `cat`
+ * (long ones elided the way mini shows them), `grep -n -C`, `grep -rn`, `head`, heredoc writes,
+ * `sed -i`), then times:
+ *
+ * 1. the whole process: `deno task reporeuse reads <log> --root <ws>` (startup, tree-sitter init,
+ *    JSON parse, reading, output) — the number to compare with the goal "well under a second";
+ * 2. in this process: `parseLog` with the workspace as a FileSource (after a warm-up), and
+ *    without it.
+ *
+ * Run: `deno task bench logs` (or `deno run -A tasks/bench/logs.ts`).
+ *
+ * @module
+ */
+import { parseLog } from "../../lib/logs/mod.ts";
+import { bashParser } from "../../lib/logs/shell/analyze.ts";
+
+const TARGET_BYTES = 5 * 1024 * 1024;
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pyFile(r: () => number, name: string, n: number): string {
+  const lines: string[] = [`"""Module ${name}."""`, "from __future__ import annotations", ""];
+  let k = 0;
+  while (lines.length < n) {
+    lines.push(`def func_${k}(value, scale=1.0):`);
+    lines.push(`    """Compute thing ${k} of ${name}."""`);
+    const body = 2 + Math.floor(r() * 8);
+    for (let i = 0; i < body; i++) lines.push(`    value = value * scale + ${i}  # step ${i}`);
+    lines.push("    return value", "", "");
+    k++;
+  }
+  return lines.slice(0, n).join("\n") + "\n";
+}
+
+function observation(output: string, rc: number): string {
+  if (output.length < 10000) return `<returncode>${rc}</returncode>\n<output>\n${output}</output>`;
+  return `<returncode>${rc}</returncode>\n<warning>\nThe output of your last command was too long.\n</warning><output_head>\n${
+    output.slice(0, 5000)
+  }\n</output_head>\n<elided_chars>\n${
+    output.length - 10000
+  } characters elided\n</elided_chars>\n<output_tail>\n${output.slice(-5000)}\n</output_tail>`;
+}
+
+function generate(dir: string): { log: string; ws: string; actions: number } {
+  const r = rng(7);
+  const ws = `${dir}/ws`;
+  Deno.mkdirSync(`${ws}/pkg/sub`, { recursive: true });
+  const files = new Map<string, string[]>();
+  for (let i = 0; i < 60; i++) {
+    const path = `pkg/${i % 3 === 0 ? "sub/" : ""}mod_${i}.py`;
+    const text = pyFile(r, path, 300 + Math.floor(r() * 600));
+    Deno.writeTextFileSync(`${ws}/${path}`, text);
+    files.set(path, text.split("\n").slice(0, -1));
+  }
+  const paths = [...files.keys()];
+  const messages: unknown[] = [
+    { role: "system", content: "You are a helpful assistant." },
+    { role: "user", content: "<pr_description>Add a feature.</pr_description>" },
+  ];
+  let size = 0;
+  let actions = 0;
+  let written = 0;
+  while (size < TARGET_BYTES) {
+    const p = paths[Math.floor(r() * paths.length)];
+    const lines = files.get(p)!;
+    const n = lines.length;
+    const a = 1 + Math.floor(r() * (n - 40));
+    const b = a + 10 + Math.floor(r() * 60);
+    const kind = Math.floor(r() * 8);
+    let command: string;
+    let output: string;
+    const num = (i: number) => `${String(i).padStart(6)}\t${lines[i - 1]}`;
+    const range = (x: number, y: number) => {
+      const out: number[] = [];
+      for (let i = x; i <= Math.min(y, n); i++) out.push(i);
+      return out;
+    };
+    switch (kind) {
+      case 0:
+        command = `cd /testbed && nl -ba ${p} | sed -n '${a},${b}p'`;
+        output = range(a, b).map(num).join("\n") + "\n";
+        break;
+      case 1:
+        command = `sed -n '${a},${b}p' ${p}`;
+        output = range(a, b).map((i) => lines[i - 1]).join("\n") + "\n";
+        break;
+      case 2:
+        command = `cat ${p}`;
+        output = lines.join("\n") + "\n";
+        break;
+      case 3: {
+        const f = Math.floor(a / 10);
+        command = `grep -n -C 2 "def func_${f}(" ${p}`;
+        const hit = lines.findIndex((l) => l.startsWith(`def func_${f}(`)) + 1;
+        output = hit
+          ? range(Math.max(1, hit - 2), hit + 2).map((i) =>
+            `${i}${i === hit ? ":" : "-"}${lines[i - 1]}`
+          )
+            .join("\n") + "\n"
+          : "";
+        break;
+      }
+      case 4: {
+        const f = Math.floor(r() * 5);
+        command = `grep -rn "def func_${f}(" pkg | head -20`;
+        const out: string[] = [];
+        for (const [q, ls] of files) {
+          ls.forEach((l, i) => {
+            if (l.startsWith(`def func_${f}(`)) out.push(`${q}:${i + 1}:${l}`);
+          });
+        }
+        output = out.slice(0, 20).join("\n") + (out.length ? "\n" : "");
+        break;
+      }
+      case 5:
+        command = `head -n ${b - a} ${p}`;
+        output = range(1, b - a).map((i) => lines[i - 1]).join("\n") + "\n";
+        break;
+      case 6: {
+        const path = `pkg/new_${written++}.py`;
+        const body = ["def new_feature(x):", "    return x + 1"];
+        command = `cat <<'EOF' > ${path}\n${body.join("\n")}\nEOF`;
+        output = "";
+        files.set(path, body);
+        break;
+      }
+      default:
+        command = `cd /testbed && python -c "import pkg; print(pkg)" && git status`;
+        output = "<module 'pkg'>\nOn branch main\n";
+    }
+    const msg = {
+      role: "assistant",
+      content: `THOUGHT: step ${actions}\n\n\`\`\`bash\n${command}\n\`\`\``,
+    };
+    const obs = { role: "user", content: observation(output, output === "" && kind === 3 ? 1 : 0) };
+    messages.push(msg, obs);
+    size += JSON.stringify(msg).length + JSON.stringify(obs).length;
+    actions++;
+  }
+  const traj = {
+    info: {
+      model_stats: { instance_cost: 1.5, api_calls: actions },
+      config: { environment: { cwd: "/testbed" } },
+    },
+    messages,
+    trajectory_format: "mini-swe-agent-1",
+  };
+  const log = `${dir}/bench.traj.json`;
+  Deno.writeTextFileSync(log, JSON.stringify(traj));
+  return { log, ws, actions };
+}
+
+async function main() {
+  const dir = await Deno.makeTempDir({ prefix: "reporeuse-bench-logs-" });
+  try {
+    const { log, ws, actions } = generate(dir);
+    const bytes = Deno.statSync(log).size;
+    console.log(
+      `trajectory: ${(bytes / 1024 / 1024).toFixed(2)} MB, ${actions} actions, 60-file workspace`,
+    );
+
+    // 1. whole process, as a user or a scoring worker would run it
+    const cli = new URL("../cli.ts", import.meta.url).pathname;
+    const times: number[] = [];
+    let summary = "";
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", cli, "reads", log, "--root", ws, "--compact"],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      times.push(performance.now() - t0);
+      if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+      const r = JSON.parse(new TextDecoder().decode(out.stdout));
+      summary = `files ${r.files}, lines ${r.lines}, coverage ${
+        r.coverage.toFixed(3)
+      }, ${r.events.length} events`;
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `whole process (reads --root): median ${times[1].toFixed(0)} ms (runs: ${
+        times.map((t) => t.toFixed(0)).join(", ")
+      } ms) — ${summary}`,
+    );
+
+    // 2. in process (tree-sitter initialised once)
+    await bashParser();
+    const text = Deno.readTextFileSync(log);
+    const fileMap = new Map<string, string>();
+    for (const e of walk(ws)) fileMap.set(e, Deno.readTextFileSync(`${ws}/${e}`));
+    const files = (p: string) => fileMap.get(p);
+    await parseLog(text, { file: log, files });
+    for (
+      const [label, opts] of [["with workspace", { file: log, files }], ["without workspace", {
+        file: log,
+      }]] as const
+    ) {
+      const ts: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        await parseLog(text, opts);
+        ts.push(performance.now() - t0);
+      }
+      ts.sort((a, b) => a - b);
+      console.log(
+        `parseLog in process, ${label}: median ${ts[1].toFixed(0)} ms (${
+          (actions / ts[1] * 1000).toFixed(0)
+        } actions/s)`,
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function* walk(root: string, base = ""): Generator<string> {
+  for (const e of Deno.readDirSync(base ? `${root}/${base}` : root)) {
+    const p = base ? `${base}/${e.name}` : e.name;
+    if (e.isDirectory) yield* walk(root, p);
+    else yield p;
+  }
+}
+
+if (import.meta.main) await main();
