@@ -215,3 +215,20 @@ Deno.test("printed difference is that of the printed values; the check uses the 
   assert.ok(md.includes("| b | 10.0 / 5.0 (+5.0) | ✗ v |"), md);
   assert.ok(md.includes("1/2 cells within tolerance; outside: b V (+5.0)."), md);
 });
+
+Deno.test("table2/table3: runs without the interface setting show every configuration", () => {
+  const rows = CONFIG_A.map((r) => ({ ...r, memory: "none" }));
+  const t = table2(turnsFrame(rows));
+  assert.deepEqual(t.rows.map((r) => r.keys), [["OpenCode", "GLM-5.3 (none)"]]);
+  assert.equal(t.rows[0].paper, undefined);
+  assert.ok(
+    toMarkdown(t).includes('No configuration uses the paper\'s default "interface" memory'),
+  );
+  assert.deepEqual(table3(turnsFrame(rows)).rows.map((r) => r.keys), [[
+    "OpenCode",
+    "GLM-5.3 (none)",
+  ]]);
+  const asked = table2(turnsFrame(rows), { memory: "source" });
+  assert.equal(asked.rows.length, 0);
+  assert.ok(toMarkdown(asked).includes('No scored turns with memory setting "source".'));
+});

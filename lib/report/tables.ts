@@ -105,6 +105,30 @@ function paperRow(
 }
 
 /**
+ * The harness × model grid of Tables 2–3: configurations with the requested memory setting (default
+ * "interface", the paper's); when the runs have no such configuration and no setting was asked for,
+ * every configuration, its memory setting shown beside the model.
+ */
+function gridOf(rows: TurnRow[], asked: string | undefined) {
+  const all = byConfig(rows);
+  const memory = asked ?? "interface";
+  const picked = all.filter((g) => g.key.memory === memory);
+  if (picked.length || asked !== undefined || !all.length) {
+    const notes = picked.length ? [] : [`No scored turns with memory setting "${memory}".`];
+    return { memory: memory as string | null, groups: sortConfigs(picked), notes };
+  }
+  return {
+    memory: null,
+    groups: sortConfigs(all),
+    notes: ['No configuration uses the paper\'s default "interface" memory; all are shown.'],
+  };
+}
+
+function modelLabel(k: ConfigKey, memory: string | null): string {
+  return memory === null ? `${k.model} (${k.memory})` : k.model;
+}
+
+/**
  * Table 2 (main results): one row per harness × model under `memory` (default "interface", the
  * paper's default setting), every metric macro-averaged over turns; C_dup averaged over the
  * turn-wise rates.
@@ -113,10 +137,9 @@ export function table2(
   turns: pl.DataFrame | TurnRow[],
   opts: TableOptions & { memory?: string } = {},
 ): TableData {
-  const memory = opts.memory ?? "interface";
-  const groups = sortConfigs(byConfig(rowsOf(turns)).filter((g) => g.key.memory === memory));
+  const { memory, groups, notes } = gridOf(rowsOf(turns), opts.memory);
   const rows: Row[] = groups.map((g) => ({
-    keys: [g.key.harness, g.key.model],
+    keys: [g.key.harness, modelLabel(g.key, memory)],
     values: mainValues(g.rows),
     paper: opts.paper === false || memory !== "interface"
       ? undefined
@@ -127,18 +150,21 @@ export function table2(
     title: "Table 2: Main results on RepoReuse",
     caption: "Reuse, recall, correctness and C_dup in %; Files and Lines per turn. All metrics " +
       "macro-averaged over turns where defined (self metrics from turn 2); C_dup averaged over " +
-      `the cumulative turn-wise rates. Memory setting: ${memory}. Best reuse, recall and ` +
+      `the cumulative turn-wise rates. Memory setting: ${memory ?? "all"}. Best reuse, recall and ` +
       "correctness per column in bold.",
     provenance: opts.provenance ?? DEFAULT_PROVENANCE,
     keys: [{ name: "harness", label: "Harness" }, { name: "model", label: "Model" }],
     columns: mainColumns(),
     rows,
-    notes: rows.some((r) => r.paper)
-      ? [
-        `Check column: ✓ when every reuse, recall and correctness cell is within ±${TOLERANCE} ` +
-        `points of the paper and C_dup within ±${TOLERANCE_CDUP}; otherwise the columns outside.`,
-      ]
-      : [],
+    notes: [
+      ...notes,
+      ...(rows.some((r) => r.paper)
+        ? [
+          `Check column: ✓ when every reuse, recall and correctness cell is within ±${TOLERANCE} ` +
+          `points of the paper and C_dup within ±${TOLERANCE_CDUP}; otherwise the columns outside.`,
+        ]
+        : []),
+    ],
     groupKeys: true,
   };
 }
@@ -199,25 +225,24 @@ export function table3(
   turns: pl.DataFrame | TurnRow[],
   opts: TableOptions & { memory?: string } = {},
 ): TableData {
-  const memory = opts.memory ?? "interface";
-  const groups = sortConfigs(byConfig(rowsOf(turns)).filter((g) => g.key.memory === memory));
+  const { memory, groups, notes } = gridOf(rowsOf(turns), opts.memory);
   return {
     id: "table3",
     title: "Table 3: Recall, reuse, and redundancy at the first and last turn",
     caption:
       "In %. Self reuse is defined from turn 2; Δ is the change from the first to the last " +
-      `turn (difference of the rounded values). Memory setting: ${memory}.`,
+      `turn (difference of the rounded values). Memory setting: ${memory ?? "all"}.`,
     provenance: opts.provenance ?? DEFAULT_PROVENANCE,
     keys: [{ name: "harness", label: "Harness" }, { name: "model", label: "Model" }],
     columns: turnColumns(),
     rows: groups.map((g) => ({
-      keys: [g.key.harness, g.key.model],
+      keys: [g.key.harness, modelLabel(g.key, memory)],
       values: turnValues(g.rows),
       paper: opts.paper === false || memory !== "interface"
         ? undefined
         : paperRow(3, { harness: g.key.harness, model: g.key.model }, ["harness", "model"]),
     })),
-    notes: lastTurnNote(groups),
+    notes: [...notes, ...lastTurnNote(groups)],
     groupKeys: true,
   };
 }
