@@ -20,7 +20,7 @@ import {
   replaceSection,
   type ScoredQuery,
 } from "../lib/query/mod.ts";
-import { SIMULATED, simulatedScored } from "../lib/report/reproduce.ts";
+import { simulatedScored } from "../lib/report/reproduce.ts";
 
 async function data(
   opts: { scored?: string; seed: number; scale: "paper" | "small" },
@@ -35,7 +35,8 @@ async function data(
   });
   return {
     q: fromFrames(scored, "simulated"),
-    source: `the simulated corpus (seed ${opts.seed}, scale "${opts.scale}" — ${SIMULATED})`,
+    source: `the **SIMULATED** corpus (\`simulateCorpus\`, seed ${opts.seed}, scale ` +
+      `"${opts.scale}": synthetic logs that test the pipeline, not measured agent runs)`,
   };
 }
 

@@ -52,8 +52,8 @@ ORDER BY model`,
   },
   {
     id: "harness-flips",
-    question: "Which targets flipped from reused (mini-SWE-agent) to re-implemented (OpenCode), " +
-      "same model, memory, chain and turn?",
+    question: "How many targets were reused under mini-SWE-agent but re-implemented under " +
+      "OpenCode (same model, memory, chain and turn)?",
     sql: `SELECT model_a AS model, COUNT(*) AS flips, COUNT(DISTINCT chain) AS chains
 FROM flips
 WHERE harness_a = 'mini-SWE-agent' AND harness_b = 'OpenCode'
