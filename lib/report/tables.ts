@@ -150,7 +150,9 @@ export function table2(
     title: "Table 2: Main results on RepoReuse",
     caption: "Reuse, recall, correctness and C_dup in %; Files and Lines per turn. All metrics " +
       "macro-averaged over turns where defined (self metrics from turn 2); C_dup averaged over " +
-      `the cumulative turn-wise rates. Memory setting: ${memory ?? "all"}. Best reuse, recall and ` +
+      `the cumulative turn-wise rates. Memory setting: ${
+        memory ?? "all"
+      }. Best reuse, recall and ` +
       "correctness per column in bold.",
     provenance: opts.provenance ?? DEFAULT_PROVENANCE,
     keys: [{ name: "harness", label: "Harness" }, { name: "model", label: "Model" }],
