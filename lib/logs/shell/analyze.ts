@@ -297,6 +297,7 @@ class Interp {
         fromPipe,
       };
       let res = runStage(call);
+      if (fromPipe) res = { ...res, primary: true };
       if (res.needsOutput && observed === undefined) {
         res = { ...res, other: res.other };
       }
@@ -326,7 +327,8 @@ class Interp {
         else this.ws.write(w.path, w.content);
       }
     }
-    const source = results[0] ?? { stream: { lines: null }, kind: "other" as EventKind, paths: [] };
+    const source = results.find((r) => r.primary) ?? results[0] ??
+      { stream: { lines: null }, kind: "other" as EventKind, paths: [] };
     const lastRes = results[results.length - 1];
     const stream = silent ? { lines: [] } : input ?? { lines: null };
     const failed = lastRes?.failed ?? false;
@@ -719,7 +721,21 @@ function fallback(
     return { lines: {}, placed: false, note: "output of this command cannot be told apart" };
   }
   const nums = numbersFrom(text, s, ctx.ws, ctx.cwd);
-  if (nums && nums.size) return { lines: toRanges(nums), placed: true };
+  if (nums && nums.size) {
+    if (elided && obs.tail) {
+      // the tail starts inside a line: that line (partly shown) precedes the first numbered one
+      const nl = obs.tail.indexOf("\n");
+      const first = nl < 0 ? obs.tail : obs.tail.slice(0, nl);
+      if (first && !numbersFrom(first, s, ctx.ws, ctx.cwd)?.size) {
+        const next = numbersFrom(obs.tail.slice(nl + 1), s, ctx.ws, ctx.cwd);
+        for (const [file, ns] of next ?? []) {
+          if (ns[0] > 1) nums.get(file)?.push(ns[0] - 1);
+          break;
+        }
+      }
+    }
+    return { lines: toRanges(nums), placed: true };
+  }
   const d = s.stream.declared;
   if (d) {
     const trailer = d.trailer ?? 0;

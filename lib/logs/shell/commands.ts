@@ -50,6 +50,8 @@ export interface StageResult {
   needsOutput?: boolean;
   /** Not interpretable. */
   other?: string;
+  /** The stage that defines the pipeline's event (`… | xargs grep`). */
+  primary?: boolean;
   /** New cwd (cd). `null` = outside the workspace. */
   cd?: string | null;
 }
@@ -97,7 +99,7 @@ function fileArgs(c: Call, names: string[]): { files: FileArg[]; outside: string
     if (rel === undefined || rel === "") {
       if (rel === undefined) outside.push(arg);
       // outside the workspace: never read, never credited; its output is unknown
-      files.push({ arg, content: rel === undefined ? UNKNOWN : undefined });
+      files.push({ arg, rel, content: rel === undefined ? UNKNOWN : undefined });
       continue;
     }
     files.push({ arg, rel, content: c.ws.read(rel) });
