@@ -120,7 +120,13 @@ export async function run(args: string[]): Promise<number> {
     }
     return 0;
   } catch (e) {
-    if (e instanceof QueryError) return fail(e.message);
+    if (e instanceof QueryError) {
+      const defaulted = !args.some((a) => a === "--scored" || a.startsWith("--scored="));
+      const hint = defaulted && e.message.startsWith("scored directory")
+        ? `; or name one with --scored <dir>`
+        : "";
+      return fail(e.message + hint);
+    }
     return fail(`unexpected error: ${String((e as Error)?.message ?? e).split("\n")[0]}`);
   }
 }
