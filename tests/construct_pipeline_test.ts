@@ -116,6 +116,66 @@ const GOOD_EXPECTED = [
   "[3, 3]",
 ];
 
+const SOLUTION2 = `from mini._impl.score_bands import band_labels
+from mini._impl.rank import dense_rank
+
+
+def band_counts(values, bands=3):
+    labels = band_labels(values, bands)
+    counts = [0] * bands
+    for label in labels:
+        counts[label] += 1
+    return counts
+
+
+def rank_pairs(values):
+    ranks = dense_rank(values)
+    pairs = sorted(zip(ranks, values))
+    result = []
+    for rank, value in pairs:
+        result.append((value, rank))
+    return result
+`;
+
+const DRAFT2 = JSON.stringify({
+  module_name: "rank_report",
+  goal: "Report how many values fall in each band, and list values with their ranks.",
+  functions: [
+    {
+      name: "band_counts",
+      signature: "def band_counts(values, bands=3)",
+      returns: "list[int] of length `bands`, counts per band in band order",
+      behaviour: "Count the values falling in each band.",
+    },
+    {
+      name: "rank_pairs",
+      signature: "def rank_pairs(values)",
+      returns: "list of (value, rank) tuples ordered by rank, then value",
+      behaviour: "Pair each value with its dense rank.",
+    },
+  ],
+  solution: SOLUTION2,
+  calls: [
+    "band_counts([3, 1, 2])",
+    "band_counts([5, 5, 5])",
+    "band_counts([10, 20], bands=2)",
+    "rank_pairs([30, 10, 20, 10])",
+    "rank_pairs([])",
+    "rank_pairs(['b', 'a'])",
+  ].map((call) => ({ call, repr: "?" })),
+  read_targets: [],
+});
+
+/** Worked by hand: bands of turn 1 ([2, 0, 1], [0, 0, 0], [0, 1]) counted; dense ranks paired. */
+const EXPECTED2 = [
+  "[1, 1, 1]",
+  "[3, 0, 0]",
+  "[1, 1]",
+  "[(10, 1), (10, 1), (20, 2), (30, 3)]",
+  "[]",
+  "[('a', 1), ('b', 2)]",
+];
+
 const GOAL =
   "Group measurements into a fixed number of bands by their rank, and rescale values onto a target interval.";
 
@@ -125,6 +185,9 @@ function pipelineScript() {
   return (messages: Msg[]): string => {
     const first = messages[0].content;
     if (first.startsWith("You are assembling an *evidence pack*")) {
+      if (first.includes("Round 2.")) {
+        return JSON.stringify({ action: "stop", reason: "r", task_sketch: "Report bands." });
+      }
       if (!invalidSent) {
         invalidSent = true;
         return "I would pick normalize next.";
@@ -143,6 +206,7 @@ function pipelineScript() {
       });
     }
     if (first.startsWith("You are authoring a programming task")) {
+      if (first.includes("### Round 1 – `mini._impl.score_bands`")) return DRAFT2;
       if (first.includes("## Problem with the previous attempt")) return draft(GOAL, GOOD_CALLS);
       if (messages.length === 1) {
         return draft("Use normalize to rescale values, then band them.", GOOD_CALLS);
@@ -171,7 +235,7 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
       package: "mini",
       out,
       chain: "mini-001",
-      turns: 1,
+      turns: 2,
       nfun: 2,
       lo: 2,
       hi: 3,
@@ -181,7 +245,9 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
     const result = await buildChain(client, opts);
 
     // the walk: B.1 prompt, the invalid reply answered and re-asked, then expand and stop
-    const walkPrompts = requests.filter((m) => m[0].content.startsWith("You are assembling"));
+    const walkPrompts = requests.filter((m) =>
+      m[0].content.startsWith("You are assembling") && m[0].content.includes("Round 1.")
+    );
     assert.equal(walkPrompts.length, 3);
     assert.match(walkPrompts[0][0].content, /Repository: mini\n/);
     assert.match(walkPrompts[0][0].content, /## Menu – you may expand ONE of these, or stop/);
@@ -230,8 +296,29 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
     const requirement = await Deno.readTextFile(`${out}/tasks/mini-001/turn1/requirement.md`);
     assert.ok(requirement.startsWith(GOAL));
     assert.ok(!/normalize|rank_scores/.test(requirement));
+    // turn 2 departs from the turn-1 artifact, with the nearest unused internal symbol injected
+    const walk2 = requests.find((m) => m[0].content.includes("Round 2."))![0].content;
+    assert.match(walk2, /departs from `mini\._impl\.score_bands\.band_labels`/);
+    assert.match(walk2, /The nearby repository symbol `mini\._impl\.rank\.dense_rank`, not used/);
+    const t2 = result.turns[1];
+    assert.deepEqual(t2.evidence.symbols, [
+      "mini._impl.score_bands.band_labels",
+      "mini._impl.rank.dense_rank",
+    ]);
+    assert.equal(t2.evidence.injected, "mini._impl.rank.dense_rank");
+    assert.equal(t2.path, "mini/_impl/rank_report.py");
+    assert.deepEqual(t2.cases.map((c) => c.expected), EXPECTED2);
+    const req2 = await Deno.readTextFile(`${out}/tasks/mini-001/turn2/requirement.md`);
+    assert.match(req2, /### Round 1 – `mini\._impl\.score_bands`\n\n- `band_labels`/);
+    // the independent audit re-ran both turns from a fresh W0
+    assert.deepEqual(result.audit, [
+      { turn: 1, cases: 6, failed: [] },
+      { turn: 2, cases: 6, failed: [] },
+    ]);
     const n = requests.length;
-    assert.equal(n, 6); // 3 walk + 2 synthesis (attempt 1) + 1 synthesis (attempt 2, walk cached)
+    // turn 1: 3 walk + 2 synthesis (attempt 1) + 1 synthesis (attempt 2, walk cached);
+    // turn 2: 1 walk + 1 synthesis
+    assert.equal(n, 8);
 
     // a rerun is served from the response cache: no request reaches the server
     const again = new ModelClient({
@@ -241,7 +328,7 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
       cache: new Cache("llm", 1, cacheRoot),
     });
     const out2 = await Deno.makeTempDir();
-    const rerun = await buildChain(again, { ...opts, out: out2 });
+    const rerun = await buildChain(again, { ...opts, out: out2, turns: 1, audit: false });
     assert.equal(requests.length, n);
     assert.equal(again.usage.requests, 0);
     assert.deepEqual(rerun.turns[0].cases, turn.cases);

@@ -30,3 +30,4 @@ export { defaultPython, runCalls } from "./calls.ts";
 export { runProcess } from "./exec.ts";
 export { chainFile, writeChain } from "./write.ts";
 export { buildChain, type BuildOptions, type BuildResult } from "./pipeline.ts";
+export { auditChain, type AuditTurn } from "./audit.ts";

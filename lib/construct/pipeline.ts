@@ -14,6 +14,7 @@ import { synthesize } from "./synth.ts";
 import { type CalledSymbols, verifyTurn } from "./verify.ts";
 import { calledSymbols } from "./reuse.ts";
 import { writeChain } from "./write.ts";
+import { auditChain, type AuditTurn } from "./audit.ts";
 import type { EvidencePack, VerifiedTurn } from "./types.ts";
 import type { Graph } from "../python/types.ts";
 import { analyzePackage } from "../python/mod.ts";
@@ -48,6 +49,8 @@ export interface BuildOptions {
   graphOf?: (packageDir: string) => Promise<Graph>;
   /** Resolver-based reuse check (default: lib/python). */
   calledSymbols?: CalledSymbols;
+  /** Re-run every turn's tests from a fresh W0 after writing (default true). */
+  audit?: boolean;
   log?: (line: string) => void;
 }
 
@@ -57,6 +60,8 @@ export interface BuildResult {
   turns: VerifiedTurn[];
   /** Rejected attempts with their reasons. */
   rejected: { turn: number; attempt: number; reason: string }[];
+  /** The independent audit (absent when disabled). */
+  audit?: AuditTurn[];
 }
 
 async function defaultGraph(packageDir: string): Promise<Graph> {
@@ -176,7 +181,15 @@ export async function buildChain(client: ModelClient, opts: BuildOptions): Promi
       workspace,
       package: pkg,
     }, turns);
-    return { dir, turns, rejected };
+    if (opts.audit === false) return { dir, turns, rejected };
+    log(`auditing ${dir} from a fresh workspace`);
+    const audit = await auditChain(dir, { python: opts.python });
+    const bad = audit.filter((a) => a.failed.length);
+    if (bad.length) {
+      const what = bad.map((a) => `turn ${a.turn}: ${a.failed.join(", ")}`).join("; ");
+      throw new Error(`audit of ${dir} failed (${what})`);
+    }
+    return { dir, turns, rejected, audit };
   } finally {
     await Deno.remove(ws, { recursive: true }).catch(() => {});
   }
@@ -205,7 +218,6 @@ async function walkForTurn(
   seed: number,
   isOwn: (id: string) => boolean,
 ): Promise<EvidencePack> {
-  const nTurns = opts.turns ?? 5;
   const common = { repoName: opts.repoName ?? opts.package, lo: opts.lo, hi: opts.hi };
   if (t === 1) {
     const candidates = graph.candidates();
@@ -216,8 +228,7 @@ async function walkForTurn(
     return await walk(client, graph, {
       ...common,
       start,
-      roundCtx:
-        `Round 1 of ${nTurns}. The walk starts from an internal symbol beneath the public API.`,
+      roundCtx: "Round 1. The walk starts from an internal symbol beneath the public API.",
       allow: (id) => graph.node(id)?.internal === true,
     });
   }
@@ -231,7 +242,7 @@ async function walkForTurn(
     excludePrefixes: turns.map((v) => `${v.module}.`),
   });
   const ctx = [
-    `Round ${t} of ${nTurns}. This walk departs from \`${start}\`, a function written in round ${
+    `Round ${t}. This walk departs from \`${start}\`, a function written in round ${
       t - 1
     } (module \`${prev.module}\`); reusing earlier rounds' functions is a natural part of the task.`,
   ];
