@@ -51,11 +51,10 @@ function idx(list: readonly string[], v: string): number {
 }
 
 function configOrder(a: ConfigKey, b: ConfigKey): number {
-  return idx(MEMORIES, a.memory) - idx(MEMORIES, b.memory) ||
-    a.memory.localeCompare(b.memory) ||
-    idx(HARNESSES, a.harness) - idx(HARNESSES, b.harness) ||
+  return idx(HARNESSES, a.harness) - idx(HARNESSES, b.harness) ||
     a.harness.localeCompare(b.harness) ||
-    idx(MODELS, a.model) - idx(MODELS, b.model) || a.model.localeCompare(b.model);
+    idx(MODELS, a.model) - idx(MODELS, b.model) || a.model.localeCompare(b.model) ||
+    idx(MEMORIES, a.memory) - idx(MEMORIES, b.memory) || a.memory.localeCompare(b.memory);
 }
 
 /**
