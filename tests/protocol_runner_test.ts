@@ -135,3 +135,55 @@ Deno.test("protocol: workspace preparation removes git history, tests and caches
     await Deno.remove(dest, { recursive: true });
   }
 });
+
+async function cli(args: string[]) {
+  const r = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "tasks/cli.ts", ...args],
+    cwd: new URL("..", import.meta.url).pathname,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: r.code, stderr: new TextDecoder().decode(r.stderr).trim() };
+}
+
+Deno.test("protocol: run CLI errors are one clear line", async () => {
+  const empty = await Deno.makeTempDir();
+  try {
+    const base = ["run", SAMPLE, "--harness", "h", "--model", "m"];
+    assert.deepEqual(await cli(base), {
+      code: 2,
+      stderr: "reporeuse run: --agent is required (see --help)",
+    });
+    assert.deepEqual(await cli([...base, "--agent", "true", "--memory", "full"]), {
+      code: 2,
+      stderr: 'reporeuse run: --memory must be none, interface or source (got "full")',
+    });
+    assert.deepEqual(
+      await cli(["run", empty, "--agent", "true", "--harness", "h", "--model", "m"]),
+      {
+        code: 2,
+        stderr: `reporeuse run: ${empty}: no tasks/ directory (not a corpus)`,
+      },
+    );
+    await Deno.mkdir(`${empty}/tasks/c1/turn1`, { recursive: true });
+    await Deno.writeTextFile(
+      `${empty}/tasks/c1/chain.json`,
+      JSON.stringify({
+        chain: "c1",
+        repo: { name: "mini", workspace: FIXTURE, package: "mini" },
+        turns: [{ turn: 1, module: "mini.x", path: "mini/x.py", functions: [] }],
+      }),
+    );
+    await Deno.writeTextFile(`${empty}/tasks/c1/turn1/tests.json`, "{oops");
+    const bad = await cli(["run", empty, "--agent", "true", "--harness", "h", "--model", "m"]);
+    assert.equal(bad.code, 2);
+    assert.match(
+      bad.stderr,
+      /^reporeuse run: .*tasks\/c1\/turn1\/tests\.json: cannot read test cases/,
+    );
+    assert.equal(bad.stderr.split("\n").length, 1);
+  } finally {
+    await Deno.remove(empty, { recursive: true });
+  }
+});

@@ -159,6 +159,10 @@ async function runChain(
   const w0 = spec.repo.workspace.startsWith("/")
     ? spec.repo.workspace
     : `${chainDir}/${spec.repo.workspace}`;
+  // every turn's test cases are readable before any agent runs
+  const allCases = await Promise.all(
+    spec.turns.map((t, i) => readCases(`${chainDir}/turn${t.turn ?? i + 1}/tests.json`)),
+  );
   const ws = `${root}/workspace`;
   await Deno.remove(ws, { recursive: true }).catch(() => {});
   log(`${chain}: preparing the workspace from ${w0}`);
@@ -220,8 +224,7 @@ async function runChain(
       // no file at the required path: the turn fails all its tests
     }
     sources.push({ turn: n, module: turn.module, path: turn.path, source: submission });
-    const cases: TestCase[] = JSON.parse(await Deno.readTextFile(`${chainDir}/turn${n}/tests.json`))
-      .cases;
+    const cases = allCases[i];
     let passed = 0;
     if (submission !== null) {
       await Deno.writeTextFile(`${turnDir}/submission.py`, submission);
@@ -287,4 +290,15 @@ async function adoptStdoutLog(turnDir: string, stdout: string): Promise<void> {
       // not JSONL either: no log
     }
   }
+}
+
+async function readCases(file: string): Promise<TestCase[]> {
+  let cases: unknown;
+  try {
+    cases = JSON.parse(await Deno.readTextFile(file)).cases;
+  } catch (e) {
+    throw new Error(`${file}: cannot read test cases (${(e as Error).message.split("\n")[0]})`);
+  }
+  if (!Array.isArray(cases)) throw new Error(`${file}: "cases" must be a list`);
+  return cases as TestCase[];
 }

@@ -53,6 +53,8 @@ export async function prepareWorkspace(
   opts: { package?: string; python?: string; checkImport?: boolean } = {},
 ): Promise<PreparedWorkspace> {
   const removed: string[] = [];
+  const info = await Deno.stat(source).catch(() => null);
+  if (!info?.isDirectory) throw new Error(`${source}: W0 is not a directory`);
   await Deno.mkdir(dest, { recursive: true });
   await copyTree(source, dest, "", removed);
   if (opts.package && opts.checkImport !== false) {
