@@ -4,6 +4,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { isAbsolute, resolve } from "node:path";
 import {
   type Format,
   formatFrame,
@@ -50,6 +51,15 @@ export function schemaText(tables: TableInfo[]): string {
     out.push("");
   }
   return out.join("\n").trimEnd();
+}
+
+/**
+ * A path the user typed, resolved against the directory they ran `deno task` from (`INIT_CWD`;
+ * deno task itself runs in the project root). The default `out/scored` stays project-relative.
+ */
+function userPath(path: string): string {
+  const from = Deno.env.get("INIT_CWD");
+  return path === DEFAULT_SCORED || !from || isAbsolute(path) ? path : resolve(from, path);
 }
 
 function fail(message: string, code = 1): number {
@@ -105,7 +115,7 @@ export async function run(args: string[]): Promise<number> {
     return fail('no query given; usage: deno task reporeuse query "<SQL>" (or --schema)', 2);
   }
   try {
-    const q = await openScored(values.scored!);
+    const q = await openScored(userPath(values.scored!));
     if (values.schema) {
       console.log(schemaText(q.schema()));
       return 0;
