@@ -81,7 +81,7 @@ export function unionRanges(all: Iterable<Ranges>): Ranges {
   for (const r of all) {
     for (const [path, ranges] of Object.entries(r)) {
       const list = acc.get(path) ?? [];
-      list.push(...ranges);
+      for (const r of ranges) list.push(r);
       acc.set(path, list);
     }
   }

@@ -59,6 +59,11 @@ export function contentText(v: unknown): string | undefined {
 /** Seconds between the first and last of some epoch timestamps (seconds or ms), when ≥ 2. */
 export function spanSeconds(stamps: number[], ms: boolean): number | undefined {
   if (stamps.length < 2) return undefined;
-  const span = Math.max(...stamps) - Math.min(...stamps);
+  let lo = Infinity, hi = -Infinity;
+  for (const t of stamps) {
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  const span = hi - lo;
   return ms ? span / 1000 : span;
 }

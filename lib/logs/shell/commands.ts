@@ -107,6 +107,11 @@ function fileArgs(c: Call, names: string[]): { files: FileArg[]; outside: string
   return { files, outside };
 }
 
+/** Appends without spreading (arrays of a million lines exceed the argument limit). */
+function append<T>(dst: T[], src: readonly T[]): void {
+  for (let i = 0; i < src.length; i++) dst.push(src[i]);
+}
+
 const TAGGED = new Map<string, { text: string; lines: OutLine[] }>();
 
 /** The lines of a file as output lines tagged with their numbers (memoised; never mutate). */
@@ -136,7 +141,7 @@ function readAll(
       failed = true;
       if (lines) lines.push(...errLine(c, cmd, f.arg));
     } else if (f.content === UNKNOWN) lines = null;
-    else if (lines) lines.push(...tagged(f.rel!, f.content));
+    else if (lines) append(lines, tagged(f.rel!, f.content));
   }
   return { lines, failed };
 }
@@ -373,7 +378,7 @@ function headTail(c: Call, tail: boolean): StageResult {
       if (i > 0) lines.push({ text: "" });
       lines.push({ text: `==> ${f.arg} <==` });
     }
-    lines.push(...pick(tagged(f.rel!, f.content)));
+    append(lines, pick(tagged(f.rel!, f.content)));
   });
   const single = ex.length === 1 && files.length === 1 ? ex[0] : undefined;
   return {
@@ -498,7 +503,7 @@ function sed(c: Call): StageResult {
         failed = true;
         lines?.push(...errLine(c, "sed", f.arg));
       } else if (f.content === UNKNOWN) lines = null;
-      else if (lines) lines.push(...apply(tagged(f.rel!, f.content)));
+      else if (lines) append(lines, apply(tagged(f.rel!, f.content)));
     }
   } else {
     const all = readAll(c, "sed", files);
@@ -902,7 +907,7 @@ function grep(c: Call): StageResult {
       if (listFiles === "l" && matched) lines.push({ text: s.display });
       if (countOnly) lines.push({ text: `${s.display}:${matched}` });
       if (out.length && withContext && prevHad) lines.push({ text: "--" });
-      lines.push(...out);
+      append(lines, out);
       if (out.length) prevHad = true;
     }
     return {
@@ -938,7 +943,7 @@ function grep(c: Call): StageResult {
     if (listFiles === "L" && !matched) lines.push({ text: f.arg });
     if (countOnly) lines.push({ text: multi ? `${f.arg}:${matched}` : String(matched) });
     if (out.length && withContext && prevHad) lines.push({ text: "--" });
-    lines.push(...out);
+    append(lines, out);
     if (out.length) prevHad = true;
   }
   const ex = existing(files);
