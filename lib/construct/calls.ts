@@ -14,6 +14,11 @@ export function defaultPython(): string {
   return Deno.env.get("REPOREUSE_PYTHON") ?? "python3";
 }
 
+/** Environment of a Python subprocess importing from the workspace root (headless matplotlib). */
+export function pythonEnv(workspace: string): Record<string, string> {
+  return { PYTHONPATH: workspace, MPLBACKEND: "Agg" };
+}
+
 /** Outcome of one call. */
 export type CallOutcome = { ok: true; repr: string } | { ok: false; error: string };
 
@@ -120,7 +125,7 @@ export async function runCalls(
     const python = opts.python ?? defaultPython();
     const r = await runProcess([python, "harness.py", "spec.json", "out.json"], {
       cwd: tmp,
-      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg" },
+      env: pythonEnv(workspace),
       timeoutMs: opts.timeoutMs ?? 120_000,
     });
     if (r.timedOut) throw new Error(`python calls of ${module} timed out`);

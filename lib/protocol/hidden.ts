@@ -8,7 +8,7 @@
  * @module
  */
 import { XMLParser } from "fast-xml-parser";
-import { NAMESPACE_PY } from "../construct/calls.ts";
+import { defaultPython, NAMESPACE_PY, pythonEnv } from "../construct/calls.ts";
 import { runProcess } from "../construct/exec.ts";
 
 /** One test case of `tests.json`. */
@@ -80,7 +80,7 @@ export async function runHiddenTests(
   await Deno.writeTextFile(testFile, hiddenTestSource(module, functions, cases));
   await Deno.writeTextFile(`${tmp}/pytest.ini`, "[pytest]\n");
   try {
-    const python = opts.python ?? Deno.env.get("REPOREUSE_PYTHON") ?? "python3";
+    const python = opts.python ?? defaultPython();
     const r = await runProcess([
       python,
       "-m",
@@ -96,7 +96,7 @@ export async function runHiddenTests(
       testFile,
     ], {
       cwd: tmp,
-      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg" },
+      env: pythonEnv(workspace),
       timeoutMs: opts.timeoutMs ?? 600_000,
     });
     let xml = "";

@@ -14,6 +14,7 @@
  * @module
  */
 import { runProcess } from "../construct/exec.ts";
+import { defaultPython, pythonEnv } from "../construct/calls.ts";
 
 const REMOVED_DIRS = new Set([
   ".git",
@@ -90,10 +91,10 @@ async function copyTree(src: string, dest: string, rel: string, removed: string[
 export async function checkImports(workspace: string, pkg: string, python?: string): Promise<void> {
   const tmp = await Deno.makeTempDir({ prefix: "reporeuse-import-" });
   try {
-    const py = python ?? Deno.env.get("REPOREUSE_PYTHON") ?? "python3";
+    const py = python ?? defaultPython();
     const r = await runProcess([py, "-c", `import ${pkg}`], {
       cwd: tmp,
-      env: { PYTHONPATH: workspace, MPLBACKEND: "Agg" },
+      env: pythonEnv(workspace),
       timeoutMs: 120_000,
     });
     if (r.code !== 0) {

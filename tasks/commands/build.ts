@@ -126,7 +126,11 @@ export async function run(args: string[]): Promise<number> {
   }
   const baseURL = v["base-url"] ?? Deno.env.get("REPOREUSE_BASE_URL") ??
     "https://api.openai.com/v1";
-  const unreachable = await reachable(baseURL);
+  // behind a proxy only the HTTP client can tell; otherwise fail fast with one line
+  const proxied = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((k) =>
+    Deno.env.get(k)
+  );
+  const unreachable = proxied ? null : await reachable(baseURL);
   if (unreachable) return fail(unreachable);
   try {
     const client = new ModelClient({
