@@ -7,10 +7,11 @@
  * @example
  * ```ts
  * import { parseLog } from "./mod.ts";
+ * const fence = "`".repeat(3);
  * const log = {
  *   info: {}, trajectory_format: "mini-swe-agent-1",
  *   messages: [
- *     { role: "assistant", content: "```bash\ncat /etc/passwd\n```" },
+ *     { role: "assistant", content: `${fence}bash\ncat /etc/passwd\n${fence}` },
  *     { role: "user", content: "<returncode>0</returncode>\n<output>\nroot:x:0:0\n</output>" },
  *   ],
  * };

@@ -46,11 +46,12 @@ export function summarize(r: ReaderResult): ReadsResult {
  * @example
  * ```ts
  * import { parseLog } from "./parse.ts";
+ * const fence = "`".repeat(3);
  * const log = {
  *   info: { model_stats: { instance_cost: 0.1, api_calls: 1 } },
  *   trajectory_format: "mini-swe-agent-1",
  *   messages: [
- *     { role: "assistant", content: "THOUGHT: look\n\n```bash\nhead -n 2 a.py\n```" },
+ *     { role: "assistant", content: `THOUGHT: look\n\n${fence}bash\nhead -n 2 a.py\n${fence}` },
  *     { role: "user", content: "<returncode>0</returncode>\n<output>\nx = 1\ny = 2\n</output>" },
  *   ],
  * };
