@@ -103,6 +103,25 @@ async function sourceHash(dirs: string[]): Promise<string> {
   return sha256(parts.join("\n"));
 }
 
+/**
+ * Moves a finished directory (holding `.complete`) into place. When another process published the
+ * same key first, its copy is kept (`keepExisting`) or replaced.
+ */
+async function publish(tmp: string, dest: string, keepExisting: boolean): Promise<void> {
+  try {
+    await Deno.rename(tmp, dest);
+    return;
+  } catch (e) {
+    if (!(await exists(dest))) throw e;
+  }
+  if (keepExisting && (await exists(`${dest}/.complete`))) {
+    await Deno.remove(tmp, { recursive: true });
+    return;
+  }
+  await Deno.remove(dest, { recursive: true });
+  await Deno.rename(tmp, dest);
+}
+
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
@@ -127,15 +146,13 @@ export async function simulatedScored(
   const corpus = `${root}/corpus-${sha256(`${generator}|${seed}|${scale}`).slice(0, 16)}`;
   if (opts.cache === false || !(await exists(`${corpus}/.complete`))) {
     log(`simulating the corpus (seed ${seed}, scale ${scale}) into ${corpus}`);
-    await Deno.remove(corpus, { recursive: true }).catch(() => {});
     const tmp = `${corpus}.${crypto.randomUUID()}.tmp`;
     const made = await simulateCorpus(tmp, { seed, scale });
-    await Deno.rename(made.dir === tmp ? tmp : made.dir, corpus).catch(async (e) => {
-      if (!(await exists(`${corpus}/.complete`))) throw e; // another process finished first
-    });
-    await Deno.writeTextFile(`${corpus}/.complete`, `${generator} ${seed} ${scale}\n`);
+    await Deno.writeTextFile(`${made.dir}/.complete`, `${generator} ${seed} ${scale}\n`);
+    await publish(made.dir, corpus, opts.cache !== false);
   } else log(`using the cached simulated corpus ${corpus}`);
-  const scorer = (await sourceHash(["frames", "metrics", "layout", "logs", "python"])).slice(0, 12);
+  const scorer = (await sourceHash(["frames", "metrics", "layout", "logs", "python", "util"]))
+    .slice(0, 12);
   const scoredDir = `${corpus}.scored-${scorer}`;
   if (opts.cache !== false && (await exists(`${scoredDir}/.complete`))) {
     log(`using the cached scores ${scoredDir}`);
@@ -143,8 +160,10 @@ export async function simulatedScored(
   }
   log("scoring the simulated corpus");
   const scored = await scoreCorpus(corpus, { cache: opts.cache !== false });
-  await writeScored(scored, scoredDir);
-  await Deno.writeTextFile(`${scoredDir}/.complete`, `${scorer}\n`);
+  const tmp = `${scoredDir}.${crypto.randomUUID()}.tmp`;
+  await writeScored(scored, tmp);
+  await Deno.writeTextFile(`${tmp}/.complete`, `${scorer}\n`);
+  await publish(tmp, scoredDir, opts.cache !== false);
   return { corpus, scored, generator };
 }
 
