@@ -33,9 +33,9 @@ const SCALES: Record<Scale, ScaleSpec> = {
   paper: {
     chains: 75,
     repos: [
-      { repo: "plotkit", coreModules: 30, utilModules: 8 },
-      { repo: "tablekit", coreModules: 28, utilModules: 9 },
-      { repo: "unitflow", coreModules: 26, utilModules: 7 },
+      { repo: "plotkit", coreModules: 40, utilModules: 10 },
+      { repo: "tablekit", coreModules: 38, utilModules: 9 },
+      { repo: "unitflow", coreModules: 36, utilModules: 8 },
     ],
   },
   small: { chains: 6, repos: [{ repo: "plotkit", coreModules: 10, utilModules: 4 }] },
@@ -136,7 +136,7 @@ export function buildCorpus(opts: SimulateOptions = {}): SimulatedCorpus {
   }
   // runs
   const truthTargets = [
-    "harness,model,memory,chain,turn,target,kind,implemented,read,reused,reimplemented,reimplemented_by,file,start,end,callees",
+    "harness,model,memory,chain,turn,target,kind,implemented,read,reused,reimplemented,reimplemented_by,file,start,end,body_start,callees",
   ];
   const truthTurns = [
     "harness,model,memory,chain,turn,submitted,n_repo,n_self,tests,passed,resolved,reimplemented,files_goal,lines_goal,files_planned,lines_planned",
@@ -219,10 +219,17 @@ function writeConfig(
       // verify planted reads against what the actions show
       for (const tg of turn.targets) {
         const shown = tg.path ? counted.reads.get(tg.path) : undefined;
-        let read = false;
+        // planted read: a line of the body block (after the `def` line) is shown;
+        // planted unread: no line of the definition, `def` line included, is shown
+        let body = false, any = false;
         if (shown && tg.implemented) {
-          for (let l = tg.start!; l <= tg.end! && !read; l++) read = shown.has(l);
+          for (let l = tg.start!; l <= tg.end!; l++) {
+            if (!shown.has(l)) continue;
+            any = true;
+            if (l > tg.start!) body = true;
+          }
         }
+        const read = tg.read ? body : any;
         if (read !== tg.read) {
           throw new Error(
             `simulate: read of ${tg.id} in ${id}/${ch.chain}/turn${t} is ${read}, planted ${tg.read}`,
@@ -269,7 +276,8 @@ function writeConfig(
       }
       if (turn.submitted) put(`${dir}/submission.py`, turn.submission!);
       writeResults(r.fork("results"), turn, dir, put);
-      put(`${dir}/meta.json`, JSON.stringify({ cost, steps, seconds }) + "\n");
+      // meta.json is optional in the layout: a few turns go without it
+      if (!r.chance(0.04)) put(`${dir}/meta.json`, JSON.stringify({ cost, steps, seconds }) + "\n");
       count++;
       // truth
       const reimpl = turn.targets.filter((x) => x.reimplemented).length;
@@ -305,6 +313,7 @@ function writeConfig(
           csv(tg.path ?? ""),
           tg.start ?? "",
           tg.end ?? "",
+          tg.start === undefined ? "" : tg.start + 1,
           new Set(tg.callees).size,
         ].join(","));
       }
@@ -348,9 +357,11 @@ function writeResults(
       ? `AssertionError: assert ${cases[i].call} == ${cases[i].expected}`
       : `ModuleNotFoundError: No module named '${turn.task.module}'`;
   if (rng.chance(0.5)) {
+    // now and then a run errors out part-way: failing cases are missing (they count as failed)
+    const dropFailed = rng.chance(0.05);
     const out = cases.map((c, i) =>
       turn.passed[i] ? { id: c.id, passed: true } : { id: c.id, passed: false, message: fail(i) }
-    );
+    ).filter((c) => c.passed || !dropFailed);
     put(`${dir}/results.json`, JSON.stringify({ cases: out }, null, 2) + "\n");
     return;
   }

@@ -99,6 +99,25 @@ export function renderMini(
       });
       calls++;
     }
+    if (v2 && !formatErrorDone && rng.chance(0.03)) {
+      // v2: the response has no tool call; it is kept without `extra.actions`
+      formatErrorDone = true;
+      messages.push({
+        content: `${thought} I will look at the code now.`,
+        role: "assistant",
+        tool_calls: null,
+        function_call: null,
+        provider_specific_fields: null,
+        extra: { cost: Math.round(costEach * 1e6) / 1e6, timestamp: stamp() },
+      });
+      messages.push({
+        role: "user",
+        content:
+          "No tool calls found in the response. Every response MUST include at least one tool call.",
+        extra: { interrupt_type: "FormatError", timestamp: stamp() },
+      });
+      calls++;
+    }
     const rendered = group.map((a) => bashFor(rng, ws, a, cwd));
     if (!v2) {
       const r = rendered[0];
@@ -265,14 +284,21 @@ export function renderOpenCode(
         type: "tool",
         callID: `call_${rng.next().toString(36)}`,
         tool: tool.tool,
-        state: {
-          status: "completed",
-          input: tool.input,
-          output: tool.output,
-          title: tool.title,
-          metadata: tool.metadata,
-          time: { start: ts, end: ts + 3 + rng.int(0, 40) },
-        },
+        state: tool.error === undefined
+          ? {
+            status: "completed",
+            input: tool.input,
+            output: tool.output,
+            title: tool.title,
+            metadata: tool.metadata,
+            time: { start: ts, end: ts + 3 + rng.int(0, 40) },
+          }
+          : {
+            status: "error",
+            input: tool.input,
+            error: tool.error,
+            time: { start: ts, end: ts + 2 },
+          },
         id: idc("prt"),
         sessionID,
         messageID: msgID,
@@ -348,6 +374,8 @@ function toolFor(
   output: string;
   title: string;
   metadata: Record<string, unknown>;
+  /** Set when the tool call failed (`state.status: "error"`). */
+  error?: string;
 } {
   const abs = (p: string) => (p === "" ? dir : `${dir}/${p}`);
   const bash = () => {
@@ -404,7 +432,17 @@ function toolFor(
     }
     case "view": {
       if (rng.chance(0.15)) return bash();
-      const lines = ws.files.get(a.path)!;
+      const lines = ws.files.get(a.path);
+      if (!lines) {
+        return {
+          tool: "read",
+          input: { filePath: abs(a.path) },
+          error: `Error: File not found: ${abs(a.path)}`,
+          output: "",
+          title: a.path,
+          metadata: {},
+        };
+      }
       const n = lines.length;
       const whole = a.a === 1 && a.b >= n;
       const b = Math.min(a.b, n);

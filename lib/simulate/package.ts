@@ -366,10 +366,14 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
       const summary = `${capital(words(name))} for ${
         rng.pick(["plotting", "grouped", "categorical", "numeric", "layered"])
       } ${rng.pick(NOUNS)}.`;
+      // a helper passed as a value (`key=…`) is a reference, not a callee
+      const refPool = pool.filter((d) => !calls.includes(d));
+      const refs = rng.chance(0.15) && refPool.length ? [rng.pick(refPool)] : [];
       lines.push(...renderFunction(rng, {
         name,
         params,
         calls: calls.map((d) => callExpr.get(d.id)!),
+        refs: refs.map((d) => callExpr.get(d.id)!),
         summary,
         bodyLines: rng.int(6, 50),
         docStyle: rng.pick(["numpy", "numpy", "google", "short"]),

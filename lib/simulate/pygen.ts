@@ -216,6 +216,8 @@ export interface FunctionGen {
   params: string[];
   /** Call expressions (callable text) the body must call at least once each. */
   calls: string[];
+  /** Callables the body passes as values (references, not calls), e.g. `key=f`. */
+  refs?: string[];
   summary: string;
   /** Approximate number of body lines (without the docstring). */
   bodyLines: number;
@@ -309,6 +311,7 @@ function body(rng: Rng, f: FunctionGen, ind: string): string[] {
     ...f.params.map(paramName),
     ...(f.avoid ?? []),
     ...f.calls.map((c) => c.split(".")[0]),
+    ...(f.refs ?? []).map((c) => c.split(".")[0]),
   ]);
   const vars: string[] = f.params.map(paramName).filter((p) => p && p !== "*" && p !== "self");
   if (vars.length === 0) vars.push("None");
@@ -328,6 +331,7 @@ function body(rng: Rng, f: FunctionGen, ind: string): string[] {
   const anyVar = () => rng.pick(vars);
   const lines: string[] = [];
   const pending = rng.shuffle(f.calls);
+  const refs = rng.shuffle(f.refs ?? []);
   const callArgs = () => {
     const a = anyVar();
     if (vars.length > 1 && rng.chance(0.4)) {
@@ -339,7 +343,19 @@ function body(rng: Rng, f: FunctionGen, ind: string): string[] {
   const nextCall = (): string => (pending.length ? pending.pop()! : rng.pick(f.calls));
   const budget = Math.max(3, f.bodyLines - 1);
   let guard = 0;
-  while ((lines.length < budget || pending.length > 0) && guard++ < 400) {
+  while ((lines.length < budget || pending.length > 0 || refs.length > 0) && guard++ < 400) {
+    if (refs.length && (rng.chance(0.3) || (pending.length === 0 && lines.length >= budget - 2))) {
+      const ref = refs.pop()!;
+      const v = fresh();
+      const src = anyVar();
+      lines.push(
+        rng.chance(0.5)
+          ? `${ind}${v} = sorted(${src}, key=${ref})`
+          : `${ind}${v} = list(map(${ref}, ${src}))`,
+      );
+      vars.push(v);
+      continue;
+    }
     const useCall = pending.length > 0 && (rng.chance(0.55) || lines.length >= budget - 2);
     const r = rng.float();
     if (useCall) {

@@ -65,8 +65,7 @@ function computeGrep(ws: Workspace, g: Extract<Action, { kind: "grep" }>): Hits 
   for (const p of paths) {
     const lines = ws.files.get(p);
     if (!lines) continue;
-    const hits: number[] = [];
-    lines.forEach((l, i) => l.includes(g.pattern) && hits.push(i + 1));
+    const hits = hitLines(lines, g.pattern);
     if (!hits.length) continue;
     const shown = new Set<number>();
     for (const h of hits) {
@@ -76,6 +75,46 @@ function computeGrep(ws: Workspace, g: Extract<Action, { kind: "grep" }>): Hits 
     }
     out.set(p, { hits, shown: [...shown].sort((a, b) => a - b) });
   }
+  return out;
+}
+
+interface FileIndex {
+  text: string;
+  /** Offset of the first character of each line. */
+  starts: number[];
+  hits: Map<string, number[]>;
+}
+/** Per file (by its lines array, shared across turns and configurations): text and line starts. */
+const FILE_INDEX = new WeakMap<string[], FileIndex>();
+
+/** 1-based lines containing `pattern` (memoised per file and pattern). */
+function hitLines(lines: string[], pattern: string): number[] {
+  let ix = FILE_INDEX.get(lines);
+  if (!ix) {
+    const starts: number[] = [];
+    let off = 0;
+    for (const l of lines) {
+      starts.push(off);
+      off += l.length + 1;
+    }
+    ix = { text: lines.join("\n"), starts, hits: new Map() };
+    FILE_INDEX.set(lines, ix);
+  }
+  const known = ix.hits.get(pattern);
+  if (known) return known;
+  const out: number[] = [];
+  for (let at = ix.text.indexOf(pattern); at >= 0; at = ix.text.indexOf(pattern, at + 1)) {
+    let lo = 0, hi = ix.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ix.starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    if (out[out.length - 1] !== lo + 1) out.push(lo + 1);
+    // a match must lie within one line
+    if (ix.text.slice(at, at + pattern.length).includes("\n")) out.pop();
+  }
+  ix.hits.set(pattern, out);
   return out;
 }
 
@@ -122,6 +161,7 @@ function add(p: Plan, a: Action) {
     for (const l of lines) s.add(l);
     p.shown.set(path, s);
   }
+  if (a.kind === "view" && !p.ws.files.has(a.path)) return; // a failed read shows nothing
   if (a.kind === "view" || a.kind === "grep" || a.kind === "list") p.paths.add(a.path);
 }
 
@@ -192,6 +232,24 @@ export function planTurn(
     add(p, { kind: "list", path: pkg, how: rng.pick(["ls", "find", "glob"] as const) });
   }
   const body: Action[][] = [];
+  // a guessed path that does not exist (the command fails and shows nothing)
+  if (rng.chance(0.12)) {
+    const guess = rng.pick([
+      `${pkg}/utils.py`,
+      `${pkg}/_core/base.py`,
+      `${pkg}/core.py`,
+      `${pkg}/_util/helpers.py`,
+    ]);
+    if (!ws.files.has(guess)) {
+      body.push([{
+        kind: "view",
+        path: guess,
+        a: 1,
+        b: 80,
+        how: rng.pick(["cat", "sed"] as const),
+      }]);
+    }
+  }
   // planted reads
   for (const tg of rng.shuffle(turn.targets.filter((x) => x.read))) {
     const lines = ws.files.get(tg.path!)!;
@@ -293,6 +351,17 @@ export function planTurn(
     body.push(steps);
   }
   for (const steps of rng.shuffle(body)) p.actions.push(...steps);
+  if (!turn.submitted && rng.chance(0.4)) {
+    // the module written to a wrong path: nothing at the required path, the turn has no submission
+    const wrong = turn.task.path.replace(/^([^/]+)\/(?:_core\/)?/, "$1/_draft_");
+    p.actions.push({
+      kind: "write",
+      path: wrong,
+      text: `"""Draft."""\n\n\ndef ${
+        turn.task.functions[0].name
+      }(*args):\n    raise NotImplementedError\n`,
+    });
+  }
   if (turn.submitted && turn.submission) {
     p.actions.push({ kind: "write", path: turn.task.path, text: turn.submission });
     p.actions.push({
@@ -324,6 +393,7 @@ export function tally(
   const reads = new Map<string, Set<number>>();
   const paths = new Set<string>();
   for (const a of actions) {
+    if (a.kind === "view" && !ws.files.has(a.path)) continue;
     if (a.kind === "view" || a.kind === "grep" || a.kind === "list") paths.add(a.path);
     for (const [path, lines] of shownBy(ws, a)) {
       const s = reads.get(path) ?? new Set<number>();

@@ -27,7 +27,10 @@ export interface AgentFn {
   path: string;
   start: number;
   end: number;
+  /** Non-builtin functions its body calls (qualified ids). */
   callees: string[];
+  /** Functions its body references without calling. */
+  refs: string[];
 }
 
 /** Planted truth of one target. */
@@ -199,8 +202,9 @@ export function simulateConfig(rng: Rng, calib: ConfigCalibration, chains: TaskC
         r.fns = sub.fns;
         for (const f of sub.fns) agentFns[c].set(f.id, f);
         const calls = new Set(sub.fns.flatMap((f) => f.callees));
+        const refs = new Set(sub.fns.flatMap((f) => f.refs));
         for (const tg of r.targets) {
-          tg.reused = calls.has(tg.id);
+          tg.reused = calls.has(tg.id) || refs.has(tg.id);
           const n = new Set(tg.callees).size;
           const hit = [...new Set(tg.callees)].filter((x) => calls.has(x)).length;
           tg.reimplemented = !tg.reused && n >= 3 && hit >= need(n);
@@ -342,9 +346,12 @@ function trySubmission(
     if (host) perFn.get(host)!.push(`${task.module}.${name}`);
   }
   // reused targets
+  const asRef = new Set<string>();
   for (const id of reusedIds) {
     if (!reqNames.length) break;
     perFn.get(rng.pick(reqNames))!.push(id);
+    // sometimes the target is passed as a value (`key=f`, `map(f, …)`): a reference edge
+    if (rng.chance(0.12)) asRef.add(id);
   }
   // fillers: helpers no bypassed target calls
   const pool = FILLER_POOL(repo).filter((d: PyDef) => !danger.has(d.id));
@@ -359,12 +366,13 @@ function trySubmission(
   }
   const exprOf = (id: string) => imports.expr(id);
   const style = rng.pick(["google", "numpy", "short"] as const);
-  const rendered: { name: string; callees: string[]; lines: string[] }[] = [];
+  const rendered: { name: string; callees: string[]; refs: string[]; lines: string[] }[] = [];
   for (const d of modDefs) {
     const callees = [...new Set(d.calls)];
     rendered.push({
       name: d.name,
       callees,
+      refs: [],
       lines: renderFunction(rng, {
         name: d.name,
         params: ["values", "default=None"],
@@ -377,14 +385,18 @@ function trySubmission(
     });
   }
   for (const f of required) {
-    const callees = [...new Set(perFn.get(f.name)!)];
+    const used = [...new Set(perFn.get(f.name)!)];
+    const callees = used.filter((id) => !asRef.has(id));
+    const refs = used.filter((id) => asRef.has(id));
     rendered.push({
       name: f.name,
       callees,
+      refs,
       lines: renderFunction(rng, {
         name: f.name,
         params: f.params,
         calls: callees.map(exprOf),
+        refs: refs.map(exprOf),
         summary: `${capital(words(f.name))}.`,
         returns: f.returns.split(" – ")[0],
         bodyLines: rng.int(8, 40),
@@ -413,6 +425,7 @@ function trySubmission(
       start,
       end: lines.length,
       callees: r.callees.sort(),
+      refs: r.refs.sort(),
     });
   }
   return { text: lines.join("\n") + "\n", fns };

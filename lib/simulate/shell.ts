@@ -69,7 +69,19 @@ export function bashFor(
       };
     }
     case "view": {
-      const lines = ws.files.get(a.path)!;
+      const lines = ws.files.get(a.path);
+      if (!lines) {
+        const tool = a.how === "cat" ? "cat" : a.how === "head" ? "head" : "sed";
+        const cmd = a.how === "cat"
+          ? `cat ${p(a.path)}`
+          : a.how === "head"
+          ? `head -n ${a.b} ${p(a.path)}`
+          : `sed -n '${a.a},${a.b}p' ${p(a.path)}`;
+        const msg = tool === "sed"
+          ? `sed: can't read ${p(a.path)}: No such file or directory`
+          : `${tool}: ${p(a.path)}: No such file or directory`;
+        return { command: `${cd}${cmd}`, output: msg + "\n", returncode: tool === "sed" ? 2 : 1 };
+      }
       const b = Math.min(a.b, lines.length);
       const slice = lines.slice(a.a - 1, b);
       if (a.how === "cat") {

@@ -287,13 +287,17 @@ function referenceSolution(
   });
   const bodies: string[][] = [];
   functions.forEach((f, i) => {
-    const calls = [...new Set(assigned[i])].map((id) => imports.expr(id));
+    const used = [...new Set(assigned[i])].map((id) => imports.expr(id));
+    // a target passed as a value (`map(f, …)`) is a reference: still a target
+    const refs = used.filter(() => rng.chance(0.1));
+    const calls = used.filter((e) => !refs.includes(e));
     if (i > 0 && rng.chance(0.3)) calls.push(functions[i - 1].name); // sibling call
     if (calls.length === 0) calls.push(functions[(i + 1) % 3].name);
     bodies.push(renderFunction(rng, {
       name: f.name,
       params: f.params,
       calls,
+      refs,
       summary: `${capital(words(f.name))}.`,
       bodyLines: rng.int(6, 22),
       docStyle: "short",
