@@ -96,9 +96,10 @@ function classify(v: unknown): Format | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sniff } from "./detect.ts";
  * const s = sniff('{"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"}', "log.json");
- * console.assert(s.format === "mini-swe-agent-1");
+ * assert.ok(s.format === "mini-swe-agent-1");
  * ```
  */
 export function sniff(text: string, file: string): Sniffed {
@@ -163,11 +164,12 @@ export function sniff(text: string, file: string): Sniffed {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { detectFormat } from "./detect.ts";
- * console.assert(detectFormat('{"trajectory": [], "history": [], "info": {}}', "x.traj") === "swe-agent");
+ * assert.ok(detectFormat('{"trajectory": [], "history": [], "info": {}}', "x.traj") === "swe-agent");
  * let msg = "";
  * try { detectFormat('{"hello": 1}', "runs/x/log.json"); } catch (e) { msg = String(e); }
- * console.assert(msg.includes("runs/x/log.json") && msg.includes("unknown log format"));
+ * assert.ok(msg.includes("runs/x/log.json") && msg.includes("unknown log format"));
  * ```
  */
 export function detectFormat(text: string, file: string): Format {

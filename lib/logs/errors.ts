@@ -10,9 +10,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LogFormatError } from "./errors.ts";
  * const e = new LogFormatError("runs/a/log.json", "not JSON");
- * console.assert(e.message === "runs/a/log.json: not JSON");
+ * assert.ok(e.message === "runs/a/log.json: not JSON");
  * ```
  */
 export class LogFormatError extends Error {

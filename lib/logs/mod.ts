@@ -6,6 +6,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseLog } from "./mod.ts";
  * const fence = "`".repeat(3);
  * const log = {
@@ -16,7 +17,7 @@
  *   ],
  * };
  * const r = await parseLog(JSON.stringify(log), { file: "log.json" });
- * console.assert(r.lines === 0 && r.files === 0);
+ * assert.ok(r.lines === 0 && r.files === 0);
  * ```
  * @module
  */

@@ -45,6 +45,7 @@ export function summarize(r: ReaderResult): ReadsResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseLog } from "./parse.ts";
  * const fence = "`".repeat(3);
  * const log = {
@@ -56,7 +57,7 @@ export function summarize(r: ReaderResult): ReadsResult {
  *   ],
  * };
  * const r = await parseLog(JSON.stringify(log), { file: "log.json" });
- * console.assert(JSON.stringify(r.reads) === '{"a.py":[[1,2]]}' && r.lines === 2);
+ * assert.ok(JSON.stringify(r.reads) === '{"a.py":[[1,2]]}' && r.lines === 2);
  * ```
  */
 export async function parseLog(

@@ -10,8 +10,9 @@ import type { Ranges } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mergeRanges } from "./ranges.ts";
- * console.assert(JSON.stringify(mergeRanges([[5, 7], [1, 2], [3, 3], [9, 9]])) === "[[1,3],[5,7],[9,9]]");
+ * assert.ok(JSON.stringify(mergeRanges([[5, 7], [1, 2], [3, 3], [9, 9]])) === "[[1,3],[5,7],[9,9]]");
  * ```
  */
 export function mergeRanges(ranges: [number, number][]): [number, number][] {
@@ -32,8 +33,9 @@ export function mergeRanges(ranges: [number, number][]): [number, number][] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { countLines } from "./ranges.ts";
- * console.assert(countLines({ "a.py": [[1, 3], [2, 5]], "b.py": [[7, 7]] }) === 6);
+ * assert.ok(countLines({ "a.py": [[1, 3], [2, 5]], "b.py": [[7, 7]] }) === 6);
  * ```
  */
 export function countLines(r: Ranges): number {
@@ -49,8 +51,9 @@ export function countLines(r: Ranges): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rangesOf } from "./ranges.ts";
- * console.assert(JSON.stringify(rangesOf([4, 1, 2, 3, 9])) === "[[1,4],[9,9]]");
+ * assert.ok(JSON.stringify(rangesOf([4, 1, 2, 3, 9])) === "[[1,4],[9,9]]");
  * ```
  */
 export function rangesOf(lines: Iterable<number>): [number, number][] {
@@ -71,9 +74,10 @@ export function rangesOf(lines: Iterable<number>): [number, number][] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unionRanges } from "./ranges.ts";
  * const u = unionRanges([{ "b.py": [[1, 2]] }, { "a.py": [[3, 4]], "b.py": [[3, 3]] }]);
- * console.assert(JSON.stringify(u) === '{"a.py":[[3,4]],"b.py":[[1,3]]}');
+ * assert.ok(JSON.stringify(u) === '{"a.py":[[3,4]],"b.py":[[1,3]]}');
  * ```
  */
 export function unionRanges(all: Iterable<Ranges>): Ranges {

@@ -19,9 +19,10 @@ export type Content = string | typeof UNKNOWN | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeRelative } from "./workspace.ts";
- * console.assert(normalizeRelative("a/./b/../c.py") === "a/c.py");
- * console.assert(normalizeRelative("../x") === undefined);
+ * assert.ok(normalizeRelative("a/./b/../c.py") === "a/c.py");
+ * assert.ok(normalizeRelative("../x") === undefined);
  * ```
  */
 export function normalizeRelative(path: string): string | undefined {
@@ -41,12 +42,13 @@ export function normalizeRelative(path: string): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Workspace } from "./workspace.ts";
  * const ws = new Workspace((p) => p === "a.py" ? "x = 1\n" : undefined, "/testbed");
- * console.assert(ws.resolve("/testbed/pkg/../a.py", "") === "a.py");
- * console.assert(ws.resolve("/etc/passwd", "") === undefined);
+ * assert.ok(ws.resolve("/testbed/pkg/../a.py", "") === "a.py");
+ * assert.ok(ws.resolve("/etc/passwd", "") === undefined);
  * ws.write("b.py", "y = 2\n");
- * console.assert(ws.read("b.py") === "y = 2\n" && ws.read("a.py") === "x = 1\n");
+ * assert.ok(ws.read("b.py") === "y = 2\n" && ws.read("a.py") === "x = 1\n");
  * ```
  */
 export class Workspace {
@@ -181,11 +183,12 @@ export function splitLines(text: string): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { dirSource } from "./workspace.ts";
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.py`, "x = 1\n");
  * const src = dirSource(dir);
- * console.assert(src("a.py") === "x = 1\n" && src("../etc/passwd") === undefined);
+ * assert.ok(src("a.py") === "x = 1\n" && src("../etc/passwd") === undefined);
  * ```
  */
 export function dirSource(root: string, maxBytes = 32 * 1024 * 1024): FileSource {

@@ -54,9 +54,10 @@ function between(s: string, open: string, close: string, lastClose = false): str
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { miniObservation } from "./mini.ts";
  * const o = miniObservation("<returncode>0</returncode>\n<output>\na\nb\n</output>")!;
- * console.assert(o.output === "a\nb\n" && o.returncode === 0);
+ * assert.ok(o.output === "a\nb\n" && o.returncode === 0);
  * ```
  */
 export function miniObservation(

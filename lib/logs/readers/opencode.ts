@@ -40,9 +40,10 @@ export function zeroBasedOffsets(version: string | undefined): boolean | undefin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readToolNumbers } from "./opencode.ts";
- * console.assert(readToolNumbers("<file>\n00201| a\n00202| b\n\n(File has more lines.)\n</file>").join() === "201,202");
- * console.assert(readToolNumbers("<path>/p/a.ts</path>\n<type>file</type>\n<content>1: x\n2: y\n\n(End of file - total 2 lines)\n</content>").join() === "1,2");
+ * assert.ok(readToolNumbers("<file>\n00201| a\n00202| b\n\n(File has more lines.)\n</file>").join() === "201,202");
+ * assert.ok(readToolNumbers("<path>/p/a.ts</path>\n<type>file</type>\n<content>1: x\n2: y\n\n(End of file - total 2 lines)\n</content>").join() === "1,2");
  * ```
  */
 export function readToolNumbers(output: string): number[] {

@@ -457,13 +457,14 @@ function toRanges(m: Map<string, number[]>): Ranges {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { analyzeShell } from "./analyze.ts";
  * import { Workspace } from "../workspace.ts";
  * const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
  * const ws = new Workspace((p) => (p === "a.py" ? text : undefined), "/testbed");
  * const out = Array.from({ length: 5 }, (_, i) => `line ${i + 11}`).join("\n") + "\n";
  * const events = await analyzeShell("cd /testbed && sed -n '11,15p' a.py", { ws, cwd: "", step: 0 }, { output: out, returncode: 0 });
- * console.assert(JSON.stringify(events[0].lines) === '{"a.py":[[11,15]]}');
+ * assert.ok(JSON.stringify(events[0].lines) === '{"a.py":[[11,15]]}');
  * ```
  */
 export async function analyzeShell(
@@ -787,9 +788,10 @@ function isQuiet(s: Seg): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { commandWords } from "./analyze.ts";
  * const w = await commandWords("str_replace_editor view '/testbed/a b.py' --view_range 1 5");
- * console.assert(JSON.stringify(w) === '["str_replace_editor","view","/testbed/a b.py","--view_range","1","5"]');
+ * assert.ok(JSON.stringify(w) === '["str_replace_editor","view","/testbed/a b.py","--view_range","1","5"]');
  * ```
  */
 export async function commandWords(text: string): Promise<(string | undefined)[] | undefined> {

@@ -56,9 +56,10 @@ function bracket(re: string, i: number): [string, number] | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { posixToJs } from "./regex.ts";
- * console.assert(posixToJs("def \\(foo\\|bar\\)(", false) === "def (foo|bar)\\(");
- * console.assert(posixToJs("[[:space:]]+x", true) === "[ \\t\\n\\r\\f\\v]+x");
+ * assert.ok(posixToJs("def \\(foo\\|bar\\)(", false) === "def (foo|bar)\\(");
+ * assert.ok(posixToJs("[[:space:]]+x", true) === "[ \\t\\n\\r\\f\\v]+x");
  * ```
  */
 export function posixToJs(re: string, extended: boolean): string | undefined {
@@ -101,10 +102,11 @@ export function posixToJs(re: string, extended: boolean): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { grepRegex } from "./regex.ts";
  * const re = grepRegex("def foo", { mode: "G", icase: false, word: false, line: false })!;
- * console.assert(re.test("    def foo(x):") && !re.test("def bar"));
- * console.assert(grepRegex("a.b", { mode: "F", icase: false, word: false, line: false })!.test("xa.by"));
+ * assert.ok(re.test("    def foo(x):") && !re.test("def bar"));
+ * assert.ok(grepRegex("a.b", { mode: "F", icase: false, word: false, line: false })!.test("xa.by"));
  * ```
  */
 export function grepRegex(

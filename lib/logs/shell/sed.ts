@@ -202,10 +202,11 @@ function replacement(rep: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSed, runSed } from "./sed.ts";
  * const s = parseSed(["10,12p;20p"], false)!;
  * const lines = Array.from({ length: 30 }, (_, i) => `l${i + 1}`);
- * console.assert(runSed(s, lines, true).out.map((o) => o.n).join() === "10,11,12,20");
+ * assert.ok(runSed(s, lines, true).out.map((o) => o.n! + 1).join() === "10,11,12,20");
  * ```
  */
 export function parseSed(scripts: string[], extended: boolean): SedScript | undefined {
