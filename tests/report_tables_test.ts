@@ -103,6 +103,9 @@ Deno.test("table3: first/last turn values and Δ of the rounded values", () => {
   const md = toMarkdown(t);
   assert.ok(md.includes("| 75.0 / 86.7 (-11.7) | 100.0 / 41.8 (+58.2) | +25.0 / -44.9 (+69.9) |"));
   assert.ok(md.includes('The last turn present is 3, not 5; "T5" columns show it.'));
+  const tex = toLaTeX(t);
+  assert.ok(tex.includes("\\multicolumn{3}{c}{$\\mathrm{reuse}_{\\mathrm{self}}$}"), tex);
+  assert.ok(tex.includes("\\begin{table*}[t]") && tex.includes("\\resizebox{\\textwidth}{!}{%"));
   const rowsMd = md.split("\n").filter((l) => l.startsWith("|"));
   assert.ok(!rowsMd.some((l) => l.includes("**")), "Table 3 has no bold");
 });
@@ -171,6 +174,11 @@ Deno.test("table1: benchmark statistics from a tasks frame and the turns' target
   close(v["Reused symbols per turn (self)"], 2); // (1 + 2 + 2 + 3) / 4
   const md = toMarkdown(t);
   assert.ok(md.includes("| Avg. requirement length (chars) | 2500 / 2570 (-70) |"));
+  const tex = toLaTeX(t);
+  assert.ok(tex.includes("\\begin{table}[t]") && !tex.includes("resizebox"), tex);
+  assert.ok(
+    tex.includes("Avg. requirement length (chars) & 2500 {\\scriptsize(2570, $-$70)} \\\\"),
+  );
   assert.ok(md.includes("| New functions per turn | 3 / 3 (0) |"), md); // 2.67 printed as 3
 });
 

@@ -17,6 +17,8 @@ export interface Column {
   latex?: string;
   /** Column group ("Reuse", "Recall", …) shown above the header. */
   group?: string;
+  /** LaTeX form of the group (defaults to the escaped group). */
+  groupLatex?: string;
   /** Digits after the decimal point. */
   digits: number;
   /** Bold the best value of the column ("max" or "min"). */
@@ -288,15 +290,17 @@ export function toLaTeX(t: TableData): string {
   const best = bestCells(t);
   const nk = t.keys.length;
   const spec = "l".repeat(nk) + "r".repeat(t.columns.length);
+  const wide = nk + t.columns.length > 4;
+  const env = wide ? "table*" : "table";
   const out = [
     `% ${t.title} — Data: ${t.provenance}`,
     "% Requires \\usepackage{booktabs,graphicx}",
-    "\\begin{table*}[t]",
+    `\\begin{${env}}[t]`,
     "\\centering",
     `\\caption{${latexEscape(`${t.caption} Data: ${t.provenance}.`)}` +
     (t.rows.some((r) => r.paper) ? " Cells: computed (paper, difference).}" : "}"),
     `\\label{tab:${t.id}}`,
-    "\\resizebox{\\textwidth}{!}{%",
+    ...(wide ? ["\\resizebox{\\textwidth}{!}{%"] : []),
     `\\begin{tabular}{${spec}}`,
     "\\toprule",
   ];
@@ -309,7 +313,8 @@ export function toLaTeX(t: TableData): string {
       let j = i;
       while (j + 1 < t.columns.length && (t.columns[j + 1].group ?? "") === g) j++;
       const span = j - i + 1;
-      cells.push(span > 1 ? `\\multicolumn{${span}}{c}{${latexEscape(g)}}` : latexEscape(g));
+      const gl = t.columns[i].groupLatex ?? latexEscape(g);
+      cells.push(span > 1 ? `\\multicolumn{${span}}{c}{${gl}}` : gl);
       if (g) rules.push(`\\cmidrule(lr){${nk + i + 1}-${nk + j + 1}}`);
       i = j + 1;
     }
@@ -336,7 +341,7 @@ export function toLaTeX(t: TableData): string {
     if (groupBreak) out.push("\\midrule");
     out.push(`${cells.join(" & ")} \\\\`);
   });
-  out.push("\\bottomrule", "\\end{tabular}}", "\\end{table*}");
+  out.push("\\bottomrule", wide ? "\\end{tabular}}" : "\\end{tabular}", `\\end{${env}}`);
   const summary = checkSummary(t);
   if (summary) out.push(`% ${summary}`);
   return out.join("\n") + "\n";

@@ -173,21 +173,33 @@ export function table2(
 
 /** Metrics of Tables 3 and 5 with the turn used as "first" (self reuse: turn 2). */
 const TURN_METRICS: { key: Metric; label: string; latex: string; first: number }[] = [
-  { key: "recall_repo", label: "recall_repo", latex: "$\\text{recall}_{\\text{repo}}$", first: 1 },
-  { key: "reuse_repo", label: "reuse_repo", latex: "$\\text{reuse}_{\\text{repo}}$", first: 1 },
-  { key: "reuse_self", label: "reuse_self", latex: "$\\text{reuse}_{\\text{self}}$", first: 2 },
+  {
+    key: "recall_repo",
+    label: "recall_repo",
+    latex: "$\\mathrm{recall}_{\\mathrm{repo}}$",
+    first: 1,
+  },
+  { key: "reuse_repo", label: "reuse_repo", latex: "$\\mathrm{reuse}_{\\mathrm{repo}}$", first: 1 },
+  { key: "reuse_self", label: "reuse_self", latex: "$\\mathrm{reuse}_{\\mathrm{self}}$", first: 2 },
   { key: "c_dup", label: "C_dup", latex: "$C_{\\mathrm{dup}}$", first: 1 },
 ];
 
 function turnColumns(): Column[] {
   return TURN_METRICS.flatMap((m) => [
-    { key: `${m.key}_t${m.first}`, label: `T${m.first}`, group: m.label, digits: 1 },
-    { key: `${m.key}_t5`, label: "T5", group: m.label, digits: 1 },
+    {
+      key: `${m.key}_t${m.first}`,
+      label: `T${m.first}`,
+      group: m.label,
+      groupLatex: m.latex,
+      digits: 1,
+    },
+    { key: `${m.key}_t5`, label: "T5", group: m.label, groupLatex: m.latex, digits: 1 },
     {
       key: `${m.key}_delta`,
       label: "Δ",
       latex: "$\\Delta$",
       group: m.label,
+      groupLatex: m.latex,
       digits: 1,
       signed: true,
     },
