@@ -8,7 +8,9 @@
  * - {@link summarize}(turns) — per-configuration macro averages (Table 2/4 columns);
  * - {@link byTurn}(turns) — per-configuration, per-turn averages and C_dup(t) (Table 3/5);
  * - {@link erroredTurns}(errors) — turns left unscored (turns found = scored + errored);
- * - {@link toFrame} / {@link conform} — typed frames from rows / cast frames to a schema.
+ * - {@link toFrame} / {@link conform} — typed frames from rows / cast frames to a schema;
+ * - {@link checkTruth}(targets, truthCsv) — recovery of planted truth (simulated corpora).
+ * - {@link checkTruth}(targets, truthCsv) — recovery of planted truth (simulated corpora).
  *
  * @example
  * ```ts
@@ -36,3 +38,10 @@ export {
   writeScored,
 } from "./frames.ts";
 export { type ScoredRows, type ScoreOptions, SCORER_VERSION, scoreRows } from "./score.ts";
+export {
+  checkTruth,
+  checkTurnsTruth,
+  TRUTH_COLUMNS,
+  type TruthCheck,
+  TURN_TRUTH_COLUMNS,
+} from "./truth.ts";
