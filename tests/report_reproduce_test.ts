@@ -1,6 +1,7 @@
 // writeReport (the writing half of reproduce) on hand-made frames: files, provenance, determinism;
 // the reproduce task's option errors.
 import assert from "node:assert/strict";
+import pl from "nodejs-polars";
 import { SIMULATED, tasksFrame, writeReport } from "../lib/report/mod.ts";
 import { main } from "../tasks/reproduce.ts";
 import {
@@ -102,13 +103,30 @@ Deno.test("writeReport: every table, interval file and figure; byte-identical on
   }
 });
 
-Deno.test("writeReport: measured runs are labelled as such, not as simulated", async () => {
+Deno.test("writeReport: measured runs are labelled as such, not as simulated; errors listed", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    await writeReport(input(false), { out: dir, B: 20 });
+    const inp = input(false);
+    const errors = pl.DataFrame({
+      path: ["runs/k/c1/turn2/log.json"],
+      chain: ["c1"],
+      turn: [2],
+      config: ["k"],
+      message: ["bad JSON, line 3"],
+    });
+    const res = await writeReport({ ...inp, scored: { ...inp.scored, errors } }, {
+      out: dir,
+      B: 20,
+    });
     const readme = await Deno.readTextFile(`${dir}/README.md`);
     assert.ok(readme.includes("> **Data: hand-made frames.**"));
     assert.ok(!readme.includes("SIMULATED"));
+    assert.ok(readme.includes("Scoring problems: 1, listed in `errors.csv`"));
+    assert.ok(res.files.includes("errors.csv"));
+    assert.equal(
+      await Deno.readTextFile(`${dir}/errors.csv`),
+      'path,chain,turn,config,message\nruns/k/c1/turn2/log.json,c1,2,k,"bad JSON, line 3"\n',
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

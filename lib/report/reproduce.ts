@@ -25,7 +25,7 @@ import {
   reuseResolveFigure,
 } from "./figures.ts";
 import { DEFAULT_B, DEFAULT_SEED, type Interval } from "./stats.ts";
-import { checkSummary, type TableData } from "./table.ts";
+import { checkSummary, csvField, type TableData } from "./table.ts";
 import { table2, table3, table4, table5 } from "./tables.ts";
 
 /** The provenance line of numbers computed from the simulated corpus. */
@@ -320,6 +320,15 @@ export async function writeReport(
     await write(`figures/${id}.svg`, await c.toSVG());
   }
   const errors = scored.errors?.height ?? 0;
+  if (scored.errors && errors > 0) {
+    const cols = scored.errors.columns;
+    const recs = scored.errors.toRecords() as Record<string, unknown>[];
+    const lines = [cols.map(csvField).join(",")];
+    for (const r of recs) {
+      lines.push(cols.map((c) => csvField(r[c] as string | number | null)).join(","));
+    }
+    await write("errors.csv", lines.join("\n") + "\n");
+  }
   const agreement = checkSummary(tableData[1]);
   const listed = [...files].sort();
   await write(
@@ -389,6 +398,8 @@ function readme(o: {
   for (const t of o.tables) {
     for (const ext of ["md", "csv", "tex"]) what[`tables/${t.id}.${ext}`] = `${t.title} (${ext})`;
   }
+  what["errors.csv"] =
+    "problems met while scoring (one row each; those turns are not in the tables)";
   what["tables/ci.md"] = `95% cluster-bootstrap intervals of every Table 2/4 cell (B = ${o.B}, ` +
     `seed = ${o.bseed}) and paired comparisons (paired-bootstrap deltas, McNemar on per-target reuse)`;
   const figs: Record<string, string> = {
@@ -419,7 +430,9 @@ function readme(o: {
     "",
     o.agreement ?? "No Table 2 row matches a configuration of the paper.",
     "",
-    `Scoring problems reported by the scorer: ${o.errors} (see the scorer's errors.csv).`,
+    o.errors
+      ? `Scoring problems: ${o.errors}, listed in \`errors.csv\` (turns listed there are not in the tables).`
+      : "Scoring problems: none (every turn was scored).",
     "",
   );
   return lines.join("\n");
