@@ -32,15 +32,16 @@ interface Expected {
 //  t5 repo: utils.to_utf8; self: level_colors, label_colors (t1), group_sizes (t3), group_intervals (t4)
 // Target line spans (CPython ast): categorical_order 139-167, color_palette 122-255,
 // relative_luminance 717-736, variable_type 40-136, desaturate 172-204, remove_na 264-278,
-// to_utf8 739-765; seaborn/_core holds 11 files; submissions: mini t1 34 lines, t3 33, t4 28;
+// to_utf8 739-765; submissions: mini t1 34 lines, t3 33, t4 28;
 // OpenCode t1 48, t3 33, t4 32 lines.
 // Tests per turn: 13, 9, 8, 8, 8 (tests.json).
 
 /** mini-SWE-agent v1 (reuses everything except utils.ci at turn 4). */
 const MINI: Expected[] = [
-  // ls seaborn/_core (11 entries listed) + sed 139-167 rules.py (29) + grep -n → palettes 122
-  // + sed 122-160 palettes (39, 122 included) + nl|sed 717-736 utils (20): files 11+palettes+utils
-  // = 13 (rules.py is among the listed), lines 29+39+20 = 88; all three targets read and called.
+  // ls seaborn/_core (a listed directory counts once as a file, adds no lines) + sed 139-167
+  // rules.py (29) + grep -n → palettes 122 + sed 122-160 palettes (39, 122 included) + nl|sed
+  // 717-736 utils (20): files = seaborn/_core, rules.py, palettes.py, utils.py = 4, lines
+  // 29+39+20 = 88; all three targets read and called.
   {
     n_repo: 3,
     n_self: 0,
@@ -48,7 +49,7 @@ const MINI: Expected[] = [
     reuse_self: null,
     recall_repo: 1,
     recall_self: null,
-    files: 13,
+    files: 4,
     lines: 88,
     tests: 13,
     passed: 13,
@@ -121,9 +122,9 @@ const MINI: Expected[] = [
 
 /** OpenCode 1.2.5 export (re-implements). */
 const OPENCODE: Expected[] = [
-  // list seaborn/_core (11) + read rules.py whole (167) + read utils offset 700 limit 60
-  // (700-759): files 12, lines 227; color_palette neither read nor called (own palette code:
-  // the 'Blues' case fails, 12/13).
+  // list seaborn/_core (the directory counts once) + read rules.py whole (167) + read utils
+  // offset 700 limit 60 (700-759): files 3, lines 227; color_palette neither read nor called
+  // (own palette code: the 'Blues' case fails, 12/13).
   {
     n_repo: 3,
     n_self: 0,
@@ -131,7 +132,7 @@ const OPENCODE: Expected[] = [
     reuse_self: null,
     recall_repo: 2 / 3,
     recall_self: null,
-    files: 12,
+    files: 3,
     lines: 227,
     tests: 13,
     passed: 12,
