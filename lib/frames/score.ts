@@ -61,6 +61,15 @@ export interface ScoredRows {
   found: number;
 }
 
+/** A submission of the agent, carried into the workspace of later turns. */
+interface Submitted {
+  path: string;
+  module: string;
+  text: string;
+  hash: string;
+  summary?: Promise<ModuleSummary>;
+}
+
 /** What one turn scores to (cached as a whole). */
 interface TurnResult {
   turn: Omit<TurnRow, "dup_chain">;
@@ -150,7 +159,6 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
   };
   const useCache = opts.cache ?? true;
   const turnCache = new Cache("scored-turn", SCORER_VERSION, opts.cacheDir);
-  const summaryCache = new Cache("scored-summary", SCORER_VERSION, opts.cacheDir);
   const code = await scorerCodeHash();
   const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
 
@@ -194,24 +202,11 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       name: moduleName(pkgDir.slice(pkgDir.lastIndexOf("/") + 1)),
     })
   );
-  const summaries = new Map<string, Promise<ModuleSummary>>();
-  const summaryOf = (source: string, file: string, module: string) => {
-    const key = sha256(`${code}\n${file}\n${module}\n${source}`);
-    let hit = summaries.get(key);
-    if (!hit) {
-      hit = (async () => {
-        if (useCache) {
-          const cached = await summaryCache.get<ModuleSummary>(key);
-          if (cached) return cached;
-        }
-        const s = await pool.run({ type: "summarize", source, file, module });
-        if (useCache) await summaryCache.set(key, s);
-        return s;
-      })();
-      summaries.set(key, hit);
-    }
-    return hit;
-  };
+  // Python summaries: of references memoised for the run (shared by all configurations), of
+  // submissions memoised per (configuration, chain) group — a warm run needs neither: its turns
+  // come from the turn cache, and W0 has lib/python's own cache
+  const summaryOf = (source: string, file: string, module: string) =>
+    pool.run({ type: "summarize", source, file, module });
   const refText = memo((path: string) => Deno.readTextFile(path));
   const refSummary = memo(async (k: string) => {
     const [chainId, t] = k.split("\u0000");
@@ -261,12 +256,16 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     runs.sort((a, b) => a.turn - b.turn);
     const config = configs.get(runs[0].config);
     const chain = chains.get(runs[0].chain);
-    const earlier: { turn: number; path: string; module: string; text: string }[] = [];
+    const earlier: Submitted[] = [];
     for (const run of runs) {
-      const submissionText = await readOptional(run.submission);
+      const text = await readOptional(run.submission);
+      const turn = chain?.turns[run.turn - 1];
+      const submitted: Submitted | undefined = turn && text !== undefined
+        ? { path: turn.path, module: turn.module, text, hash: sha256(text) }
+        : undefined;
       if (run.blocked.length === 0 && config && chain) {
         try {
-          const result = await scoreTurn(run, config, chain, earlier, submissionText);
+          const result = await scoreTurn(run, config, chain, earlier, submitted);
           results.set(run, result);
         } catch (e) {
           const path = e instanceof LayoutError ? e.path : rel(run.log ?? run.dir);
@@ -274,15 +273,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
         }
         tick();
       }
-      const turn = chain?.turns[run.turn - 1];
-      if (turn && submissionText !== undefined) {
-        earlier.push({
-          turn: run.turn,
-          path: turn.path,
-          module: turn.module,
-          text: submissionText,
-        });
-      }
+      if (submitted) earlier.push(submitted);
     }
   };
 
@@ -290,8 +281,8 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     run: FoundTurn,
     config: ConfigSpec,
     chain: ChainSpec,
-    earlier: { turn: number; path: string; module: string; text: string }[],
-    submission: string | undefined,
+    earlier: Submitted[],
+    submitted: Submitted | undefined,
   ): Promise<TurnResult> => {
     const turn = chain.turns[run.turn - 1];
     const contents = await loadRunContents(run, turn, rel);
@@ -312,8 +303,8 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       repo: [chain.repo.workspace, chain.repo.package, await w0Hash(chain.repo.workspace)],
       turns: chain.turns.slice(0, run.turn).map((x, i) => [x.module, x.path, sha256(refs[i])]),
       cases: turn.cases,
-      earlier: earlier.map((e) => [e.path, sha256(e.text)]),
-      submission: submission === undefined ? null : sha256(submission),
+      earlier: earlier.map((e) => [e.path, e.hash]),
+      submission: submitted?.hash ?? null,
       log: [relative(run.dir, run.log), sha256(logBytes)],
       results: sha256(contents.resultsText),
       meta: sha256(contents.metaText),
@@ -337,20 +328,15 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       w0Project(pkgDir),
       turnTargets(`${chain.chain}\u0000${run.turn}`),
     ]);
-    const agentModules = await Promise.all(
-      earlier.map((e) =>
-        summaryOf(e.text, packageFile(pkgDir, join(chain.repo.workspace, e.path)), e.module)
-      ),
-    );
-    if (submission !== undefined) {
-      agentModules.push(
-        await summaryOf(
-          submission,
-          packageFile(pkgDir, join(chain.repo.workspace, turn.path)),
-          turn.module,
-        ),
+    const summary = (e: Submitted) =>
+      e.summary ??= summaryOf(
+        e.text,
+        packageFile(pkgDir, join(chain.repo.workspace, e.path)),
+        e.module,
       );
-    }
+    const agentModules = await Promise.all(
+      [...earlier, ...(submitted ? [submitted] : [])].map(summary),
+    );
     const agent = w0.withModules(agentModules);
     let reads: ReadsResult;
     try {
@@ -362,7 +348,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       agent,
       w0,
       module: turn.module,
-      submitted: submission !== undefined,
+      submitted: submitted !== undefined,
       earlier: new Map(earlier.map((e) => [e.module, e.path])),
       w0Path: (def: Definition) => `${chain.repo.package}/${def.file}`,
       reads: reads.reads,
@@ -393,7 +379,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       passed,
       pass_rate: passRate(contents.cases),
       resolved: resolved(contents.cases),
-      submitted: submission !== undefined,
+      submitted: submitted !== undefined,
       reimplemented: scores.filter((s) => s.reimplemented).length,
       coverage: reads.coverage,
       cost: meta.cost ?? null,
@@ -438,7 +424,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
 
   try {
     const queue = [...groups.values()];
-    const lanes = Math.max(2, pool.size * 3);
+    const lanes = Math.max(4, pool.size * 4);
     await Promise.all(
       Array.from({ length: Math.min(lanes, queue.length) }, async () => {
         for (let g = queue.shift(); g; g = queue.shift()) await scoreGroup(g);
