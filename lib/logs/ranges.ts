@@ -57,6 +57,26 @@ export function countLines(r: Ranges): number {
  * ```
  */
 export function rangesOf(lines: Iterable<number>): [number, number][] {
+  if (Array.isArray(lines)) {
+    // fast path: ascending line numbers (the usual order of output lines)
+    const out: [number, number][] = [];
+    let ok = true;
+    for (const n of lines) {
+      if (!Number.isInteger(n) || n < 1) {
+        ok = false;
+        break;
+      }
+      const last = out[out.length - 1];
+      if (!last) out.push([n, n]);
+      else if (n === last[1] + 1) last[1] = n;
+      else if (n > last[1] + 1) out.push([n, n]);
+      else if (n < last[0]) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return out;
+  }
   const sorted = [...new Set(lines)].filter((n) => Number.isInteger(n) && n >= 1).sort((a, b) =>
     a - b
   );

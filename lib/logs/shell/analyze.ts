@@ -542,11 +542,12 @@ function interpret(
       offsets.set(s, off);
       off += s.out?.length ?? 0;
     }
-    const simText = outSegs.map((s) => s.out!.map((l) => l.text + "\n").join("")).join("");
     if (observedLines) aligned = off === observedLines.length;
     else if (elided) {
+      let simLength = 0;
+      for (const s of outSegs) for (const l of s.out!) simLength += l.text.length + 1;
       aligned = obs.elided === undefined ||
-        simText.length === obs.head!.length + obs.elided + (obs.tail ?? "").length;
+        simLength === obs.head!.length + obs.elided + (obs.tail ?? "").length;
       total = off;
     }
     if (aligned) {

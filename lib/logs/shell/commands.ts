@@ -112,6 +112,21 @@ function append<T>(dst: T[], src: readonly T[]): void {
   for (let i = 0; i < src.length; i++) dst.push(src[i]);
 }
 
+const STARTS = new Map<string, number[]>();
+
+/** Offsets where each line of a text starts (memoised for the last texts seen). */
+function lineStarts(text: string): number[] {
+  let s = STARTS.get(text);
+  if (s) return s;
+  s = [0];
+  for (let i = text.indexOf("\n"); i >= 0 && i + 1 < text.length; i = text.indexOf("\n", i + 1)) {
+    s.push(i + 1);
+  }
+  if (STARTS.size > 256) STARTS.clear();
+  STARTS.set(text, s);
+  return s;
+}
+
 const TAGGED = new Map<string, { text: string; lines: OutLine[] }>();
 
 /** The lines of a file as output lines tagged with their numbers (memoised; never mutate). */
@@ -783,10 +798,23 @@ function grep(c: Call): StageResult {
   const over = (
     lines: OutLine[],
     name: string | undefined,
+    text?: string,
   ): { out: OutLine[]; matched: number } => {
     const hits: number[] = [];
-    for (let i = 0; i < lines.length && hits.length < maxCount; i++) {
-      if (test(lines[i].text)) hits.push(i);
+    if (literal !== undefined && text !== undefined && !literal.includes("\n")) {
+      // find the occurrences in the whole text, then their lines
+      const starts = lineStarts(text);
+      let at = text.indexOf(literal);
+      let lo = 0;
+      while (at >= 0 && hits.length < maxCount) {
+        while (lo + 1 < starts.length && starts[lo + 1] <= at) lo++;
+        if (lo < lines.length && hits[hits.length - 1] !== lo) hits.push(lo);
+        at = text.indexOf(literal, lo + 1 < starts.length ? starts[lo + 1] : text.length);
+      }
+    } else {
+      for (let i = 0; i < lines.length && hits.length < maxCount; i++) {
+        if (test(lines[i].text)) hits.push(i);
+      }
     }
     if (listFiles || countOnly || quiet) return { out: [], matched: hits.length };
     if (onlyMatching && !invert) {
@@ -903,7 +931,7 @@ function grep(c: Call): StageResult {
         lines = null;
         break;
       }
-      const { out, matched } = over(tagged(s.rel, content), multi ? s.display : undefined);
+      const { out, matched } = over(tagged(s.rel, content), multi ? s.display : undefined, content);
       if (listFiles === "l" && matched) lines.push({ text: s.display });
       if (countOnly) lines.push({ text: `${s.display}:${matched}` });
       if (out.length && withContext && prevHad) lines.push({ text: "--" });
@@ -936,7 +964,7 @@ function grep(c: Call): StageResult {
       lines = null;
       continue;
     }
-    const { out, matched } = over(tagged(f.rel!, f.content), multi ? f.arg : undefined);
+    const { out, matched } = over(tagged(f.rel!, f.content), multi ? f.arg : undefined, f.content);
     if (matched) matchedAny = true;
     if (!lines) continue;
     if (listFiles === "l" && matched) lines.push({ text: f.arg });
