@@ -92,7 +92,7 @@ export function buildCorpus(opts: SimulateOptions = {}): SimulatedCorpus {
     })
   );
   for (const repo of repos) {
-    for (const f of repo.files) put(`repos/${repo.repo}/${f.path}`, f.lines.join("\n"));
+    for (const f of repo.files) put(`repos/${repo.repo}/${f.path}`, f.lines.join("\n") + "\n");
     for (const e of repo.extras) put(`repos/${repo.repo}/${e.path}`, e.text);
   }
   // tasks
@@ -211,9 +211,12 @@ function writeConfig(
       const runCheck = `python -c "from ${turn.task.module} import ${
         turn.task.functions[0].name
       }; print(${turn.task.tests[0].call.replaceAll('"', "'")})"`;
+      // mini-SWE-agent v2 (tool calls, `mini-swe-agent-1.1`) for even configs, v1 for odd ones, 10% swapped
+      const v2 = mini && (ci % 2 === 0) !== r.chance(0.1);
       const actions = planTurn(r.fork("plan"), ws, turn, {
         maxChars: mini ? 9500 : 45000,
         runCheck,
+        elide: v2,
       });
       const counted = tally(ws, actions);
       // verify planted reads against what the actions show
@@ -257,7 +260,6 @@ function writeConfig(
       };
       const dir = `runs/${id}/${ch.chain}/turn${t}`;
       if (mini) {
-        const v2 = (ci % 2 === 0) !== r.chance(0.1);
         put(
           `${dir}/${v2 ? "log.json" : "log.traj"}`,
           renderMini(r.fork("log"), ws, actions, ctx, v2),

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import { type Action, grepHits, type Workspace } from "./reads.ts";
+import { type Action, ELIDE_KEEP, ELIDE_LIMIT, grepHits, type Workspace } from "./reads.ts";
 import { bashFor, entries, pyUnder } from "./shell.ts";
 
 /** What a log needs besides its actions. */
@@ -205,7 +205,17 @@ export function renderMini(
 }
 
 function observation(rc: number, output: string): string {
-  return `<returncode>${rc}</returncode>\n<output>\n${output}</output>`;
+  if (output.length < ELIDE_LIMIT) {
+    return `<returncode>${rc}</returncode>\n<output>\n${output}</output>`;
+  }
+  // mini-SWE-agent's observation template for long outputs: first and last 5 000 characters
+  return `<returncode>${rc}</returncode>\n<warning>\nThe output of your last command was too long.\nPlease try a different command that produces less output.\nIf you're looking at a file you can try use head, tail or sed to view a smaller number of lines selectively.\n</warning>\n<output_head>\n${
+    output.slice(0, ELIDE_KEEP)
+  }\n</output_head>\n<elided_chars>\n${
+    output.length - 2 * ELIDE_KEEP
+  } characters elided\n</elided_chars>\n<output_tail>\n${
+    output.slice(-ELIDE_KEEP)
+  }\n</output_tail>`;
 }
 
 /** OpenCode read-output dialect by version. */

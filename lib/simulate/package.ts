@@ -441,6 +441,8 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
     });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // a file's lines never end with an empty element: the text on disk is lines + "\n"
+  for (const f of files) while (f.lines.length && f.lines[f.lines.length - 1] === "") f.lines.pop();
   for (const f of files) for (const d of f.defs) defs.set(d.id, d);
   const extras = [
     {

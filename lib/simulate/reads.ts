@@ -22,7 +22,15 @@ export interface Workspace {
 
 export type Action =
   | { kind: "list"; path: string; how: "ls" | "find" | "glob" }
-  | { kind: "view"; path: string; a: number; b: number; how: "sed" | "nl" | "cat" | "head" }
+  | {
+    kind: "view";
+    path: string;
+    a: number;
+    b: number;
+    how: "sed" | "nl" | "cat" | "head";
+    /** A `cat` whose output (≥ 10 000 chars) mini-SWE-agent elides to its first and last 5 000. */
+    elide?: boolean;
+  }
   | {
     kind: "grep";
     /** Literal text searched for. */
@@ -118,10 +126,35 @@ function hitLines(lines: string[], pattern: string): number[] {
   return out;
 }
 
+/** Characters mini-SWE-agent keeps at each end of an observation of ≥ 10 000 characters. */
+export const ELIDE_KEEP = 5000;
+/** Observations at least this long are elided (mini-SWE-agent's observation template). */
+export const ELIDE_LIMIT = 10000;
+
+/** Lines a head (atStart) or tail fragment of an output touches, partial lines included. */
+function touched(text: string, atStart: boolean): number {
+  if (!text) return 0;
+  const parts = text.split("\n");
+  let n = parts.length;
+  if (parts[parts.length - 1] === "") n--;
+  if (!atStart && parts[0] === "" && parts.length > 1) n--;
+  return Math.max(0, n);
+}
+
 /** (path, lines) an action shows. */
 export function shownBy(ws: Workspace, a: Action): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  if (a.kind === "view") {
+  if (a.kind === "view" && a.elide) {
+    const lines = ws.files.get(a.path) ?? [];
+    const text = lines.join("\n") + "\n";
+    const headN = touched(text.slice(0, ELIDE_KEEP), true);
+    const tailN = touched(text.slice(-ELIDE_KEEP), false);
+    const shown: number[] = [];
+    for (let k = 1; k <= lines.length; k++) {
+      if (k <= headN || k > lines.length - tailN) shown.push(k);
+    }
+    if (shown.length) out.set(a.path, shown);
+  } else if (a.kind === "view") {
     const n = ws.files.get(a.path)?.length ?? 0;
     const lines: number[] = [];
     for (let k = Math.max(1, a.a); k <= Math.min(n, a.b); k++) lines.push(k);
@@ -216,7 +249,7 @@ export function planTurn(
   rng: Rng,
   ws: Workspace,
   turn: SimTurn,
-  opts: { maxChars: number; runCheck: string },
+  opts: { maxChars: number; runCheck: string; elide?: boolean },
 ): Action[] {
   const forbidden = new Map<string, [number, number][]>();
   for (const tg of turn.targets) {
@@ -248,6 +281,22 @@ export function planTurn(
         b: 80,
         how: rng.pick(["cat", "sed"] as const),
       }]);
+    }
+  }
+  // a whole-file cat too long for the observation: only its head and tail are shown
+  if (opts.elide && rng.chance(0.35)) {
+    const big = py.filter((f) => ws.files.get(f)!.join("\n").length + 1 >= ELIDE_LIMIT);
+    if (big.length) {
+      const path = rng.pick(big);
+      const v: Action = {
+        kind: "view",
+        path,
+        a: 1,
+        b: ws.files.get(path)!.length,
+        how: "cat",
+        elide: true,
+      };
+      if (safe(p, v)) body.push([v]), add({ ...p, actions: [] }, v);
     }
   }
   // planted reads

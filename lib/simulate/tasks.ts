@@ -45,14 +45,14 @@ export interface TaskChain {
 }
 
 const RETURNS = [
-  "list[tuple[Any, float]] – one (label, value) pair per resolved level, in first-appearance order",
-  "dict[str, list[int]] – positions grouped by normalised key; keys sorted, positions ascending",
-  "list[str] – the cleaned labels in the caller's order; empty input gives an empty list",
-  "tuple[float, float] – the inclusive (low, high) extent; (0.0, 0.0) for empty input",
-  "list[dict[str, Any]] – one record per group with keys 'key', 'count' and 'share', ordered by key",
+  "list[tuple[Any, float]] – (label, value) per level",
+  "dict[str, list[int]] – positions by key; keys sorted",
+  "list[str] – cleaned labels in caller order",
+  "tuple[float, float] – inclusive (low, high)",
+  "list[dict[str, Any]] – 'key', 'count', 'share' per group",
   "int – the number of distinct resolved entries",
-  "dict[Any, tuple[float, ...]] – a mapping from level to its assigned tuple, insertion-ordered",
-  "list[float] – the rescaled values, same length and order as the input",
+  "dict[Any, tuple[float, ...]] – level to tuple, in order",
+  "list[float] – rescaled values in input order",
 ];
 
 function pickCount(rng: Rng, dist: [number, number][]): number {
@@ -153,19 +153,19 @@ function generateChain(rng: Rng, repo: GenPackage, chain: string, nTurns: number
         params,
         signature: `def ${name}(${params.join(", ")})`,
         returns: rng.pick(RETURNS),
-        behaviour: `${capital(words(name))}: ${
+        behaviour: `${capital(words(name))} ${
           rng.pick([
-            "resolve the inputs in the package's categorical order and",
-            "normalise the entries the way the plotting layer expects and",
-            "group the records by their normalised key and",
-            "walk the values once, skipping missing entries, and",
+            "in the package's categorical order;",
+            "as the plotting layer expects;",
+            "by normalised key;",
+            "skipping missing entries;",
           ])
         } ${
           rng.pick([
-            "return one entry per distinct level.",
-            "report the result in first-appearance order.",
-            "keep numeric labels as Python scalars.",
-            "leave the input objects untouched.",
+            "one entry per level.",
+            "first-appearance order.",
+            "numeric labels stay scalars.",
+            "inputs are not modified.",
           ])
         }`,
       });
@@ -205,7 +205,19 @@ function generateChain(rng: Rng, repo: GenPackage, chain: string, nTurns: number
         "the order of first appearance is preserved unless an explicit order is given",
         "numeric labels compare by value",
       ])
-    }, and results are plain Python containers that compare equal across runs.`;
+    }, and results are plain Python containers that compare equal across runs. ${
+      rng.pick([
+        "Callers pass lists, tuples or mappings; a mapping is read by its keys.",
+        "Inputs may mix numbers and strings; None marks a missing entry.",
+        "Empty inputs are valid and give empty results rather than errors.",
+      ])
+    } ${
+      rng.pick([
+        "Follow the package's existing conventions rather than inventing new ones.",
+        "Results feed legends and ticks downstream; tests compare reprs.",
+        "Edge cases (repeated or missing labels) must match existing behaviour.",
+      ])
+    }`;
     const solution = referenceSolution(rng.fork(`sol${t}`), repo, module, functions, [
       ...repoTargets,
       ...selfTargets,
