@@ -57,6 +57,9 @@ export async function runProcess(
   argv: string[],
   opts: ProcessOptions = {},
 ): Promise<ProcessResult> {
+  if (!findExecutable(argv[0], opts.env?.PATH ?? Deno.env.get("PATH") ?? "")) {
+    throw new Error(`cannot start '${argv[0]}': not found or not executable`);
+  }
   const [cmd, ...args] = SETSID ? [SETSID, ...argv] : argv;
   const started = performance.now();
   let child: Deno.ChildProcess;
@@ -82,13 +85,15 @@ export async function runProcess(
     timedOut = true;
     killGroup(child.pid);
   }, opts.timeoutMs);
+  const stdoutP = collect(child.stdout);
+  const stderrP = collect(child.stderr);
   try {
-    const [out, status] = await Promise.all([child.output(), child.status]);
-    const stdout = new TextDecoder().decode(out.stdout);
-    const stderr = new TextDecoder().decode(out.stderr);
+    const status = await child.status;
+    // the leader is gone: whatever it left running in its group goes too (closing the pipes)
+    killGroup(child.pid);
+    const [stdout, stderr] = await Promise.all([stdoutP.done(2000), stderrP.done(2000)]);
     if (opts.stdoutFile) await Deno.writeTextFile(opts.stdoutFile, stdout);
     if (opts.stderrFile) await Deno.writeTextFile(opts.stderrFile, stderr);
-    if (timedOut) killGroup(child.pid); // stragglers that outlived the leader
     return {
       code: status.code,
       stdout,
@@ -99,6 +104,55 @@ export async function runProcess(
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
+}
+
+/** Reads a stream into text; `done(graceMs)` gives up waiting (a pipe held open elsewhere). */
+function collect(stream: ReadableStream<Uint8Array>) {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  const finished = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        chunks.push(value);
+      }
+    } catch {
+      // cancelled or broken pipe: keep what was read
+    }
+  })();
+  return {
+    async done(graceMs: number): Promise<string> {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((r) => timer = setTimeout(r, graceMs));
+      await Promise.race([finished, grace]);
+      clearTimeout(timer);
+      await reader.cancel().catch(() => {});
+      const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let off = 0;
+      for (const c of chunks) {
+        all.set(c, off);
+        off += c.length;
+      }
+      return new TextDecoder().decode(all);
+    },
+  };
+}
+
+/** The path of an executable (a path, or a name looked up in `PATH`), or null. */
+export function findExecutable(name: string, path: string): string | null {
+  const candidates = name.includes("/")
+    ? [name]
+    : path.split(":").filter(Boolean).map((d) => `${d}/${name}`);
+  for (const c of candidates) {
+    try {
+      const info = Deno.statSync(c);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111)) return c;
+    } catch {
+      // next candidate
+    }
+  }
+  return null;
 }
 
 function killGroup(pid: number): void {

@@ -1,0 +1,37 @@
+/** Subprocesses under a wall-time limit: the whole process group is killed, nothing is left. */
+import assert from "node:assert/strict";
+import { runProcess } from "../lib/construct/exec.ts";
+
+async function alive(marker: string): Promise<boolean> {
+  const r = await new Deno.Command("pgrep", { args: ["-f", marker], stdout: "piped" }).output();
+  return r.code === 0;
+}
+
+Deno.test("exec: a timeout kills the process group, children included", async () => {
+  const marker = `reporeuse-exec-test-${crypto.randomUUID()}`;
+  const r = await runProcess(
+    ["bash", "-c", `echo a; (exec -a ${marker} sleep 30) & sleep 30; echo b`],
+    { timeoutMs: 500 },
+  );
+  assert.equal(r.timedOut, true);
+  assert.notEqual(r.code, 0);
+  assert.equal(r.stdout, "a\n");
+  assert.ok(r.seconds < 10);
+  assert.equal(await alive(marker), false);
+});
+
+Deno.test("exec: a finished leader does not wait for what it left running", async () => {
+  const marker = `reporeuse-exec-test-${crypto.randomUUID()}`;
+  const r = await runProcess(["bash", "-c", `(exec -a ${marker} sleep 30) & echo started`], {
+    timeoutMs: 20_000,
+  });
+  assert.deepEqual([r.code, r.stdout, r.timedOut], [0, "started\n", false]);
+  assert.ok(r.seconds < 10);
+  assert.equal(await alive(marker), false);
+});
+
+Deno.test("exec: stdin, stdout and stderr", async () => {
+  const r = await runProcess(["sh", "-c", "cat; echo err >&2; exit 3"], { stdin: "in\n" });
+  assert.deepEqual([r.code, r.stdout, r.stderr, r.timedOut], [3, "in\n", "err\n", false]);
+  await assert.rejects(runProcess(["/nonexistent/tool"]), /cannot start '\/nonexistent\/tool'/);
+});
