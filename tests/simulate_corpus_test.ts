@@ -6,8 +6,10 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import {
   buildCorpus,
+  compareTruth,
   CONFIGS,
   interpolate,
+  readTruth,
   simulateCorpus,
   turnRates,
 } from "../lib/simulate/mod.ts";
@@ -89,6 +91,22 @@ Deno.test("small corpus: layout validates, one run turn per config × chain × t
   );
   const turns = csvRows(await Deno.readTextFile(`${dir}/truth/turns.csv`));
   assert.equal(turns.length, 300);
+  // reuse is realised through every import style agents use
+  const subs = [...Deno.readDirSync(`${dir}/runs`)].flatMap((c) =>
+    [...Deno.readDirSync(`${dir}/runs/${c.name}`)].filter((e) => e.isDirectory).flatMap((ch) =>
+      [1, 2, 3, 4, 5].map((t) => {
+        try {
+          return Deno.readTextFileSync(`${dir}/runs/${c.name}/${ch.name}/turn${t}/submission.py`);
+        } catch {
+          return "";
+        }
+      })
+    )
+  ).join("\n");
+  assert.match(subs, /^from [\w.]+ import \w+ as \w+/m, "aliased import");
+  assert.match(subs, /^import [\w.]+ as \w+_mod$/m, "module attribute import");
+  assert.match(subs, /^from \.+[\w.]* import /m, "relative import");
+  assert.match(subs, /key=\w+\)|map\(\w+, /, "function references");
   // both mini-SWE-agent trajectory versions and both OpenCode read dialects occur
   const formats = new Set<string>();
   for (const c of configs) {
@@ -259,41 +277,35 @@ Deno.test("scoring the small corpus recovers every planted decision, with no ext
   const s = await scoreRows(dir, { cache: false, cacheDir, workers: 0 });
   assert.deepEqual(s.errors, []);
   assert.equal(s.turns.length, 4 * 30);
-  const keysOf = new Set(
-    keep.map((k) => JSON.parse(Deno.readTextFileSync(`${dir}/runs/${k}/config.json`))).map((c) =>
-      `${c.harness}|${c.model}|${c.memory}`
-    ),
+  const { targets: truth, turns } = await readTruth(dir);
+  const cmp = compareTruth(truth, s.targets, { onlyScoredConfigs: true });
+  assert.ok(cmp.planted > 400, `planted targets: ${cmp.planted}`);
+  assert.deepEqual(cmp.missing, []);
+  assert.deepEqual(cmp.extra, [], "no extra targets");
+  assert.deepEqual(cmp.mismatches.slice(0, 10), []);
+  assert.equal(cmp.matched, cmp.planted);
+  // the compared subset exercises every kind of decision
+  const sub = truth.filter((r) =>
+    cmp.planted &&
+    s.turns.some((x) => x.model === r.model && x.memory === r.memory && x.harness === r.harness)
   );
-  const truth = csvRows(await Deno.readTextFile(`${dir}/truth/targets.csv`))
-    .filter((r) => keysOf.has(`${r.harness}|${r.model}|${r.memory}`));
-  // deno-lint-ignore no-explicit-any
-  const key = (r: any) => [r.harness, r.model, r.memory, r.chain, r.turn, r.target].join("|");
-  const got = new Map(s.targets.map((r) => [key(r), r]));
-  assert.equal(got.size, truth.length, "scored targets = planted targets");
-  const diffs: string[] = [];
-  for (const t of truth) {
-    const r = got.get(key(t));
-    if (!r) {
-      diffs.push(`missing ${key(t)}`);
-      continue;
-    }
-    for (
-      const col of ["kind", "implemented", "read", "reused", "reimplemented", "callees"] as const
-    ) {
-      if (String(r[col]) !== t[col]) {
-        diffs.push(`${key(t)} ${col}: scored ${r[col]}, planted ${t[col]}`);
-      }
-    }
-  }
-  assert.deepEqual(diffs.slice(0, 10), []);
+  const count = (f: (r: Record<string, string>) => boolean) => sub.filter(f).length;
+  assert.ok(count((r) => r.reimplemented === "true") >= 5, "re-implementations");
+  assert.ok(
+    count((r) => r.reimplemented_by === r.target.split(".").pop()) >= 1,
+    "local redefinitions",
+  );
+  assert.ok(count((r) => r.implemented === "false") >= 1, "self targets never implemented");
+  assert.ok(count((r) => r.read === "false" && r.reused === "true") >= 5, "reused unread");
+  assert.ok(count((r) => r.read === "true" && r.reused === "false") >= 5, "read, not reused");
+  const keysOf = new Set(s.turns.map((r) => `${r.harness}|${r.model}|${r.memory}`));
   // turn-level truth: tests, passed, submitted
-  const turns = csvRows(await Deno.readTextFile(`${dir}/truth/turns.csv`)).filter((r) =>
-    keysOf.has(`${r.harness}|${r.model}|${r.memory}`)
-  );
+  const planted = turns.filter((r) => keysOf.has(`${r.harness}|${r.model}|${r.memory}`));
+  assert.equal(planted.length, 4 * 30);
   const scored = new Map(
     s.turns.map((r) => [[r.harness, r.model, r.memory, r.chain, r.turn].join("|"), r]),
   );
-  for (const t of turns) {
+  for (const t of planted) {
     const r = scored.get([t.harness, t.model, t.memory, t.chain, t.turn].join("|"))!;
     assert.equal(String(r.submitted), t.submitted);
     assert.equal(String(r.tests), t.tests);
@@ -306,7 +318,7 @@ Deno.test("scoring the small corpus recovers every planted decision, with no ext
   await Deno.remove(cacheDir, { recursive: true });
 });
 
-Deno.test("CLI: --help, bad options, and a small corpus", async () => {
+Deno.test("CLI: --help and option errors", async () => {
   const { main } = await import("../tasks/simulate.ts");
   assert.equal(await main(["--help"]), 0);
   assert.equal(await main([]), 2);

@@ -6,11 +6,9 @@
  *
  * @example
  * ```ts
- * import { simulateCorpus } from "./mod.ts";
- * const dir = await Deno.makeTempDir();
- * const { turns } = await simulateCorpus(dir, { seed: 3, scale: "small" });
- * console.assert(turns === 300);
- * await Deno.remove(dir, { recursive: true });
+ * import { CONFIGS, configId } from "./mod.ts";
+ * console.assert(CONFIGS.length === 10);
+ * console.assert(configId(CONFIGS[0]) === "mini-SWE-agent__GPT-5.6-Terra__interface");
  * ```
  * @module
  */
@@ -23,3 +21,11 @@ export {
   turnRates,
 } from "./calibration.ts";
 export { Rng } from "./rng.ts";
+export {
+  compareTruth,
+  parseTruthCsv,
+  readTruth,
+  TRUTH_COLUMNS,
+  type TruthComparison,
+  type TruthRow,
+} from "./truth.ts";
