@@ -333,6 +333,25 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
     assert.equal(again.usage.requests, 0);
     assert.deepEqual(rerun.turns[0].cases, turn.cases);
     await Deno.remove(out2, { recursive: true });
+
+    // the CLI, on the same cache: exits 0, writes the chain, asks the server nothing
+    const out3 = await Deno.makeTempDir();
+    const r = await cli([
+      "build",
+      ...["--repo", FIXTURE, "--package", "mini", "--out", out3, "--chain", "mini-001"],
+      ...["--turns", "1", "--functions", "2", "--lo", "2", "--hi", "3"],
+      ...["--start", "mini._impl.rank.rank_scores", "--python", PY],
+      ...["--base-url", baseURL, "--model", "scripted"],
+    ], { REPOREUSE_API_KEY: "test-key", REPOREUSE_CACHE_DIR: cacheRoot });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /wrote .*mini-001: 1 turns, 6 verified cases, 1 rejected attempts/);
+    assert.match(r.stdout, /model requests 0, cache hits \d+/);
+    assert.equal(requests.length, n);
+    assert.deepEqual(
+      JSON.parse(await Deno.readTextFile(`${out3}/tasks/mini-001/turn1/tests.json`)).cases,
+      turn.cases,
+    );
+    await Deno.remove(out3, { recursive: true });
   } finally {
     await server.shutdown();
     await Deno.remove(out, { recursive: true });

@@ -27,7 +27,8 @@ Options:
   --repo <dir>         W0: the repository root holding the package directory (required)
   --package <name>     package directory inside W0, e.g. seaborn (required)
   --out <dir>          corpus directory to write tasks/ into (required)
-  --chain <id>         chain id (default <package>-001)
+  --chain <id>         chain id (default <package>-001); with --chains, the id prefix
+  --chains <n>         build n chains (<prefix>-001 …), each from another starting point (default 1)
   --base-url <url>     API base URL (default $REPOREUSE_BASE_URL or https://api.openai.com/v1)
   --model <name>       model (default $REPOREUSE_MODEL or gpt-4o)
   --turns <n>          turns per chain (default 5)
@@ -44,8 +45,8 @@ Options:
   --version <v>        repository version in chain.json
   -h, --help           this help
 
-Exit codes: 0 chain written; 1 the chain could not be verified; 2 bad usage, no API key or
-unreachable endpoint (one line on stderr).`;
+Exit codes: 0 every chain written; 1 a chain could not be verified (the others are written);
+2 bad usage, no API key or unreachable endpoint (one line on stderr).`;
 
 function fail(message: string, code = 2): number {
   console.error(`reporeuse build: ${message}`);
@@ -84,6 +85,7 @@ export async function run(args: string[]): Promise<number> {
         package: { type: "string" },
         out: { type: "string" },
         chain: { type: "string" },
+        chains: { type: "string" },
         "base-url": { type: "string" },
         model: { type: "string" },
         turns: { type: "string" },
@@ -109,7 +111,19 @@ export async function run(args: string[]): Promise<number> {
     if (!v[k]) return fail(`--${k} is required (see --help)`);
   }
   const ints: Record<string, number | undefined> = {};
-  for (const k of ["turns", "functions", "lo", "hi", "seed", "attempts", "min-cases", "retries"]) {
+  for (
+    const k of [
+      "turns",
+      "functions",
+      "lo",
+      "hi",
+      "seed",
+      "attempts",
+      "min-cases",
+      "retries",
+      "chains",
+    ]
+  ) {
     const raw = (v as Record<string, unknown>)[k];
     if (raw === undefined) continue;
     const n = Number(raw);
@@ -139,28 +153,47 @@ export async function run(args: string[]): Promise<number> {
       retries: ints.retries,
       ...(v["no-cache"] ? { cache: null } : {}),
     });
-    const result = await buildChain(client, {
-      repo: v.repo!,
-      package: v.package!,
-      out: v.out!,
-      chain: v.chain ?? `${v.package}-001`,
-      repoName: v["repo-name"],
-      version: v.version,
-      turns: ints.turns,
-      nfun: ints.functions,
-      lo: ints.lo,
-      hi: ints.hi,
-      start: v.start,
-      seed: ints.seed,
-      attempts: ints.attempts,
-      minCases: ints["min-cases"],
-      python: v.python,
-      log: (line) => console.error(line),
-    });
-    const cases = result.turns.reduce((s, t) => s + t.cases.length, 0);
+    const count = ints.chains ?? 1;
+    if (count > 1 && v.start) return fail("--start applies to one chain; drop it or --chains");
+    let failed = 0;
+    for (let i = 0; i < count; i++) {
+      const chain = count === 1
+        ? v.chain ?? `${v.package}-001`
+        : `${v.chain ?? v.package}-${String(i + 1).padStart(3, "0")}`;
+      try {
+        const result = await buildChain(client, {
+          repo: v.repo!,
+          package: v.package!,
+          out: v.out!,
+          chain,
+          repoName: v["repo-name"],
+          version: v.version,
+          turns: ints.turns,
+          nfun: ints.functions,
+          lo: ints.lo,
+          hi: ints.hi,
+          start: v.start,
+          // chains differ by their starting points
+          seed: (ints.seed ?? 0) + i * 101,
+          attempts: ints.attempts,
+          minCases: ints["min-cases"],
+          python: v.python,
+          log: (line) => console.error(`${chain}: ${line}`),
+        });
+        const cases = result.turns.reduce((s, t) => s + t.cases.length, 0);
+        console.log(
+          `wrote ${result.dir}: ${result.turns.length} turns, ${cases} verified cases, ${result.rejected.length} rejected attempts`,
+        );
+      } catch (e) {
+        if (e instanceof ModelError) throw e;
+        failed++;
+        console.error(`reporeuse build: ${chain}: ${(e as Error).message.split("\n")[0]}`);
+      }
+    }
     console.log(
-      `wrote ${result.dir}: ${result.turns.length} turns, ${cases} verified cases, ${result.rejected.length} rejected attempts; model requests ${client.usage.requests}, cache hits ${client.usage.cacheHits}`,
+      `model requests ${client.usage.requests}, cache hits ${client.usage.cacheHits}, tokens ${client.usage.promptTokens}+${client.usage.completionTokens}`,
     );
+    if (failed) return 1;
     return 0;
   } catch (e) {
     if (e instanceof ModelError) return fail(e.message);
