@@ -8,6 +8,7 @@ import {
   chiSquare1Sf,
   ciMarkdown,
   clusterBootstrap,
+  holm,
   mcnemar,
   metrics,
   metricsOfStats,
@@ -216,4 +217,12 @@ Deno.test("metricsOfStats (bootstrap fast path) equals the scorer's macro-averag
     metricsOfStats(draw.map((i) => chainStats(chains[i]))),
     metrics(resampledRows(draw.map((i) => chains[i]))),
   );
+});
+
+Deno.test("holm: step-down adjusted p-values by hand", () => {
+  // sorted 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06, max(0.06, 0.04·1) = 0.06
+  const q = holm([0.01, 0.04, 0.03, 0.005]);
+  [0.03, 0.06, 0.06, 0.02].forEach((e, i) => near(q[i], e, 1e-12));
+  assert.deepEqual(holm([0.6, 0.9]), [1, 1]);
+  assert.deepEqual(holm([]), []);
 });

@@ -26,6 +26,7 @@ import {
   clusterBootstrapAll,
   DEFAULT_B,
   DEFAULT_SEED,
+  holm,
   type Interval,
   type McNemar,
   mcnemar,
@@ -250,6 +251,9 @@ export function ciMarkdown(
       `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${cellsText.join(" | ")} |`,
     );
   }
+  // Holm's correction over every McNemar test printed (the family of this file)
+  const tests = paired.flatMap((p) => p.targets.filter((t) => t.pairs > 0));
+  const adjusted = new Map(holm(tests.map((t) => t.test.p)).map((q, i) => [tests[i], q]));
   if (paired.length) {
     lines.push(
       "",
@@ -258,7 +262,8 @@ export function ciMarkdown(
       "Δ = A − B with a paired cluster-bootstrap interval (one resample of chains applied to both " +
         `configurations; B = ${B}, seed = ${seed}). McNemar's test on per-target reuse pairs matched ` +
         "on (chain, turn, target): exact two-sided binomial when the discordant pairs number fewer " +
-        "than 25, else chi-square with continuity correction.",
+        "than 25, else chi-square with continuity correction; p (Holm) adjusts for all the McNemar " +
+        "tests in this file.",
     );
     for (const p of paired) {
       lines.push(
@@ -282,14 +287,15 @@ export function ciMarkdown(
       } else if (p.targets.length) {
         lines.push(
           "",
-          "| Targets | Pairs | Both reused | Only A | Only B | Neither | Test | Statistic | p |",
-          "|---|---:|---:|---:|---:|---:|---|---:|---:|",
+          "| Targets | Pairs | Both reused | Only A | Only B | Neither | Test | Statistic | p | p (Holm) |",
+          "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|",
         );
         for (const t of p.targets) {
           lines.push(
             `| ${t.kind} | ${t.pairs} | ${t.both} | ${t.aOnly} | ${t.bOnly} | ${t.neither} | ` +
               `${t.test.method === "exact" ? "exact binomial" : "χ² (cc)"} | ` +
-              `${t.test.statistic.toFixed(3)} | ${pValue(t.test.p)} |`,
+              `${t.test.statistic.toFixed(3)} | ${pValue(t.test.p)} | ` +
+              `${pValue(adjusted.get(t)!)} |`,
           );
         }
       }

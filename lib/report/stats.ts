@@ -313,3 +313,26 @@ export function chiSquare1Sf(x: number): number {
   if (x <= 0) return 1;
   return erfc(Math.sqrt(x / 2));
 }
+
+/**
+ * Holm–Bonferroni adjusted p-values (step-down; monotone; capped at 1), in the input order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { holm } from "./stats.ts";
+ * // sorted 0.01, 0.02, 0.04 → 3·0.01, max(0.03, 2·0.02), max(0.04, 1·0.04)
+ * assert.deepEqual(holm([0.04, 0.01, 0.02]).map((p) => +p.toFixed(10)), [0.04, 0.03, 0.04]);
+ * ```
+ */
+export function holm(pvalues: readonly number[]): number[] {
+  const m = pvalues.length;
+  const order = pvalues.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const out = new Array<number>(m);
+  let running = 0;
+  order.forEach(([p, i], k) => {
+    running = Math.max(running, Math.min(1, (m - k) * p));
+    out[i] = running;
+  });
+  return out;
+}
