@@ -107,3 +107,61 @@ export function conform(df: pl.DataFrame, schema: Record<string, ColumnType>): p
 export function rowsOf<T>(df: pl.DataFrame): T[] {
   return df.toRecords() as unknown as T[];
 }
+
+/**
+ * Like {@link toFrame} for frames at a finer grain than a turn (targets, events, tests): the key
+ * columns, repeated on every row, are built once per turn and joined in natively, which avoids
+ * converting hundreds of thousands of repeated strings. Rows end sorted by `keys` then `within`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toKeyedFrame } from "./build.ts";
+ * const rows = [{ k: "b", i: 1, v: "x" }, { k: "a", i: 2, v: "y" }, { k: "a", i: 1, v: "z" }];
+ * const df = toKeyedFrame(rows, { k: "str", i: "i32", v: "str" }, ["k"], ["i"]);
+ * assert.deepEqual(df.getColumn("v").toArray(), ["z", "y", "x"]);
+ * assert.deepEqual(df.columns, ["k", "i", "v"]);
+ * ```
+ */
+export function toKeyedFrame(
+  rows: readonly object[],
+  schema: Record<string, ColumnType>,
+  keys: readonly string[],
+  within: readonly string[],
+): pl.DataFrame {
+  const recs = rows as Record<string, unknown>[];
+  const index = new Map<string, number>();
+  const groups: Record<string, unknown>[] = [];
+  const ids = new Array<number>(recs.length);
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const id = keys.map((k) => String(r[k] ?? "\u0001")).join("\u0000");
+    let g = index.get(id);
+    if (g === undefined) {
+      g = groups.length;
+      index.set(id, g);
+      const key: Record<string, unknown> = {};
+      for (const k of keys) key[k] = r[k];
+      groups.push(key);
+    }
+    ids[i] = g;
+  }
+  // rank the groups in key order so that sorting by (rank, within) is the full sort
+  const order: Record<string, unknown>[] = sortRows(groups.map((g, i) => ({ ...g, __g: i })), keys);
+  const rank = new Array<number>(groups.length);
+  order.forEach((g, r) => (rank[g.__g as number] = r));
+  const keySchema = Object.fromEntries(keys.map((k) => [k, schema[k]]));
+  const keyFrame = pl.DataFrame([
+    column("__rank", order.map((_, r) => r), "i32"),
+    ...Object.entries(keySchema).map(([name, t]) => column(name, order.map((g) => g[name]), t)),
+  ]);
+  const rest = Object.entries(schema).filter(([name]) => !keys.includes(name));
+  const body = pl.DataFrame([
+    column("__rank", ids.map((g) => rank[g]), "i32"),
+    ...rest.map(([name, t]) => column(name, recs.map((r) => r[name]), t)),
+  ]);
+  return body
+    .join(keyFrame, { on: "__rank", how: "left" })
+    .sort(["__rank", ...within])
+    .select(...Object.keys(schema));
+}

@@ -9,7 +9,7 @@ import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import { summarizeByTurn, summarizeTurns } from "../metrics/macro.ts";
-import { conform, rowsOf, toFrame } from "./build.ts";
+import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
 import {
   CONFIG_KEYS,
   type ConfigRow,
@@ -81,9 +81,9 @@ export function framesOf(rows: ScoredRows): Scored {
   }
   return {
     turns: toFrame(rows.turns, TURNS_SCHEMA, FRAME_KEYS.turns),
-    targets: toFrame(rows.targets, TARGETS_SCHEMA, FRAME_KEYS.targets),
-    events: toFrame(rows.events, EVENTS_SCHEMA, FRAME_KEYS.events),
-    tests: toFrame(rows.tests, TESTS_SCHEMA, FRAME_KEYS.tests),
+    targets: toKeyedFrame(rows.targets, TARGETS_SCHEMA, TURN_KEYS, ["target"]),
+    events: toKeyedFrame(rows.events, EVENTS_SCHEMA, TURN_KEYS, ["idx"]),
+    tests: toKeyedFrame(rows.tests, TESTS_SCHEMA, TURN_KEYS, ["case"]),
     errors: toFrame(rows.errors, ERRORS_SCHEMA, FRAME_KEYS.errors),
     configs: toFrame([...perConfig.values()], CONFIGS_SCHEMA, FRAME_KEYS.configs),
   };

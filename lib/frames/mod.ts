@@ -22,7 +22,7 @@
  * @module
  */
 export * from "./schema.ts";
-export { column, conform, dtypeOf, rowsOf, sortRows, toFrame } from "./build.ts";
+export { column, conform, dtypeOf, rowsOf, sortRows, toFrame, toKeyedFrame } from "./build.ts";
 export {
   byTurn,
   erroredTurns,

@@ -136,10 +136,10 @@ function memo<K, V>(f: (k: K) => Promise<V>): (k: K) => Promise<V> {
   };
 }
 
-async function readOptional(path: string | undefined): Promise<string | undefined> {
+function readOptional(path: string | undefined): string | undefined {
   if (!path) return undefined;
   try {
-    return await Deno.readTextFile(path);
+    return Deno.readTextFileSync(path); // small files: a sync read avoids the async op overhead
   } catch {
     return undefined;
   }
@@ -258,7 +258,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     const chain = chains.get(runs[0].chain);
     const earlier: Submitted[] = [];
     for (const run of runs) {
-      const text = await readOptional(run.submission);
+      const text = readOptional(run.submission);
       const turn = chain?.turns[run.turn - 1];
       const submitted: Submitted | undefined = turn && text !== undefined
         ? { path: turn.path, module: turn.module, text, hash: sha256(text) }
@@ -287,7 +287,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     const turn = chain.turns[run.turn - 1];
     const contents = await loadRunContents(run, turn, rel);
     if (!run.log) throw new LayoutError(rel(run.dir), "missing log");
-    const logBytes = await Deno.readFile(run.log);
+    const logBytes = Deno.readFileSync(run.log);
     const keys = {
       harness: config.harness,
       model: config.model,

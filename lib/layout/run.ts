@@ -19,9 +19,9 @@ export interface RunContents {
   metaText: string;
 }
 
-async function readText(path: string, rel: (p: string) => string): Promise<string> {
+function readText(path: string, rel: (p: string) => string): string {
   try {
-    return await Deno.readTextFile(path);
+    return Deno.readTextFileSync(path); // small files: sync avoids the async op overhead
   } catch (e) {
     throw new LayoutError(rel(path), `unreadable (${(e as Error).message})`);
   }
@@ -32,14 +32,27 @@ async function readText(path: string, rel: (p: string) => string): Promise<strin
  * when one is unreadable or malformed. A turn without a submission fails all its cases (the
  * protocol of Appendix A.1, not an error); a case missing from the results counts as failed.
  */
-export async function loadRunContents(
+export function loadRunContents(
   run: RunTurn,
   turn: TurnSpec,
   rel: (p: string) => string = (p) => p,
 ): Promise<RunContents> {
-  const submission = run.submission ? await readText(run.submission, rel) : undefined;
-  const resultsText = run.results ? await readText(run.results, rel) : "";
-  const metaText = run.meta ? await readText(run.meta, rel) : "";
+  try {
+    return Promise.resolve(loadRunContentsSync(run, turn, rel));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** {@link loadRunContents} without the promise (the files are small; reads are synchronous). */
+export function loadRunContentsSync(
+  run: RunTurn,
+  turn: TurnSpec,
+  rel: (p: string) => string = (p) => p,
+): RunContents {
+  const submission = run.submission ? readText(run.submission, rel) : undefined;
+  const resultsText = run.results ? readText(run.results, rel) : "";
+  const metaText = run.meta ? readText(run.meta, rel) : "";
   const meta = run.meta ? parseMeta(metaText, rel(run.meta)) : {};
   let cases: CaseResult[];
   if (submission === undefined) {
