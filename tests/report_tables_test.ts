@@ -155,6 +155,9 @@ Deno.test("table4/table5: memory rows in the paper's order with the paper's valu
   assert.equal(t5.rows[1].paper?.recall_repo_delta, -61.6);
   // another harness × model: no paper values
   assert.equal(table4(f, { model: "GLM-5.3" }).rows[0].paper, undefined);
+  assert.ok(
+    toMarkdown(table5(f, { model: "nope" })).includes("No scored turns of OpenCode with nope."),
+  );
 });
 
 Deno.test("table1: benchmark statistics from a tasks frame and the turns' target counts", () => {

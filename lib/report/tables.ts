@@ -306,7 +306,9 @@ export function table4(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}
         ? paperRow(4, { memory: g.key.memory }, ["memory", "label"])
         : undefined,
     })),
-    notes: counts.length ? [`Scored: ${counts.join("; ")}.`] : [],
+    notes: counts.length
+      ? [`Scored: ${counts.join("; ")}.`]
+      : [`No scored turns of ${harness} with ${model}.`],
   };
 }
 
@@ -330,6 +332,6 @@ export function table5(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}
         ? paperRow(5, { memory: g.key.memory }, ["memory", "label"])
         : undefined,
     })),
-    notes: lastTurnNote(groups),
+    notes: groups.length ? lastTurnNote(groups) : [`No scored turns of ${harness} with ${model}.`],
   };
 }
