@@ -8,6 +8,7 @@ import {
   renderRequirement,
   type SubmittedSource,
   type TurnSpec,
+  withMemory,
 } from "../lib/protocol/requirement.ts";
 import { fillCommand, shellQuote } from "../lib/protocol/runner.ts";
 import { parseJunit } from "../lib/protocol/hidden.ts";
@@ -159,4 +160,20 @@ Deno.test("hidden tests: JUnit reports map back to case ids", () => {
     message: "assert '[1]' == '[2]'",
   });
   assert.deepEqual(r.get("case_03"), { id: "case_03", passed: false, message: "ImportError: x" });
+});
+
+Deno.test("requirement: a written interface requirement is re-rendered for another memory", () => {
+  const written = renderRequirement(T2, "interface", [T1]);
+  const sources: SubmittedSource[] = [{
+    turn: 1,
+    module: T1.module,
+    path: T1.path,
+    source: "x = 1\n",
+  }];
+  assert.equal(withMemory(written, "none", [T1]), renderRequirement(T2, "none", [T1]));
+  assert.equal(
+    withMemory(written, "source", [T1], sources),
+    renderRequirement(T2, "source", [T1], sources),
+  );
+  assert.equal(withMemory(written, "interface", [T1]), written);
 });

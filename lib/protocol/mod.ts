@@ -15,6 +15,7 @@ export {
   renderSourceNote,
   type SubmittedSource,
   type TurnSpec,
+  withMemory,
 } from "./requirement.ts";
 export { HIDDEN_DIR, hiddenTestSource, parseJunit, runHiddenTests } from "./hidden.ts";
 export type { CaseResult, TestCase } from "./hidden.ts";

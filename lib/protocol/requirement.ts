@@ -137,6 +137,34 @@ export function renderRequirement(
   return note ? `${body}\n${note}` : body;
 }
 
+/**
+ * The requirement q_t under a memory setting, from a requirement text written for another setting
+ * (e.g. a chain's `requirement.md`, rendered with interface memory): its historical note, if any,
+ * is replaced by the one of `memory`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withMemory } from "./requirement.ts";
+ * assert.equal(withMemory("Do X.\n\n## Note\n\nold\n", "none", [], []), "Do X.\n");
+ * ```
+ */
+export function withMemory(
+  text: string,
+  memory: Memory,
+  earlier: TurnSpec[],
+  sources: SubmittedSource[] = [],
+): string {
+  const at = text.lastIndexOf("\n## Note\n");
+  const body = (at >= 0 ? text.slice(0, at) : text).trimEnd() + "\n";
+  const note = memory === "interface"
+    ? renderInterfaceNote(earlier)
+    : memory === "source"
+    ? renderSourceNote(sources)
+    : "";
+  return note ? `${body}\n${note}` : body;
+}
+
 /** The delivery instructions of Appendix B.2 wrapping a requirement (identical for every memory). */
 export function renderPrompt(
   requirement: string,

@@ -25,6 +25,7 @@ import {
   renderRequirement,
   type SubmittedSource,
   type TurnSpec,
+  withMemory,
 } from "./requirement.ts";
 
 /** A configuration (runs/<config>/config.json). */
@@ -174,12 +175,14 @@ async function runChain(
     const turnDir = `${runDir}/${chain}/turn${n}`;
     await Deno.remove(turnDir, { recursive: true }).catch(() => {});
     await Deno.mkdir(turnDir, { recursive: true });
-    const requirement = renderRequirement(
-      turn,
-      opts.config.memory,
-      spec.turns.slice(0, i),
-      sources,
-    );
+    // the chain's own requirement text when it has no goal to render from
+    const written = turn.goal
+      ? null
+      : await Deno.readTextFile(`${chainDir}/turn${n}/requirement.md`)
+        .catch(() => null);
+    const requirement = written === null
+      ? renderRequirement(turn, opts.config.memory, spec.turns.slice(0, i), sources)
+      : withMemory(written, opts.config.memory, spec.turns.slice(0, i), sources);
     const submitPath = `${ws}/${turn.path}`;
     const prompt = renderPrompt(requirement, {
       workdir: ws,
