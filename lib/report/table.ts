@@ -132,7 +132,10 @@ export function checkSummary(t: TableData): string | null {
       if (d === null) continue;
       total++;
       if (Math.abs(d) <= c.tolerance + 1e-9) within++;
-      else off.push(`${row.keys.join(" / ")} ${fullLabel(c)} (${fmt(d, c.digits, true)})`);
+      else {
+        const shown = roundTo(row.values[c.key]!, digitsOf(t, row, c)) - row.paper![c.key]!;
+        off.push(`${row.keys.join(" / ")} ${fullLabel(c)} (${fmt(shown, c.digits, true)})`);
+      }
     }
   }
   const tol = [
