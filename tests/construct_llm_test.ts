@@ -154,7 +154,7 @@ Deno.test("synthesis: drafts are checked block by block", () => {
     ...good,
     module_name: "LevelTools",
     goal: "Wrap helper() nicely.",
-    solution: "def g(x):\n    return x\n",
+    solution: "def g(x):\n    return x\n\n\nclass Helper:\n    pass\n",
   };
   assert.throws(
     () => validateDraft(JSON.stringify(bad), ["p.q.helper"], 2),
@@ -162,7 +162,8 @@ Deno.test("synthesis: drafts are checked block by block", () => {
       /module_name must be snake_case/.test(e.message) &&
       /exactly 2 functions/.test(e.message) &&
       /does not define f/.test(e.message) &&
-      /names evidence symbol\(s\): p\.q\.helper/.test(e.message),
+      /names evidence symbol\(s\): p\.q\.helper/.test(e.message) &&
+      /no module-level helpers allowed \(g, Helper\)/.test(e.message),
   );
   assert.deepEqual(namedEvidence("uses the helpers module", ["p.q.helper"]), []);
   assert.deepEqual(namedEvidence("calls p.q.helper", ["p.q.helper"]), ["p.q.helper"]);

@@ -126,6 +126,11 @@ export function validateDraft(text: string, evidence: string[], nfun: number): T
       problems.push(`the solution does not define ${f.name} at module level`);
     }
   }
+  const declared = new Set(functions.map((f) => f.name));
+  const helpers = [...solution.matchAll(/^(?:async\s+)?(?:def|class)\s+(\w+)/gm)]
+    .map((m) => m[1])
+    .filter((name) => !declared.has(name));
+  if (helpers.length) problems.push(`no module-level helpers allowed (${helpers.join(", ")})`);
   const calls = (Array.isArray(r.calls) ? r.calls : []).map((c) =>
     typeof c === "string" ? c : String((c as Record<string, unknown>)?.call ?? "")
   ).filter((c) => c.trim());

@@ -29,6 +29,8 @@ export function chainFile(chain: string, repo: ChainRepo, turns: VerifiedTurn[])
       functions: t.functions,
       goal: t.goal,
       evidence: t.evidence.symbols,
+      ...(t.evidence.injected ? { injected: t.evidence.injected } : {}),
+      ...(t.evidence.sketch ? { sketch: t.evidence.sketch } : {}),
       read_targets: t.readTargets,
     })),
   };
