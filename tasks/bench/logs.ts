@@ -55,7 +55,12 @@ function observation(output: string, rc: number): string {
   } characters elided\n</elided_chars>\n<output_tail>\n${output.slice(-5000)}\n</output_tail>`;
 }
 
-function generate(dir: string): { log: string; ws: string; actions: number } {
+/**
+ * Writes the workspace and a trajectory of ~5 MB. `dense`: short messages, many actions (the
+ * hard case); otherwise a realistic mix where mini's stored raw responses and long thoughts make
+ * up most of the size (about 10× fewer actions).
+ */
+function generate(dir: string, dense: boolean): { log: string; ws: string; actions: number } {
   const r = rng(7);
   const ws = `${dir}/ws`;
   Deno.mkdirSync(`${ws}/pkg/sub`, { recursive: true });
@@ -142,9 +147,21 @@ function generate(dir: string): { log: string; ws: string; actions: number } {
         command = `cd /testbed && python -c "import pkg; print(pkg)" && git status`;
         output = "<module 'pkg'>\nOn branch main\n";
     }
-    const msg = {
+    const thought = dense ? "" : " because".repeat(400);
+    const content = `THOUGHT: step ${actions}${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
+    const msg = dense ? { role: "assistant", content } : {
       role: "assistant",
-      content: `THOUGHT: step ${actions}\n\n\`\`\`bash\n${command}\n\`\`\``,
+      content,
+      extra: {
+        // mini stores the provider's raw response: in real logs it is most of the size
+        response: {
+          id: `resp-${actions}`,
+          choices: [{
+            message: { role: "assistant", content, reasoning_content: "thinking ".repeat(1200) },
+          }],
+          usage: { prompt_tokens: 12000 + actions * 900, completion_tokens: 400 },
+        },
+      },
     };
     const obs = { role: "user", content: observation(output, output === "" && kind === 3 ? 1 : 0) };
     messages.push(msg, obs);
@@ -165,66 +182,85 @@ function generate(dir: string): { log: string; ws: string; actions: number } {
 }
 
 async function main() {
-  const dir = await Deno.makeTempDir({ prefix: "reporeuse-bench-logs-" });
-  try {
-    const { log, ws, actions } = generate(dir);
-    const bytes = Deno.statSync(log).size;
-    console.log(
-      `trajectory: ${(bytes / 1024 / 1024).toFixed(2)} MB, ${actions} actions, 60-file workspace`,
-    );
+  for (const dense of [true, false]) {
+    const dir = await Deno.makeTempDir({ prefix: "reporeuse-bench-logs-" });
+    try {
+      await measure(dir, dense);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+}
 
-    // 1. whole process, as a user or a scoring worker would run it
-    const cli = new URL("../cli.ts", import.meta.url).pathname;
-    const times: number[] = [];
-    let summary = "";
+async function measure(dir: string, dense: boolean) {
+  const { log, ws, actions } = generate(dir, dense);
+  const bytes = Deno.statSync(log).size;
+  console.log(
+    `${dense ? "dense" : "realistic"} trajectory: ${
+      (bytes / 1024 / 1024).toFixed(2)
+    } MB, ${actions} actions, 60-file workspace`,
+  );
+  // 1. whole process, as a user or a scoring worker would run it; CPU time from bash `times`
+  // (the machine may be shared: CPU time is the figure that does not depend on the load)
+  const cli = new URL("../cli.ts", import.meta.url).pathname;
+  const runs: { wall: number; cpu: number }[] = [];
+  let summary = "";
+  const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const script = `${q(Deno.execPath())} run -A ${q(cli)} reads ${q(log)} --root ${
+      q(ws)
+    } --compact > ${q(`${dir}/out.json`)} || exit 3; times`;
+    const out = await new Deno.Command("bash", {
+      args: ["-c", script],
+      stdout: "piped",
+      stderr: "piped",
+    })
+      .output();
+    const wall = performance.now() - t0;
+    if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+    // `times` prints shell then children user/sys times: "0m1.135s 0m0.150s"
+    const child = new TextDecoder().decode(out.stdout).trim().split("\n").pop()!;
+    const secs = [...child.matchAll(/(\d+)m([\d.]+)s/g)].map((m) =>
+      Number(m[1]) * 60 + Number(m[2])
+    );
+    runs.push({ wall, cpu: (secs[0] + secs[1]) * 1000 });
+    const r = JSON.parse(Deno.readTextFileSync(`${dir}/out.json`));
+    summary = `files ${r.files}, lines ${r.lines}, coverage ${
+      r.coverage.toFixed(3)
+    }, ${r.events.length} events`;
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(
+    `whole process (reads --root): median CPU ${med(runs.map((r) => r.cpu)).toFixed(0)} ms, wall ${
+      med(runs.map((r) => r.wall)).toFixed(0)
+    } ms (load average ${Deno.loadavg()[0].toFixed(1)}) — ${summary}`,
+  );
+
+  // 2. in process (tree-sitter initialised once)
+  await bashParser();
+  const text = Deno.readTextFileSync(log);
+  const fileMap = new Map<string, string>();
+  for (const e of walk(ws)) fileMap.set(e, Deno.readTextFileSync(`${ws}/${e}`));
+  const files = (p: string) => fileMap.get(p);
+  await parseLog(text, { file: log, files });
+  for (
+    const [label, opts] of [["with workspace", { file: log, files }], ["without workspace", {
+      file: log,
+    }]] as const
+  ) {
+    const ts: number[] = [];
     for (let i = 0; i < 3; i++) {
       const t0 = performance.now();
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", cli, "reads", log, "--root", ws, "--compact"],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      times.push(performance.now() - t0);
-      if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
-      const r = JSON.parse(new TextDecoder().decode(out.stdout));
-      summary = `files ${r.files}, lines ${r.lines}, coverage ${
-        r.coverage.toFixed(3)
-      }, ${r.events.length} events`;
+      await parseLog(text, opts);
+      ts.push(performance.now() - t0);
     }
-    times.sort((a, b) => a - b);
+    ts.sort((a, b) => a - b);
     console.log(
-      `whole process (reads --root): median ${times[1].toFixed(0)} ms (runs: ${
-        times.map((t) => t.toFixed(0)).join(", ")
-      } ms) — ${summary}`,
+      `parseLog in process, ${label}: median ${ts[1].toFixed(0)} ms (${
+        (actions / ts[1] * 1000).toFixed(0)
+      } actions/s)`,
     );
-
-    // 2. in process (tree-sitter initialised once)
-    await bashParser();
-    const text = Deno.readTextFileSync(log);
-    const fileMap = new Map<string, string>();
-    for (const e of walk(ws)) fileMap.set(e, Deno.readTextFileSync(`${ws}/${e}`));
-    const files = (p: string) => fileMap.get(p);
-    await parseLog(text, { file: log, files });
-    for (
-      const [label, opts] of [["with workspace", { file: log, files }], ["without workspace", {
-        file: log,
-      }]] as const
-    ) {
-      const ts: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const t0 = performance.now();
-        await parseLog(text, opts);
-        ts.push(performance.now() - t0);
-      }
-      ts.sort((a, b) => a - b);
-      console.log(
-        `parseLog in process, ${label}: median ${ts[1].toFixed(0)} ms (${
-          (actions / ts[1] * 1000).toFixed(0)
-        } actions/s)`,
-      );
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
 }
 

@@ -72,7 +72,8 @@ export function miniObservation(
       between(content, "<output_head>", "</output_head>");
     const tail = between(content, "<output_tail>\n", "\n</output_tail>", true) ??
       between(content, "<output_tail>", "</output_tail>", true);
-    const el = content.match(/(\d+)\s+characters elided/);
+    const at = content.indexOf("<elided_chars>");
+    const el = at < 0 ? null : content.slice(at, at + 80).match(/(\d+)\s+characters elided/);
     if (raw !== undefined && raw.length >= MINI_LIMIT) {
       return {
         output: raw,

@@ -412,7 +412,8 @@ async function toolPart(ctx: Ctx, part: Json): Promise<void> {
     case "apply_patch":
       events = [writeEvents(ctx, tool, input, state, ok)];
       break;
-    case "bash": {
+    case "bash":
+    case "shell": {
       const command = str(input.command);
       if (command === undefined) {
         events = [event(ctx, "other", tool, input, [], {}, true, "bash call without a command")];

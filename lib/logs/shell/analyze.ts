@@ -309,7 +309,7 @@ class Interp {
         if (outFile !== "null" && outFile !== "unknown" && !skip) {
           const lines = res.stream.lines;
           const text = lines ? lines.map((l) => l.text + "\n").join("") : undefined;
-          const prev = this.ws.read(outFile.path);
+          const prev = outFile.append ? this.ws.read(outFile.path) : undefined;
           const content = text === undefined
             ? UNKNOWN
             : outFile.append

@@ -803,13 +803,20 @@ function grep(c: Call): StageResult {
     const hits: number[] = [];
     if (literal !== undefined && text !== undefined && !literal.includes("\n")) {
       // find the occurrences in the whole text, then their lines
-      const starts = lineStarts(text);
       let at = text.indexOf(literal);
-      let lo = 0;
-      while (at >= 0 && hits.length < maxCount) {
-        while (lo + 1 < starts.length && starts[lo + 1] <= at) lo++;
-        if (lo < lines.length && hits[hits.length - 1] !== lo) hits.push(lo);
-        at = text.indexOf(literal, lo + 1 < starts.length ? starts[lo + 1] : text.length);
+      if (at >= 0) {
+        const starts = lineStarts(text);
+        while (at >= 0 && hits.length < maxCount) {
+          // the line holding offset `at`: binary search in the line starts
+          let lo = 0, hi = starts.length - 1;
+          while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= at) lo = mid;
+            else hi = mid - 1;
+          }
+          if (lo < lines.length) hits.push(lo);
+          at = lo + 1 < starts.length ? text.indexOf(literal, starts[lo + 1]) : -1;
+        }
       }
     } else {
       for (let i = 0; i < lines.length && hits.length < maxCount; i++) {
