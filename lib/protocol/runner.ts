@@ -157,6 +157,11 @@ async function runChain(
   if (!spec?.repo?.workspace || !spec.repo.package || !Array.isArray(spec.turns)) {
     throw new Error(`${file}: needs repo.workspace, repo.package and turns`);
   }
+  for (const [i, t] of spec.turns.entries()) {
+    const ok = t && typeof t.module === "string" && typeof t.path === "string" &&
+      Array.isArray(t.functions) && t.functions.every((f) => typeof f?.name === "string");
+    if (!ok) throw new Error(`${file}: turns[${i}] needs module, path and functions with names`);
+  }
   const w0 = spec.repo.workspace.startsWith("/")
     ? spec.repo.workspace
     : `${chainDir}/${spec.repo.workspace}`;
