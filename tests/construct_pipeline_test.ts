@@ -376,6 +376,16 @@ Deno.test("construct: the reuse check rejects a reference that does not call its
     ]);
     // the rejected module is not left in the reference workspace
     await assert.rejects(Deno.stat(`${ws}/mini/_impl/score_bands.py`));
+    // a module that already exists is never overwritten
+    const clash = await verifyTurn({
+      ...turn,
+      path: "mini/_impl/rank.py",
+      module: "mini._impl.rank",
+    }, opts);
+    assert.deepEqual(clash.problems, [
+      "mini/_impl/rank.py already exists in the repository: choose another module name",
+    ]);
+    assert.match(await Deno.readTextFile(`${ws}/mini/_impl/rank.py`), /def dense_rank/);
     // the genuine reference passes and stays installed for later turns
     const ok = await verifyTurn({ ...turn, solution: SOLUTION }, opts);
     assert.equal(ok.ok, true, ok.problems.join("; "));

@@ -68,6 +68,14 @@ export function emptyImplementation(functions: FunctionSpec[]): string {
  */
 export async function verifyTurn(turn: TurnUnderTest, opts: VerifyOptions): Promise<VerifyOutcome> {
   const file = `${opts.workspace}/${turn.path}`;
+  if (await Deno.stat(file).then(() => true, () => false)) {
+    return {
+      ok: false,
+      cases: [],
+      dropped: [],
+      problems: [`${turn.path} already exists in the repository: choose another module name`],
+    };
+  }
   await Deno.mkdir(file.slice(0, file.lastIndexOf("/")), { recursive: true });
   await Deno.writeTextFile(file, turn.solution);
   const outcome = await verifyInstalled(turn, opts, file).catch((e) => ({
