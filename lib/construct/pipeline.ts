@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { relative, resolve } from "node:path";
 import type { ModelClient } from "./llm.ts";
 import { GraphIndex } from "./graph.ts";
 import { walk, WalkError } from "./walk.ts";
@@ -67,18 +68,6 @@ export interface BuildResult {
 async function defaultGraph(packageDir: string): Promise<Graph> {
   const project = await analyzePackage(packageDir);
   return project.graph(packageDir);
-}
-
-/** A path from `fromDir` to `to` (both absolute). */
-export function relativePath(fromDir: string, to: string): string {
-  const a = fromDir.split("/").filter(Boolean), b = to.split("/").filter(Boolean);
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return [...a.slice(i).map(() => ".."), ...b.slice(i)].join("/") || ".";
-}
-
-function absolute(p: string): string {
-  return p.startsWith("/") ? p : `${Deno.cwd()}/${p}`;
 }
 
 /** Builds one verified chain. Throws when a turn cannot be verified within its attempts. */
@@ -173,8 +162,8 @@ export async function buildChain(client: ModelClient, opts: BuildOptions): Promi
       turns.push(verified);
       log(`turn ${t}: verified ${verified.module} with ${verified.cases.length} cases`);
     }
-    const chainDir = `${absolute(opts.out)}/tasks/${opts.chain}`;
-    const workspace = opts.workspaceRef ?? relativePath(chainDir, absolute(opts.repo));
+    const chainDir = resolve(opts.out, "tasks", opts.chain);
+    const workspace = opts.workspaceRef ?? relative(chainDir, resolve(opts.repo));
     const dir = await writeChain(`${opts.out}/tasks`, opts.chain, {
       name: opts.repoName ?? pkg,
       ...(opts.version ? { version: opts.version } : {}),
