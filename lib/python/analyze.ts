@@ -21,7 +21,7 @@
  */
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
 import { moduleName } from "./names.ts";
-import { Project } from "./project.ts";
+import { Project, RESOLVER_VERSION } from "./project.ts";
 import { type ModuleSummary, summarize, SUMMARY_VERSION } from "./summary.ts";
 import type { AnalysisError } from "./types.ts";
 
@@ -126,17 +126,53 @@ export function summaryKey(bytes: Uint8Array, file: string, module: string): str
   return sha256(`${sha256(bytes)}\0${file}\0${module}\0python-summary-v${SUMMARY_VERSION}`);
 }
 
+type Rest = Pick<ModuleSummary, "scopes" | "uses" | "defScopes">;
+interface PackageEntry {
+  metas: ModuleSummary[];
+  errors: AnalysisError[];
+}
+
+/** What {@link summarizeFiles} returns. */
+export interface SummarizedFiles {
+  /** Summaries; without `scopes`/`uses`/`defScopes` when `rest` is set (package cache hit). */
+  summaries: ModuleSummary[];
+  errors: AnalysisError[];
+  /** Hash of every file's key: names the package-level cache entries. */
+  packageKey: string;
+  /** Loads the missing parts of `summaries`, in order. */
+  rest?: () => Rest[];
+}
+
+/** Writes the package-level entry: definitions apart from the (larger) resolution data. */
+async function writePackageEntry(
+  packages: Cache,
+  key: string,
+  summaries: ModuleSummary[],
+  errors: AnalysisError[],
+): Promise<void> {
+  const metas = summaries.map(({ scopes: _s, uses: _u, defScopes: _d, ...meta }) => meta);
+  const rest = summaries.map(({ scopes, uses, defScopes }) => ({ scopes, uses, defScopes }));
+  await Deno.mkdir(packages.dir, { recursive: true });
+  const tmp = `${packages.dir}/${key}.rest.json.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(tmp, JSON.stringify(rest));
+  await Deno.rename(tmp, `${packages.dir}/${key}.rest.json`);
+  await packages.set(key, { metas, errors });
+}
+
 /** Summaries of the given files (cache, then workers), plus the problems met. */
 export async function summarizeFiles(
   files: PackageFile[],
   opts: AnalyzeOptions = {},
-): Promise<{ summaries: ModuleSummary[]; errors: AnalysisError[] }> {
+): Promise<SummarizedFiles> {
   const useCache = opts.cache ?? true;
   const cacheDir = opts.cacheDir ?? cacheRoot();
   const cache = new Cache("python-summary", SUMMARY_VERSION, cacheDir);
   const errors: AnalysisError[] = [];
   const summaries: (ModuleSummary | undefined)[] = new Array(files.length);
   const todo: { index: number; source: string; key: string }[] = [];
+  const keys: string[] = new Array(files.length).fill("");
+  const sources: (string | undefined)[] = new Array(files.length);
+  // first pass: read, decode and hash every file
   await Promise.all(files.map(async (f, index) => {
     let bytes: Uint8Array;
     try {
@@ -150,7 +186,34 @@ export async function summarizeFiles(
       errors.push({ file: f.file, line: null, message: decoded.skip });
       return;
     }
-    const key = summaryKey(bytes, f.file, f.module);
+    keys[index] = summaryKey(bytes, f.file, f.module);
+    sources[index] = decoded.text;
+  }));
+  // the whole package unchanged: one entry holds every summary
+  const packageKey = sha256(
+    files.map((f, i) => `${f.file}\0${f.module}\0${keys[i]}`).join("\n") +
+      `\0python-package-v${SUMMARY_VERSION}`,
+  );
+  const packages = new Cache("python-package", SUMMARY_VERSION, cacheDir);
+  if (useCache) {
+    const hit = await packages.get<PackageEntry>(packageKey);
+    const restFile = `${packages.dir}/${packageKey}.rest.json`;
+    if (
+      hit && Array.isArray(hit.metas) && hit.metas.every((s) => s.version === SUMMARY_VERSION) &&
+      (await Deno.stat(restFile).then((st) => st.isFile, () => false))
+    ) {
+      return {
+        summaries: hit.metas,
+        errors: [...errors, ...hit.errors],
+        packageKey,
+        rest: () => JSON.parse(Deno.readTextFileSync(restFile)),
+      };
+    }
+  }
+  await Promise.all(files.map(async (_f, index) => {
+    const source = sources[index];
+    if (source === undefined) return;
+    const key = keys[index];
     if (useCache) {
       const hit = await cache.get<ModuleSummary>(key);
       if (hit && hit.version === SUMMARY_VERSION) {
@@ -158,7 +221,7 @@ export async function summarizeFiles(
         return;
       }
     }
-    todo.push({ index, source: decoded.text, key });
+    todo.push({ index, source, key });
   }));
   const n = Math.min(todo.length, opts.workers ?? navigator.hardwareConcurrency ?? 1);
   if (n <= 0 || todo.length < 4) {
@@ -173,7 +236,9 @@ export async function summarizeFiles(
     await runWorkers(n, todo, files, summaries, useCache ? cacheDir : undefined);
   }
   errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { summaries: summaries.filter((s): s is ModuleSummary => !!s), errors };
+  const done = summaries.filter((s): s is ModuleSummary => !!s);
+  if (useCache) await writePackageEntry(packages, packageKey, done, errors).catch(() => {});
+  return { summaries: done, errors, packageKey };
 }
 
 async function runWorkers(
@@ -240,5 +305,17 @@ export async function analyzePackage(
   const errors: AnalysisError[] = [];
   const files = await listPackageFiles(dir, name, errors);
   const done = await summarizeFiles(files, opts);
-  return Project.fromSummaries(done.summaries, [...errors, ...done.errors]);
+  const all = [...errors, ...done.errors];
+  const project = done.rest
+    ? Project.lazy(done.summaries, all, done.rest)
+    : Project.fromSummaries(done.summaries, all);
+  if ((opts.cache ?? true) && done.packageKey) {
+    const graphs = new Cache(
+      "python-graph",
+      SUMMARY_VERSION * 1000 + RESOLVER_VERSION,
+      opts.cacheDir ?? cacheRoot(),
+    );
+    project.useGraphCache(`${graphs.dir}/${done.packageKey}.edges.json`);
+  }
+  return project;
 }

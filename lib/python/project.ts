@@ -31,6 +31,9 @@ import { BUILTINS, isInternal } from "./names.ts";
 import type { Binding, ModuleSummary } from "./summary.ts";
 import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
 
+/** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
+export const RESOLVER_VERSION = 1;
+
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
   | { t: "inst"; m: ModuleSummary; i: number }
@@ -61,7 +64,9 @@ export class Project {
   #prefixes: Set<string>;
   #resolved = new Map<string, ModuleInfo>();
   #defs?: Map<string, { m: ModuleSummary; i: number }>;
-  #attrMemo = new Map<string, Value | null>();
+  #attrMemo = new Map<string, Map<string, Value | null>>();
+  #bindingMemo = new Map<Binding, Value | null>();
+  #busyBindings = new Set<Binding>();
   #mroMemo = new Map<string, { m: ModuleSummary; i: number }[]>();
   #busy = new Set<string>();
   #depth = 0;
@@ -69,6 +74,9 @@ export class Project {
   #cut = 0;
 
   #errors: AnalysisError[];
+  #graphFile?: string;
+  #rest?: () => void;
+  #edges?: Edge[];
 
   private constructor(mods: Map<string, ModuleSummary>, errors: AnalysisError[]) {
     this.#mods = mods;
@@ -77,6 +85,32 @@ export class Project {
     for (const name of mods.keys()) {
       const parts = name.split(".");
       for (let k = 1; k < parts.length; k++) this.#prefixes.add(parts.slice(0, k).join("."));
+    }
+  }
+
+  /**
+   * A project whose summaries arrive without `scopes`, `uses` and `defScopes` (enough for
+   * definitions and cached graphs); `rest()` supplies them, in the same order, the first time
+   * resolution needs them.
+   */
+  static lazy(
+    metas: ModuleSummary[],
+    errors: AnalysisError[],
+    rest: () => Pick<ModuleSummary, "scopes" | "uses" | "defScopes">[],
+  ): Project {
+    const p = new Project(new Map(metas.map((s) => [s.module, s])), errors);
+    p.#rest = () => {
+      const parts = rest();
+      metas.forEach((m, i) => Object.assign(m, parts[i]));
+    };
+    return p;
+  }
+
+  #hydrate(): void {
+    if (this.#rest) {
+      const load = this.#rest;
+      this.#rest = undefined;
+      load();
     }
   }
 
@@ -92,11 +126,13 @@ export class Project {
 
   /** The module summaries, sorted by module id. */
   summaries(): ModuleSummary[] {
+    this.#hydrate();
     return [...this.#mods.values()].sort((a, b) => cmp(a.module, b.module));
   }
 
   /** A new project with extra/replacing modules (same module id → replaced). */
   withModules(extra: ModuleSummary[]): Project {
+    this.#hydrate();
     const mods = new Map(this.#mods);
     for (const s of extra) mods.set(s.module, s);
     return new Project(mods, this.#errors);
@@ -113,46 +149,56 @@ export class Project {
     if (hit) return hit;
     const m = this.#mods.get(module);
     if (!m) throw new Error(`module '${module}' is not part of the project`);
+    this.#hydrate();
     const uses: Use[] = [];
-    const seen = new Set<string>();
-    const push = (u: Use) => {
-      const key = `${u.scope}\0${u.target}\0${u.line}\0${u.kind}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        uses.push(u);
+    // duplicates can only share a line: compare with the uses of the current line
+    let lineStart = 0;
+    const push = (
+      scope: string,
+      target: string,
+      line: number,
+      kind: Use["kind"],
+      resolved: boolean,
+    ) => {
+      if (uses.length && uses[uses.length - 1].line !== line) lineStart = uses.length;
+      for (let k = lineStart; k < uses.length; k++) {
+        const u = uses[k];
+        if (u.line === line && u.target === target && u.kind === kind && u.scope === scope) return;
       }
+      uses.push({ scope, target, line, kind, resolved });
     };
-    for (const raw of m.uses) {
-      const scope = this.#scopeId(m, raw.s);
+    const scopeIds = m.scopes.map((_, i) => this.#scopeId(m, i));
+    for (const [s, text, line, k] of m.uses) {
+      const scope = scopeIds[s];
       this.#depth = 0;
-      const v = this.#evalText(m, raw.s, raw.text, raw.line);
-      const base = { scope, line: raw.line, kind: raw.kind };
-      if (raw.kind === "call") {
+      const v = this.#evalText(m, s, text, line);
+      const kind = k === 0 ? "call" as const : "reference" as const;
+      if (k === 0) {
         if (v?.t === "def") {
-          push({ ...base, target: v.m.definitions[v.i].id, resolved: true });
+          push(scope, v.m.definitions[v.i].id, line, kind, true);
           if (v.m.definitions[v.i].kind === "class") {
             const init = this.#member(v.m, v.i, "__init__");
             if (init?.t === "def") {
-              push({ ...base, target: init.m.definitions[init.i].id, resolved: true });
+              push(scope, init.m.definitions[init.i].id, line, kind, true);
             }
           }
         } else if (v?.t === "builtin") {
-          push({ ...base, target: `builtins.${v.name}`, resolved: true });
+          push(scope, `builtins.${v.name}`, line, kind, true);
         } else if (v?.t === "inst") {
           const call = this.#member(v.m, v.i, "__call__");
           if (call?.t === "def") {
-            push({ ...base, target: call.m.definitions[call.i].id, resolved: true });
-          } else push({ ...base, target: raw.text, resolved: false });
-        } else push({ ...base, target: raw.text, resolved: false });
+            push(scope, call.m.definitions[call.i].id, line, kind, true);
+          } else push(scope, text, line, kind, false);
+        } else push(scope, text, line, kind, false);
       } else {
         if (v?.t === "def") {
-          push({ ...base, target: v.m.definitions[v.i].id, resolved: true });
-        } else if (v?.t === "ext") push({ ...base, target: raw.text, resolved: false });
-        else if (v === null && !raw.text.includes("(")) {
-          const head = raw.text.split(".")[0];
+          push(scope, v.m.definitions[v.i].id, line, kind, true);
+        } else if (v?.t === "ext") push(scope, text, line, kind, false);
+        else if (v === null && !text.includes("(")) {
+          const head = text.split(".")[0];
           this.#depth = 0;
-          if (this.#lookup(m, raw.s, head, raw.line) === null) {
-            push({ ...base, target: raw.text, resolved: false });
+          if (this.#lookup(m, s, head, line) === null) {
+            push(scope, text, line, kind, false);
           }
         }
       }
@@ -176,7 +222,7 @@ export class Project {
 
   /** Every definition of every module (modules sorted by id, defs in source order). */
   definitions(): Definition[] {
-    return this.summaries().flatMap((s) => s.definitions);
+    return this.#sorted().flatMap((s) => s.definitions);
   }
 
   /**
@@ -195,11 +241,29 @@ export class Project {
     return [...out].sort(cmp);
   }
 
+  /**
+   * Keeps the graph's edges in a file (content-addressed by the caller, e.g. `analyzePackage`
+   * names it after the hash of every file), so an unchanged package skips resolution.
+   */
+  useGraphCache(path: string): void {
+    this.#graphFile = path;
+  }
+
   /** The dependency graph: module and def nodes, resolved edges between them. */
   graph(root: string): Graph {
+    const { nodes, errors } = this.#nodes();
+    if (!this.#edges && this.#graphFile) this.#edges = readEdges(this.#graphFile, nodes);
+    if (!this.#edges) {
+      this.#edges = this.#computeEdges(nodes);
+      if (this.#graphFile) writeEdges(this.#graphFile, nodes, this.#edges);
+    }
+    return { root, nodes, edges: this.#edges, errors };
+  }
+
+  #nodes(): { nodes: Definition[]; errors: AnalysisError[] } {
     const nodes: Definition[] = [];
     const errors: AnalysisError[] = [...this.#errors];
-    for (const s of this.summaries()) {
+    for (const s of this.#sorted()) {
       nodes.push({
         id: s.module,
         kind: "module",
@@ -215,6 +279,10 @@ export class Project {
       nodes.push(...s.definitions);
       errors.push(...s.errors);
     }
+    return { nodes, errors };
+  }
+
+  #computeEdges(nodes: Definition[]): Edge[] {
     const ids = new Set(nodes.map((n) => n.id));
     const edges: Edge[] = [];
     for (const s of this.summaries()) {
@@ -224,15 +292,19 @@ export class Project {
         }
       }
     }
-    return { root, nodes, edges, errors };
+    return edges;
   }
 
   // ---- internals ----------------------------------------------------------------------------
 
+  #sorted(): ModuleSummary[] {
+    return [...this.#mods.values()].sort((a, b) => cmp(a.module, b.module));
+  }
+
   #defIndex(): Map<string, { m: ModuleSummary; i: number }> {
     if (!this.#defs) {
       this.#defs = new Map();
-      for (const m of this.summaries()) {
+      for (const m of this.#sorted()) {
         m.definitions.forEach((d, i) => this.#defs!.set(d.id, { m, i }));
       }
     }
@@ -351,38 +423,28 @@ export class Project {
           return { t: "def", m, i: b.def };
         case "module":
           return this.#moduleValue(b.module);
-        case "from": {
-          const key = `from\0${b.module}\0${b.name}`;
-          if (this.#busy.has(key)) {
-            this.#cut++;
-            return null;
-          }
-          this.#busy.add(key);
-          try {
-            const v = this.#getAttr(this.#moduleValue(b.module), b.name);
-            if (v) return v;
-            const sub = `${b.module}.${b.name}`;
-            if (this.#mods.has(sub) || this.#prefixes.has(sub)) return { t: "module", name: sub };
-            // imported but not found: an unknown (external-like) name, never a guess
-            return { t: "ext", name: sub };
-          } finally {
-            this.#busy.delete(key);
-          }
-        }
+        case "from":
         case "alias":
         case "new": {
-          const key = `${m.module}\0${s}\0${name}\0${b.line}`;
-          if (this.#busy.has(key)) {
+          if (this.#bindingMemo.has(b)) return this.#bindingMemo.get(b)!;
+          if (this.#busyBindings.has(b)) {
             this.#cut++;
             return null;
           }
-          this.#busy.add(key);
+          const cut = this.#cut;
+          this.#busyBindings.add(b);
+          let out: Value | null;
           try {
-            const v = this.#evalText(m, s, b.text, b.line);
-            return (b.k === "alias" ? v : callResult(v)) ?? OPAQUE;
+            out = b.k === "from"
+              ? this.#fromValue(b.module, b.name)
+              : b.k === "alias"
+              ? this.#evalText(m, s, b.text, b.line) ?? OPAQUE
+              : callResult(this.#evalText(m, s, b.text, b.line)) ?? OPAQUE;
           } finally {
-            this.#busy.delete(key);
+            this.#busyBindings.delete(b);
           }
+          if (this.#cut === cut) this.#bindingMemo.set(b, out);
+          return out;
         }
         case "other": {
           const sc = m.scopes[s];
@@ -400,11 +462,22 @@ export class Project {
     }
   }
 
+  #fromValue(module: string, name: string): Value {
+    const v = this.#getAttr(this.#moduleValue(module), name);
+    if (v) return v;
+    const sub = `${module}.${name}`;
+    if (this.#mods.has(sub) || this.#prefixes.has(sub)) return { t: "module", name: sub };
+    // imported but not found: an unknown (external-like) name, never a guess
+    return { t: "ext", name: sub };
+  }
+
   #getAttr(v: Value, attr: string): Value | null {
     switch (v.t) {
       case "module": {
+        let memo = this.#attrMemo.get(v.name);
+        if (!memo) this.#attrMemo.set(v.name, memo = new Map());
+        if (memo.has(attr)) return memo.get(attr)!;
         const key = `${v.name}\0${attr}`;
-        if (this.#attrMemo.has(key)) return this.#attrMemo.get(key)!;
         if (this.#busy.has(key)) {
           this.#cut++;
           return null;
@@ -427,7 +500,7 @@ export class Project {
         } finally {
           this.#busy.delete(key);
         }
-        if (this.#cut === cut) this.#attrMemo.set(key, out);
+        if (this.#cut === cut) memo.set(attr, out);
         return out;
       }
       case "ext":
@@ -492,6 +565,38 @@ export class Project {
       this.#depth = depth;
       this.#busy.delete(key);
     }
+  }
+}
+
+/** Edges cached as `[fromIndex, toIndex, line, 0 call | 1 reference]` over the node list. */
+function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
+  try {
+    const data = JSON.parse(Deno.readTextFileSync(path)) as { n: number; e: number[][] };
+    if (data.n !== nodes.length) return undefined;
+    return data.e.map(([f, t, line, k]) => ({
+      from: nodes[f].id,
+      to: nodes[t].id,
+      line,
+      kind: k === 0 ? "call" : "reference",
+    }));
+  } catch {
+    return undefined;
+  }
+}
+
+function writeEdges(path: string, nodes: Definition[], edges: Edge[]): void {
+  const index = new Map<string, number>();
+  nodes.forEach((n, i) => index.set(n.id, i));
+  const e = edges.map((
+    x,
+  ) => [index.get(x.from)!, index.get(x.to)!, x.line, x.kind === "call" ? 0 : 1]);
+  try {
+    Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+    Deno.writeTextFileSync(tmp, JSON.stringify({ n: nodes.length, e }));
+    Deno.renameSync(tmp, path);
+  } catch {
+    // a cache that cannot be written only costs time
   }
 }
 

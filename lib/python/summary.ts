@@ -14,16 +14,16 @@
  * const s = await summarize("import os\n\ndef f(x):\n    return os.path.join(x)\n# end\n", "m.py", "pkg.m");
  * console.assert(s.definitions[0].id === "pkg.m.f");
  * console.assert(s.definitions[0].start === 3 && s.definitions[0].end === 4);
- * console.assert(s.uses[0].text === "os.path.join");
+ * console.assert(s.uses[0][1] === "os.path.join");
  * ```
  * @module
  */
 import { type Node, Parser, parserFor, type Tree } from "../util/treesitter.ts";
-import { isInternal } from "./names.ts";
+import { BUILTINS, isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 4;
+export const SUMMARY_VERSION = 6;
 
 /** What a name is bound to in one scope (`fb`: a fallback, bound inside an `except` handler or
  * from an inner scope through `global`/`nonlocal`). */
@@ -56,15 +56,14 @@ export interface Scope {
   bases?: string[];
 }
 
-/** A call or a value use before resolution: `text` is the dotted source text (`np.asarray`,
- * `self.f`, `super().m`, `C().m`). */
-export interface RawUse {
-  /** Index of the innermost scope (for name lookup). */
-  s: number;
-  text: string;
-  line: number;
-  kind: "call" | "reference";
-}
+/**
+ * A call or a value use before resolution, as a compact tuple `[scope, text, line, kind]`:
+ * `scope` the index of the innermost scope (for name lookup), `text` the dotted source text
+ * (`np.asarray`, `self.f`, `super().m`, `C().m`), `kind` 0 for a call, 1 for a reference.
+ * References whose head is a plain local variable (parameter, loop variable, …) or a builtin are
+ * dropped here: they can never name a function.
+ */
+export type RawUse = [scope: number, text: string, line: number, kind: 0 | 1];
 
 /** Everything phase 1 extracts from one file (JSON-serialisable). */
 export interface ModuleSummary {
@@ -172,7 +171,30 @@ class Summarizer {
     this.scopes.push({ kind: "module", parent: -1, def: -1, bindings: Object.create(null) });
   }
 
+  /** Whether a reference's head name is certainly a plain variable or a builtin in this file. */
+  plainValue(s: number, head: string): boolean {
+    let x = s;
+    let first = true;
+    if (this.scopes[s].globals?.includes(head)) x = 0;
+    while (x >= 0) {
+      const sc = this.scopes[x];
+      if (first || sc.kind !== "class") {
+        const bs = sc.bindings[head];
+        if (bs) return sc.self !== head && bs.every((b) => b.k === "other");
+        if (sc.stars) return false;
+      }
+      first = false;
+      x = sc.parent;
+    }
+    return BUILTINS.has(head);
+  }
+
   result(): ModuleSummary {
+    this.uses = this.uses.filter((u) => {
+      if (u[3] === 0 || u[1].includes("(")) return true;
+      const dot = u[1].indexOf(".");
+      return !this.plainValue(u[0], dot < 0 ? u[1] : u[1].slice(0, dot));
+    });
     let lines = 1;
     for (let i = this.src.indexOf("\n"); i >= 0; i = this.src.indexOf("\n", i + 1)) lines++;
     if (this.src.endsWith("\n")) lines--;
@@ -245,7 +267,7 @@ class Summarizer {
   }
 
   use(text: string, node: Node, kind: "call" | "reference") {
-    this.uses.push({ s: this.cur, text, line: node.startPosition.row + 1, kind });
+    this.uses.push([this.cur, text, node.startPosition.row + 1, kind === "call" ? 0 : 1]);
   }
 
   // ---- walking ------------------------------------------------------------------------------

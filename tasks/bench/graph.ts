@@ -1,0 +1,96 @@
+/**
+ * Benchmark of the Python code model on Debian's python3-sympy 1.11 (1,472 files, 753k lines):
+ * the graph built cold (fresh cache directory) and warm (same cache, nothing changed), against
+ * CPython merely `ast.parse`-ing the same files (`/usr/bin/python3`), plus agreement of every
+ * def/class `(file, id, start, end)` with CPython's `ast`.
+ *
+ * Goals (issue 2): cold ≥ 2x faster than CPython's parse, warm ≥ 10x, agreement 100%.
+ * Run with `deno task bench graph` (or `deno run -A tasks/bench/graph.ts [package-dir]`).
+ * @module
+ */
+import { analyzePackage } from "../../lib/python/mod.ts";
+
+const dir = Deno.args[0] ?? "/usr/lib/python3/dist-packages/sympy";
+const ORACLE = new URL("../../tests/fixtures/python/ast_defs.py", import.meta.url).pathname;
+const python = await Deno.stat("/usr/bin/python3").then(() => "/usr/bin/python3", () => "python3");
+
+if (!(await Deno.stat(dir).then(() => true, () => false))) {
+  console.error(`bench graph: ${dir} missing (install Debian's python3-sympy)`);
+  Deno.exit(1);
+}
+
+interface Oracle {
+  files: number;
+  parsed: number;
+  seconds: number;
+  defs: unknown[][];
+  skipped: unknown[][];
+}
+
+async function py(args: string[]): Promise<Oracle> {
+  const out = await new Deno.Command(python, { args: [ORACLE, ...args] }).output();
+  if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+async function build(cacheDir: string) {
+  const t0 = performance.now();
+  const project = await analyzePackage(dir, { cacheDir });
+  const t1 = performance.now();
+  const graph = project.graph(dir);
+  const t2 = performance.now();
+  return {
+    project,
+    graph,
+    summarize: (t1 - t0) / 1000,
+    resolve: (t2 - t1) / 1000,
+    total: (t2 - t0) / 1000,
+  };
+}
+
+const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
+console.log(`package: ${dir}`);
+console.log(`cores: ${navigator.hardwareConcurrency}, load average before: ${load()}`);
+
+const parse = await py(["--parse-only", dir]);
+console.log(
+  `CPython ast.parse: ${parse.seconds.toFixed(2)} s (${parse.parsed}/${parse.files} files)`,
+);
+
+const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-bench-cache-" });
+try {
+  const cold = await build(cacheDir);
+  console.log(
+    `graph cold: ${cold.total.toFixed(2)} s (summaries ${
+      cold.summarize.toFixed(2)
+    } s + resolution ${
+      cold.resolve.toFixed(2)
+    } s), ${cold.graph.nodes.length} nodes, ${cold.graph.edges.length} edges, ${cold.graph.errors.length} errors`,
+  );
+  const warm = await build(cacheDir);
+  console.log(
+    `graph warm: ${warm.total.toFixed(2)} s (summaries ${
+      warm.summarize.toFixed(2)
+    } s + resolution ${warm.resolve.toFixed(2)} s)`,
+  );
+  const ratio = (x: number) => (parse.seconds / x).toFixed(2);
+  console.log(`ratio CPython parse / cold: ${ratio(cold.total)}x (goal ≥ 2x)`);
+  console.log(`ratio CPython parse / warm: ${ratio(warm.total)}x (goal ≥ 10x)`);
+
+  const oracle = await py([dir]);
+  const theirs = new Set<string>(oracle.defs.map((d) => d.join("|")));
+  const ours = cold.project.definitions().map((d) => [d.file, d.id, d.start, d.end].join("|"));
+  const oursSet = new Set(ours);
+  const agree = ours.filter((x) => theirs.has(x)).length;
+  const missing = [...theirs].filter((x) => !oursSet.has(x));
+  const total = Math.max(theirs.size, ours.length);
+  console.log(
+    `agreement with CPython ast: ${
+      (100 * agree / total).toFixed(3)
+    }% (${agree}/${total}; CPython ${oracle.defs.length} defs, ours ${ours.length}; CPython skipped ${oracle.skipped.length} files)`,
+  );
+  if (missing.length) console.log(`  e.g. missing: ${missing.slice(0, 5).join(", ")}`);
+  console.log(`load average after: ${load()}`);
+} finally {
+  await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+}
