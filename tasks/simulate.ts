@@ -60,7 +60,14 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const t0 = performance.now();
-  const { dir, turns } = await simulateCorpus(values.out, { seed, scale });
+  let result;
+  try {
+    result = await simulateCorpus(values.out, { seed, scale });
+  } catch (e) {
+    console.error(`simulate: ${(e as Error).message}`);
+    return 1;
+  }
+  const { dir, turns } = result;
   console.log(
     `simulate: wrote ${turns} run turns to ${dir} in ${
       ((performance.now() - t0) / 1000).toFixed(1)

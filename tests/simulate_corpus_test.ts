@@ -78,6 +78,13 @@ Deno.test("buildCorpus is deterministic per seed and differs across seeds", () =
 Deno.test("small corpus: layout validates, one run turn per config × chain × turn", async () => {
   const dir = await smallCorpus();
   assert.deepEqual(await validateCorpus(dir), []);
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+    "corpus.json",
+    "repos",
+    "runs",
+    "tasks",
+    "truth",
+  ]);
   const configs = [...Deno.readDirSync(`${dir}/runs`)].map((e) => e.name).sort();
   assert.equal(configs.length, 10);
   const keys = configs.map((c) =>
@@ -324,6 +331,12 @@ Deno.test("CLI: --help and option errors", async () => {
   assert.equal(await main([]), 2);
   assert.equal(await main(["--out", "/tmp/x", "--scale", "huge"]), 2);
   assert.equal(await main(["--out", "/tmp/x", "--seed", "-3"]), 2);
+  // a non-empty directory that is not a simulated corpus is refused, nothing is written
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
+  assert.equal(await main(["--out", dir, "--scale", "small"]), 1);
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["notes.txt"]);
+  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test({

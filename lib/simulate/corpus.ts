@@ -402,16 +402,50 @@ export async function simulateCorpus(
   outDir: string,
   opts: SimulateOptions = {},
 ): Promise<{ dir: string; turns: number }> {
+  await prepareOut(outDir);
   const { files, turns } = buildCorpus(opts);
   const dirs = new Set<string>();
   for (const p of files.keys()) {
-    dirs.add(`${outDir}/${p.slice(0, p.lastIndexOf("/"))}`.replace(/\/$/, ""));
+    const slash = p.lastIndexOf("/");
+    if (slash > 0) dirs.add(`${outDir}/${p.slice(0, slash)}`);
   }
   await Deno.mkdir(outDir, { recursive: true });
   await pool([...dirs].sort(), (d) => Deno.mkdir(d, { recursive: true }));
   const enc = new TextEncoder();
   await pool([...files], ([p, text]) => Deno.writeFile(`${outDir}/${p}`, enc.encode(text)));
   return { dir: outDir, turns };
+}
+
+/** Subdirectories a simulated corpus consists of (cleared before it is written again). */
+const PARTS = ["repos", "tasks", "runs", "truth"];
+
+/**
+ * Makes `outDir` ready: absent or empty is fine; a previous simulated corpus (its corpus.json
+ * names this generator) is cleared so no stale file survives; anything else is refused.
+ */
+async function prepareOut(outDir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(outDir)].map((e) => e.name);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return;
+    throw new Error(`${outDir}: cannot read the output directory (${(e as Error).message})`);
+  }
+  if (names.length === 0) return;
+  let generator: unknown;
+  try {
+    generator = JSON.parse(await Deno.readTextFile(`${outDir}/corpus.json`)).generator;
+  } catch {
+    generator = undefined;
+  }
+  if (generator !== "reporeuse simulate") {
+    throw new Error(
+      `${outDir}: directory is not empty and holds no simulated corpus; choose a new or empty --out`,
+    );
+  }
+  for (const part of PARTS) {
+    await Deno.remove(`${outDir}/${part}`, { recursive: true }).catch(() => {});
+  }
 }
 
 /** Runs `fn` over the items with at most `width` in flight. */
