@@ -51,13 +51,21 @@ Deno.test("perTurnFigure: per-turn values per configuration, provenance in the t
 Deno.test("scatter figures: one point per configuration", async () => {
   const f = turnsFrame([...CONFIG_A, ...CONFIG_B]);
   const rr = reuseResolveFigure(f).toSpec();
-  const pts = rr.data.values as Record<string, number | string>[];
+  const pts = rr.layer[0].data.values as Record<string, number | string>[];
+  // the paper's values of the same configurations as hollow reference marks
+  const ref = rr.layer[1].data.values as Record<string, number | string>[];
+  assert.deepEqual(ref.map((p) => [p.harness, p.reuse_repo, p.resolve]), [
+    ["mini-SWE-agent", 55.3, 44.3],
+    ["OpenCode", 56.1, 44.3],
+  ]);
+  assert.equal(rr.layer[1].mark.filled, false);
+  assert.equal(reuseResolveFigure(f, { paper: false }).toSpec().layer.length, 1);
   assert.equal(pts.length, 2);
   const a = pts.find((p) => p.harness === "OpenCode")!;
   assert.ok(Math.abs(Number(a.reuse_repo) - 55) < 1e-9);
   assert.ok(Math.abs(Number(a.resolve) - 60) < 1e-9);
   const lr = linesRecallFigure(f);
-  const b = (lr.toSpec().data.values as Record<string, number | string>[]).find((p) =>
+  const b = (lr.toSpec().layer[0].data.values as Record<string, number | string>[]).find((p) =>
     p.harness === "mini-SWE-agent"
   )!;
   assert.equal(b.lines, 1000);

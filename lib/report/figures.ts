@@ -18,13 +18,22 @@ import {
   turnsOf,
 } from "./aggregate.ts";
 import { Chart, type VegaLiteSpec } from "./display.ts";
-import { HARNESSES, MEMORIES, MEMORY_LABELS, MODELS } from "./paper.ts";
+import {
+  HARNESSES,
+  MEMORIES,
+  MEMORY_LABELS,
+  MODELS,
+  numericFields,
+  paperRecords,
+} from "./paper.ts";
 import type { Interval } from "./stats.ts";
 
 /** Options of the figure builders. */
 export interface FigureOptions {
   /** Provenance line printed under every title (e.g. "SIMULATED corpus — not measured agent runs"). */
   provenance?: string;
+  /** Draw the paper's values as hollow reference marks where it has them (default true). */
+  paper?: boolean;
 }
 
 const WIDTH = 220, HEIGHT = 180;
@@ -35,6 +44,8 @@ function title(text: string, opts: FigureOptions): VegaLiteSpec {
     ? { text, subtitle: `Data: ${opts.provenance}`, subtitleColor: "#b00000", anchor: "start" }
     : { text, anchor: "start" };
 }
+
+const LEGEND = { legend: { labelLimit: 320 } };
 
 function label(k: ConfigKey): string {
   return `${k.harness} · ${k.model}`;
@@ -89,7 +100,7 @@ export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptio
   const t = "Per-turn recall_repo, reuse_self and C_dup by configuration";
   return new Chart({
     title: title(t, opts),
-    config: FONT,
+    config: { ...FONT, ...LEGEND },
     data: { values },
     facet: {
       column: { field: "metric", type: "nominal", sort: shown.map((m) => m[1]), title: null },
@@ -118,9 +129,28 @@ function configValues(rows: TurnRow[]) {
   return mainGroups(rows).map((g) => ({
     harness: g.key.harness,
     model: g.key.model,
+    memory: g.key.memory,
     config: label(g.key),
     ...metrics(g.rows),
   }));
+}
+
+/** The paper's Table 2 values of the configurations present (interface memory), for reference marks. */
+function paperPoints(values: Record<string, unknown>[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const v of values) {
+    if (v.memory !== "interface") continue;
+    const rec = paperRecords(2).find((r) => r.harness === v.harness && r.model === v.model);
+    if (rec) {
+      out.push({
+        harness: v.harness,
+        model: v.model,
+        config: `${v.config} (paper)`,
+        ...numericFields(rec, ["harness", "model"]),
+      });
+    }
+  }
+  return out;
 }
 
 function scatter(
@@ -130,34 +160,41 @@ function scatter(
   t: string,
   opts: FigureOptions,
 ): Chart {
-  return new Chart({
-    title: title(t, opts),
-    config: FONT,
-    width: 320,
-    height: 240,
-    data: { values },
-    layer: [
-      {
-        mark: { type: "point", filled: true, size: 90 },
-        encoding: {
-          x: {
-            field: x.field,
-            type: "quantitative",
-            title: x.title,
-            scale: { zero: x.zero ?? false },
-          },
-          y: { field: y.field, type: "quantitative", title: y.title, scale: { zero: false } },
-          color: { field: "model", type: "nominal", sort: MODELS, title: "Model" },
-          shape: { field: "harness", type: "nominal", sort: HARNESSES, title: "Harness" },
-          tooltip: [
-            { field: "config" },
-            { field: x.field, format: ".1f" },
-            { field: y.field, format: ".1f" },
-          ],
-        },
-      },
+  const reference = opts.paper === false ? [] : paperPoints(values);
+  const encoding = {
+    x: { field: x.field, type: "quantitative", title: x.title, scale: { zero: x.zero ?? false } },
+    y: { field: y.field, type: "quantitative", title: y.title, scale: { zero: false } },
+    color: { field: "model", type: "nominal", sort: MODELS, title: "Model" },
+    shape: { field: "harness", type: "nominal", sort: HARNESSES, title: "Harness" },
+    tooltip: [
+      { field: "config" },
+      { field: x.field, format: ".1f" },
+      { field: y.field, format: ".1f" },
     ],
-  }, t);
+  };
+  const layer: VegaLiteSpec[] = [{
+    data: { values },
+    mark: { type: "point", filled: true, size: 90 },
+    encoding,
+  }];
+  if (reference.length) {
+    layer.push({
+      data: { values: reference },
+      mark: { type: "point", filled: false, size: 90, strokeWidth: 1.5 },
+      encoding,
+    });
+  }
+  const spec = title(t, opts);
+  if (reference.length) {
+    spec.subtitle = [
+      ...(spec.subtitle ? [spec.subtitle] : []),
+      "filled: computed · hollow: the paper's Table 2",
+    ];
+  }
+  return new Chart(
+    { title: spec, config: { ...FONT, ...LEGEND }, width: 320, height: 240, layer },
+    t,
+  );
 }
 
 /** Repository reuse vs resolve rate across configurations (one point per configuration). */
@@ -264,7 +301,7 @@ export function memoryFigure(
   }
   return new Chart({
     title: title(t, opts),
-    config: FONT,
+    config: { ...FONT, ...LEGEND },
     width: 420,
     height: 240,
     data: { values },
@@ -338,7 +375,7 @@ export function readUnusedFigure(targets: pl.DataFrame, opts: FigureOptions = {}
   const t = "Where missed targets are lost: never read vs read but not reused";
   return new Chart({
     title: title(t + (onlyInterface ? " (interface memory)" : ""), opts),
-    config: FONT,
+    config: { ...FONT, ...LEGEND },
     data: { values },
     facet: {
       column: { field: "kind", type: "nominal", sort: ["repo", "self"], title: "Target kind" },
