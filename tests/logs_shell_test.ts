@@ -236,3 +236,29 @@ Deno.test("truncated output: only the shown head and tail lines", async () => {
   );
   assert.deepEqual(ev2[0].lines, { "big.py": [[1, 107], [144, 250]] });
 });
+
+Deno.test("awk printing numbered lines, grep -r on a file, ripgrep", async () => {
+  assert.deepEqual(
+    lines(await run("awk '{print NR\": \"$0}' m.py | sed -n '3,4p'", "3: x3 = 3\n4: x4 = 4\n")),
+    [{ "m.py": [[3, 4]] }],
+  );
+  assert.deepEqual(
+    lines(
+      await run(
+        `awk 'NR>=11 {printf "%4d  %s\\n", NR, $0}' m.py`,
+        "  11  x11 = 11\n  12  x12 = 12\n",
+      ),
+    ),
+    [{ "m.py": [[11, 12]] }],
+  );
+  // grep -r with a single regular file prints no file names
+  const g = await run("grep -rn 'x9 ' m.py", "9:x9 = 9\n");
+  assert.deepEqual([g[0].paths, g[0].lines], [["m.py"], { "m.py": [[9, 9]] }]);
+  // rg: recursive, names files, numbers only with -n
+  const r = await run("rg -n 'return' .", "./sub/a.py:2:    return 1\n");
+  assert.deepEqual([r[0].kind, r[0].paths, r[0].lines], ["search", ["."], {
+    "sub/a.py": [[2, 2]],
+  }]);
+  const r2 = await run("rg 'x1[12]' m.py", "x11 = 11\nx12 = 12\n");
+  assert.deepEqual(r2[0].lines, { "m.py": [[11, 12]] });
+});

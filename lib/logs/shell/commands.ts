@@ -541,36 +541,57 @@ function sed(c: Call): StageResult {
   };
 }
 
-/** awk programs that print a window of lines: `NR>=a && NR<=b`, `NR==n`, with `{print}`-like actions. */
-function awkWindow(prog: string): { start: number; end?: number; numbered: boolean } | undefined {
-  const m = prog.trim().match(/^(.*?)\s*(\{\s*(.*?)\s*;?\s*\})?$/s);
+/** A printf format with `%d` (NR) and `%s` ($0) conversions applied to one line. */
+function printf(fmt: string, nr: number, text: string): string | undefined {
+  const args: (number | string)[] = [nr, text];
+  let k = 0;
+  let bad = false;
+  const out = fmt.replace(/%(-?)(\d*)([ds%])/g, (_m, left: string, width: string, conv: string) => {
+    if (conv === "%") return "%";
+    const v = args[k++];
+    if (v === undefined || (conv === "d") !== (typeof v === "number")) bad = true;
+    const str = String(v);
+    const w = Number(width || 0);
+    return left ? str.padEnd(w) : str.padStart(w);
+  }).replace(/\\n$/, "").replace(/\\t/g, "\t");
+  return bad || k !== 2 ? undefined : out;
+}
+
+/**
+ * awk programs that print a window of lines: a condition on `NR`/`FNR` (`NR>=a && NR<=b`,
+ * `NR==n`, `a<=NR`, none) and an action printing the line, optionally numbered
+ * (`print NR": "$0`, `print NR, $0`, `printf "%5d: %s\n", NR, $0`).
+ */
+function awkWindow(
+  prog: string,
+): { start: number; end?: number; format: (nr: number, text: string) => string } | undefined {
+  const m = prog.trim().match(/^([^{]*?)\s*(\{\s*(.*?)\s*;?\s*\})?$/s);
   if (!m) return undefined;
   const cond = m[1].trim();
   const action = (m[3] ?? "print").trim();
-  let numbered = false;
-  if (!/^print(\s+\$0)?$/.test(action)) {
-    if (
-      /^(print\s+NR\s*(,|"[^"]*")\s*\$0|printf\s*\(?\s*"[^"]*"\s*,\s*NR\s*,\s*\$0\s*\)?)$/.test(
-        action,
-      )
-    ) numbered = true;
-    else return undefined;
-  }
+  if (!cond && m[2] === undefined) return undefined;
+  let format: (nr: number, text: string) => string;
+  let pm: RegExpMatchArray | null;
+  if (/^print(\s+\$0)?$/.test(action)) format = (_n, t) => t;
+  else if ((pm = action.match(/^print\s+F?NR\s*(,|"([^"\\]*)")?\s*\$0$/))) {
+    const sep = pm[1] === "," ? " " : pm[2] ?? "";
+    format = (n, t) => `${n}${sep}${t}`;
+  } else if ((pm = action.match(/^printf\s*\(?\s*"([^"]*)"\s*,\s*F?NR\s*,\s*\$0\s*\)?$/))) {
+    const fmt = pm[1];
+    if (printf(fmt, 1, "x") === undefined) return undefined;
+    format = (n, t) => printf(fmt, n, t)!;
+  } else return undefined;
   let start = 1;
   let end: number | undefined;
-  for (const part of cond.split(/\s*&&\s*/)) {
-    const p = part.replace(/^\(|\)$/g, "").trim();
-    const c = p.match(/^F?NR\s*(==|>=|<=|>|<)\s*(\d+)$/) ??
-      p.match(/^(\d+)\s*(==|>=|<=|>|<)\s*F?NR$/)?.slice(0).reverse();
-    if (!c) return undefined;
+  const FLIP: Record<string, string> = { "==": "==", ">=": "<=", "<=": ">=", ">": "<", "<": ">" };
+  for (const part of cond ? cond.split(/\s*&&\s*/) : []) {
+    const p = part.replace(/^\(+|\)+$/g, "").trim();
     let op: string, n: number;
-    if (/^\d+$/.test(c[1])) {
-      // reversed form: [_, num, op, NR] reversed → ["NR", op, num, ...]
-      return undefined;
-    } else {
-      op = c[1];
-      n = Number(c[2]);
-    }
+    const a = p.match(/^F?NR\s*(==|>=|<=|>|<)\s*(\d+)$/);
+    const b = p.match(/^(\d+)\s*(==|>=|<=|>|<)\s*F?NR$/);
+    if (a) [op, n] = [a[1], Number(a[2])];
+    else if (b) [op, n] = [FLIP[b[2]], Number(b[1])];
+    else return undefined;
     if (op === "==") {
       start = Math.max(start, n);
       end = Math.min(end ?? n, n);
@@ -579,8 +600,7 @@ function awkWindow(prog: string): { start: number; end?: number; numbered: boole
     else if (op === "<=") end = Math.min(end ?? n, n);
     else if (op === "<") end = Math.min(end ?? n - 1, n - 1);
   }
-  if (!cond) return undefined;
-  return { start, end, numbered };
+  return { start, end, format };
 }
 
 function awk(c: Call): StageResult {
@@ -588,12 +608,13 @@ function awk(c: Call): StageResult {
   const args = [...rest] as string[];
   const prog = opts.some(([o]) => o === "-f") || bad ? undefined : args.shift();
   const win = prog === undefined ? undefined : awkWindow(prog);
-  const inFiles = args;
   const pick = (lines: OutLine[]): OutLine[] =>
-    lines.slice(win!.start - 1, win!.end === undefined ? undefined : win!.end).map((l, i) =>
-      win!.numbered ? { ...l, text: `${win!.start + i} ${l.text}` } : l
-    );
-  if (!inFiles.length) {
+    lines.slice(
+      win!.start - 1,
+      win!.end === undefined ? undefined : Math.max(win!.start - 1, win!.end),
+    )
+      .map((l, i) => ({ ...l, text: win!.format(win!.start + i, l.text) }));
+  if (!args.length) {
     const input = plain(c.input);
     if (!win) return { stream: { lines: null, numbered: input.numbered }, kind: "run", paths: [] };
     return {
@@ -602,9 +623,9 @@ function awk(c: Call): StageResult {
       paths: [],
     };
   }
-  const { files, outside } = fileArgs(c, inFiles);
+  const { files, outside } = fileArgs(c, args);
   const ex = existing(files);
-  if (!win) return { stream: { lines: null }, kind: "run", paths: [], outside, other: undefined };
+  if (!win) return { stream: { lines: null }, kind: "run", paths: [], outside };
   const { lines, failed } = readAll(c, "awk", files);
   const single = ex.length === 1 && files.length === 1 ? ex[0] : undefined;
   return {
@@ -886,6 +907,13 @@ function grep(c: Call): StageResult {
   }
   const targets = args.length ? args : ["."];
   const { files, outside } = fileArgs(c, targets);
+  // grep -r on regular files only is a plain grep (no file names for a single file)
+  if (
+    recursive && files.every((f) =>
+      f.rel !== undefined && f.rel !== "" &&
+      (c.ws.exists(f.rel) === true || (c.ws.exists(f.rel) === undefined && /\.\w+$/.test(f.rel)))
+    )
+  ) recursive = false;
   const multi = names === "with" || (names === "default" && (recursive || files.length > 1));
   const numberedStyle: Numbered | undefined = numbers && !listFiles && !countOnly
     ? (multi
@@ -989,6 +1017,53 @@ function grep(c: Call): StageResult {
     outside,
     failed: (lines !== null && !matchedAny) || (missing && !ex.length),
   };
+}
+
+/**
+ * ripgrep as grep: recursive, Rust regex (taken as Perl-like), no line numbers unless `-n`
+ * (its output is not a terminal), `path:` prefixes; file-type and glob filters ignored (the
+ * output names the files).
+ */
+function rg(c: Call): StageResult {
+  const args: (string | undefined)[] = ["-r", "-P"];
+  const skipValue = new Set([
+    "-g",
+    "--glob",
+    "-t",
+    "--type",
+    "-T",
+    "--type-not",
+    "--max-columns",
+    "-M",
+    "-j",
+    "--threads",
+  ]);
+  let fixed = false;
+  for (let i = 0; i < c.args.length; i++) {
+    const a = c.args[i];
+    if (a !== undefined && skipValue.has(a)) {
+      i++;
+      continue;
+    }
+    if (a !== undefined && /^--(glob|type|type-not|max-columns|threads)=/.test(a)) continue;
+    if (
+      a === "-N" || a === "--no-line-number" || a === "--no-heading" || a === "-S" ||
+      a === "--smart-case" || a === "--hidden" || a === "--no-ignore" || a === "-uu" ||
+      a === "-u" || a === "--color=never"
+    ) continue;
+    if (a === "-F" || a === "--fixed-strings") fixed = true;
+    args.push(a);
+  }
+  if (fixed) args.splice(1, 1);
+  const operands = c.args.filter((a) => a === undefined || !a.startsWith("-")).length;
+  if (c.input && operands <= 1) {
+    return grep({
+      ...c,
+      name: "grep",
+      args: args.filter((a) => a !== "-r"),
+    });
+  }
+  return grep({ ...c, name: "grep", args });
 }
 
 function inside(rel: string, roots: (string | undefined)[]): boolean {
@@ -1262,6 +1337,8 @@ export function runStage(c: Call): StageResult {
     case "egrep":
     case "fgrep":
       return grep(c);
+    case "rg":
+      return rg(c);
     case "python":
     case "python3":
       return python(c);
