@@ -267,3 +267,55 @@ Deno.test("parseLog with a FileSource equals readLog with --root", async () => {
   assert.deepEqual(a.reads, b.reads);
   assert.equal(a.coverage, b.coverage);
 });
+
+Deno.test("mini variants: Responses-API objects, the plain Observation template, bare message lists", async () => {
+  const files = dirSource(WS);
+  const fence = "`".repeat(3);
+  // Responses-API models: the assistant message is the response object, observations are
+  // function_call_output items (models/utils/actions_toolcall_response.py)
+  const responses = {
+    info: { model_stats: { instance_cost: 0.01, api_calls: 1 } },
+    trajectory_format: "mini-swe-agent-1.1",
+    messages: [
+      { role: "system", content: "s" },
+      {
+        object: "response",
+        output: [{ type: "function_call", name: "bash", arguments: '{"command": "head -n 2 pkg/util.py"}', call_id: "fc_1" }],
+        extra: { actions: [{ command: "head -n 2 pkg/util.py", tool_call_id: "fc_1" }] },
+      },
+      {
+        type: "function_call_output",
+        call_id: "fc_1",
+        output: '<returncode>0</returncode>\n<output>\n"""Small helpers."""\nimport math\n</output>',
+        extra: { returncode: 0 },
+      },
+    ],
+  };
+  const a = await parseLog(JSON.stringify(responses), { file: "resp.json", files });
+  assert.deepEqual(a.reads, { "pkg/util.py": [[1, 2]] });
+  // early v1: no trajectory_format, the default "Observation: …" template
+  const early = {
+    info: { exit_status: "Submitted", model_stats: { instance_cost: 0, api_calls: 1 } },
+    messages: [
+      { role: "assistant", content: `Look.\n\n${fence}bash\nsed -n '2,3p' pkg/core.py\n${fence}` },
+      { role: "user", content: "Observation: from __future__ import annotations\n\n" },
+    ],
+  };
+  const b = await parseLog(JSON.stringify(early), { file: "early.json", files, cwd: "/testbed" });
+  assert.equal(b.format, "mini-swe-agent-1");
+  assert.deepEqual(b.reads, { "pkg/core.py": [[2, 3]] });
+  // a bare message list (the repo's tests/test_data files)
+  const bare = early.messages;
+  const c = await parseLog(JSON.stringify(bare), { file: "bare.json", files });
+  assert.deepEqual(c.reads, { "pkg/core.py": [[2, 3]] });
+  // a timeout notice instead of an observation: nothing read
+  const timeout = {
+    ...early,
+    messages: [early.messages[0], {
+      role: "user",
+      content: "The last command <command>sed -n '2,3p' pkg/core.py</command> timed out and has been killed.",
+    }],
+  };
+  const d = await parseLog(JSON.stringify(timeout), { file: "t.json", files });
+  assert.deepEqual(d.reads, {});
+});
