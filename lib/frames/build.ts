@@ -135,6 +135,11 @@ export function toKeyedFrame(
   const ids = new Array<number>(recs.length);
   for (let i = 0; i < recs.length; i++) {
     const r = recs[i];
+    // rows usually come grouped: same keys as the previous row → same group
+    if (i > 0 && keys.every((k) => r[k] === recs[i - 1][k])) {
+      ids[i] = ids[i - 1];
+      continue;
+    }
     const id = keys.map((k) => String(r[k] ?? "\u0001")).join("\u0000");
     let g = index.get(id);
     if (g === undefined) {

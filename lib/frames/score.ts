@@ -285,9 +285,17 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     submitted: Submitted | undefined,
   ): Promise<TurnResult> => {
     const turn = chain.turns[run.turn - 1];
-    const contents = await loadRunContents(run, turn, rel);
     if (!run.log) throw new LayoutError(rel(run.dir), "missing log");
     const logBytes = Deno.readFileSync(run.log);
+    // the raw texts go into the key; they are parsed only when the turn is not in the cache
+    const raw = (path: string | undefined) => {
+      if (!path) return "";
+      try {
+        return Deno.readFileSync(path);
+      } catch (e) {
+        throw new LayoutError(rel(path), `unreadable (${(e as Error).message})`);
+      }
+    };
     const keys = {
       harness: config.harness,
       model: config.model,
@@ -306,13 +314,14 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       earlier: earlier.map((e) => [e.path, e.hash]),
       submission: submitted?.hash ?? null,
       log: [relative(run.dir, run.log), sha256(logBytes)],
-      results: sha256(contents.resultsText),
-      meta: sha256(contents.metaText),
+      results: [run.results ? relative(run.dir, run.results) : null, sha256(raw(run.results))],
+      meta: sha256(raw(run.meta)),
     }));
     if (useCache) {
       const hit = await turnCache.get<TurnResult>(key);
       if (hit) return hit;
     }
+    const contents = await loadRunContents(run, turn, rel);
     const pkgDir = join(chain.repo.workspace, chain.repo.package);
     const overlays: Record<string, string> = {};
     for (const e of earlier) overlays[e.path] = e.text;
