@@ -127,36 +127,62 @@ export function summaryKey(bytes: Uint8Array, file: string, module: string): str
 }
 
 type Rest = Pick<ModuleSummary, "scopes" | "uses" | "defScopes">;
-interface PackageEntry {
-  metas: ModuleSummary[];
-  errors: AnalysisError[];
-}
 
 /** What {@link summarizeFiles} returns. */
 export interface SummarizedFiles {
-  /** Summaries; without `scopes`/`uses`/`defScopes` when `rest` is set (package cache hit). */
+  /** Summaries without `scopes`/`uses`/`defScopes`: `rest()` supplies those, in order. */
   summaries: ModuleSummary[];
   errors: AnalysisError[];
   /** Hash of every file's key: names the package-level cache entries. */
   packageKey: string;
-  /** Loads the missing parts of `summaries`, in order. */
-  rest?: () => Rest[];
+  /** Parses the resolution data of `summaries`, in order (call once). */
+  rest: () => Rest[];
 }
 
-/** Writes the package-level entry: definitions apart from the (larger) resolution data. */
-async function writePackageEntry(
-  packages: Cache,
-  key: string,
-  summaries: ModuleSummary[],
-  errors: AnalysisError[],
-): Promise<void> {
-  const metas = summaries.map(({ scopes: _s, uses: _u, defScopes: _d, ...meta }) => meta);
-  const rest = summaries.map(({ scopes, uses, defScopes }) => ({ scopes, uses, defScopes }));
-  await Deno.mkdir(packages.dir, { recursive: true });
-  const tmp = `${packages.dir}/${key}.rest.json.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(rest));
-  await Deno.rename(tmp, `${packages.dir}/${key}.rest.json`);
-  await packages.set(key, { metas, errors });
+/**
+ * A summary as two JSON texts: `meta` (module facts, definitions) and `rest` (scopes, uses),
+ * kept apart so that definitions load without the larger resolution data. The per-file cache
+ * stores `meta + "\n" + rest` (JSON texts hold no raw newline).
+ */
+export interface SummaryText {
+  meta: string;
+  rest: string;
+}
+
+/** Splits a summary into its two JSON texts. */
+export function summaryText(s: ModuleSummary): SummaryText {
+  const { scopes, uses, defScopes, ...meta } = s;
+  return { meta: JSON.stringify(meta), rest: JSON.stringify({ scopes, uses, defScopes }) };
+}
+
+async function writeText(path: string, text: string): Promise<void> {
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(tmp, text);
+  await Deno.rename(tmp, path);
+}
+
+/** Path of a file's summary in the cache directory of namespace `python-summary`. */
+export function summaryPath(cacheDir: string, key: string): string {
+  return `${cacheDir}/python-summary-v${SUMMARY_VERSION}/${key.slice(0, 2)}/${key}.txt`;
+}
+
+/** Stores a summary text under its key (atomically). */
+export async function writeSummaryText(cacheDir: string, key: string, t: SummaryText) {
+  await writeText(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`);
+}
+
+async function readSummaryText(cacheDir: string, key: string): Promise<SummaryText | undefined> {
+  try {
+    const text = await Deno.readTextFile(summaryPath(cacheDir, key));
+    const nl = text.indexOf("\n");
+    if (nl < 0) return undefined;
+    const meta = text.slice(0, nl);
+    if (JSON.parse(meta).version !== SUMMARY_VERSION) return undefined;
+    return { meta, rest: text.slice(nl + 1) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Summaries of the given files (cache, then workers), plus the problems met. */
@@ -166,9 +192,8 @@ export async function summarizeFiles(
 ): Promise<SummarizedFiles> {
   const useCache = opts.cache ?? true;
   const cacheDir = opts.cacheDir ?? cacheRoot();
-  const cache = new Cache("python-summary", SUMMARY_VERSION, cacheDir);
   const errors: AnalysisError[] = [];
-  const summaries: (ModuleSummary | undefined)[] = new Array(files.length);
+  const texts: (SummaryText | undefined)[] = new Array(files.length);
   const todo: { index: number; source: string; key: string }[] = [];
   const keys: string[] = new Array(files.length).fill("");
   const sources: (string | undefined)[] = new Array(files.length);
@@ -189,67 +214,80 @@ export async function summarizeFiles(
     keys[index] = summaryKey(bytes, f.file, f.module);
     sources[index] = decoded.text;
   }));
-  // the whole package unchanged: one entry holds every summary
+  errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  // the whole package unchanged: two files hold every summary
   const packageKey = sha256(
     files.map((f, i) => `${f.file}\0${f.module}\0${keys[i]}`).join("\n") +
       `\0python-package-v${SUMMARY_VERSION}`,
   );
-  const packages = new Cache("python-package", SUMMARY_VERSION, cacheDir);
+  const packageDir = `${cacheDir}/python-package-v${SUMMARY_VERSION}`;
+  const metaFile = `${packageDir}/${packageKey}.meta.json`;
+  const restFile = `${packageDir}/${packageKey}.rest.json`;
   if (useCache) {
-    const hit = await packages.get<PackageEntry>(packageKey);
-    const restFile = `${packages.dir}/${packageKey}.rest.json`;
-    if (
-      hit && Array.isArray(hit.metas) && hit.metas.every((s) => s.version === SUMMARY_VERSION) &&
-      (await Deno.stat(restFile).then((st) => st.isFile, () => false))
-    ) {
-      return {
-        summaries: hit.metas,
-        errors: [...errors, ...hit.errors],
-        packageKey,
-        rest: () => JSON.parse(Deno.readTextFileSync(restFile)),
+    try {
+      const hit = JSON.parse(await Deno.readTextFile(metaFile)) as {
+        metas: ModuleSummary[];
+        errors: AnalysisError[];
       };
+      if (
+        hit.metas.every((s) => s.version === SUMMARY_VERSION) &&
+        (await Deno.stat(restFile).then((st) => st.isFile, () => false))
+      ) {
+        return {
+          summaries: hit.metas,
+          errors: [...errors, ...hit.errors],
+          packageKey,
+          rest: () => JSON.parse(Deno.readTextFileSync(restFile)),
+        };
+      }
+    } catch {
+      // no package entry: per-file entries, then parsing
     }
   }
   await Promise.all(files.map(async (_f, index) => {
     const source = sources[index];
     if (source === undefined) return;
     const key = keys[index];
-    if (useCache) {
-      const hit = await cache.get<ModuleSummary>(key);
-      if (hit && hit.version === SUMMARY_VERSION) {
-        summaries[index] = hit;
-        return;
-      }
-    }
-    todo.push({ index, source, key });
+    const hit = useCache ? await readSummaryText(cacheDir, key) : undefined;
+    if (hit) texts[index] = hit;
+    else todo.push({ index, source, key });
   }));
   const n = Math.min(todo.length, opts.workers ?? navigator.hardwareConcurrency ?? 1);
   if (n <= 0 || todo.length < 4) {
     for (const t of todo) {
       const f = files[t.index];
-      summaries[t.index] = await summarize(t.source, f.file, f.module);
-      if (useCache) await cache.set(t.key, summaries[t.index]).catch(() => {});
+      texts[t.index] = summaryText(await summarize(t.source, f.file, f.module));
+      if (useCache) await writeSummaryText(cacheDir, t.key, texts[t.index]!).catch(() => {});
     }
   } else {
     // largest files first, so the workers finish together
     todo.sort((a, b) => b.source.length - a.source.length);
-    await runWorkers(n, todo, files, summaries, useCache ? cacheDir : undefined);
+    await runWorkers(n, todo, files, texts, useCache ? cacheDir : undefined);
   }
-  errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const done = summaries.filter((s): s is ModuleSummary => !!s);
-  if (useCache) await writePackageEntry(packages, packageKey, done, errors).catch(() => {});
-  return { summaries: done, errors, packageKey };
+  const done = texts.filter((t): t is SummaryText => !!t);
+  const metaText = `{"metas":[${done.map((t) => t.meta).join(",")}],"errors":${
+    JSON.stringify(errors)
+  }}`;
+  const restText = `[${done.map((t) => t.rest).join(",")}]`;
+  if (useCache) {
+    await writeText(restFile, restText).then(() => writeText(metaFile, metaText)).catch(() => {});
+  }
+  return {
+    summaries: JSON.parse(metaText).metas,
+    errors,
+    packageKey,
+    rest: () => JSON.parse(restText),
+  };
 }
 
 async function runWorkers(
   n: number,
   todo: { index: number; source: string; key: string }[],
   files: PackageFile[],
-  summaries: (ModuleSummary | undefined)[],
+  texts: (SummaryText | undefined)[],
   cacheDir: string | undefined,
 ): Promise<void> {
   let next = 0;
-  const failed: number[] = [];
   const url = new URL("./worker.ts", import.meta.url).href;
   const one = () =>
     new Promise<void>((resolve) => {
@@ -273,8 +311,9 @@ async function runWorkers(
       };
       worker.onmessage = (e: MessageEvent) => {
         const t = todo[e.data.id];
-        if (e.data.summary) summaries[t.index] = e.data.summary;
-        else failed.push(e.data.id);
+        if (typeof e.data.meta === "string") {
+          texts[t.index] = { meta: e.data.meta, rest: e.data.rest };
+        }
         send();
       };
       worker.onerror = (e: ErrorEvent) => {
@@ -286,10 +325,10 @@ async function runWorkers(
     });
   await Promise.all(Array.from({ length: n }, one));
   // anything a worker could not do (or left when it died) is done here
-  for (const [k, t] of todo.entries()) {
-    if (summaries[t.index] && !failed.includes(k)) continue;
+  for (const t of todo) {
+    if (texts[t.index]) continue;
     const f = files[t.index];
-    summaries[t.index] = await summarize(t.source, f.file, f.module);
+    texts[t.index] = summaryText(await summarize(t.source, f.file, f.module));
   }
 }
 
@@ -305,10 +344,7 @@ export async function analyzePackage(
   const errors: AnalysisError[] = [];
   const files = await listPackageFiles(dir, name, errors);
   const done = await summarizeFiles(files, opts);
-  const all = [...errors, ...done.errors];
-  const project = done.rest
-    ? Project.lazy(done.summaries, all, done.rest)
-    : Project.fromSummaries(done.summaries, all);
+  const project = Project.lazy(done.summaries, [...errors, ...done.errors], done.rest);
   if ((opts.cache ?? true) && done.packageKey) {
     const graphs = new Cache(
       "python-graph",

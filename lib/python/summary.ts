@@ -292,11 +292,20 @@ class Summarizer {
         if (v) this.visit(v);
         return;
       }
-      case "string":
+      case "string": {
+        // only f-strings hold expressions: look at the prefix before the quote
+        let f = false;
+        for (let i = node.startIndex; i < this.src.length; i++) {
+          const ch = this.src[i];
+          if (ch === '"' || ch === "'") break;
+          if (ch === "f" || ch === "F") f = true;
+        }
+        if (!f) return;
         for (const c of node.namedChildren) {
           if (c?.type === "interpolation") this.children(c);
         }
         return;
+      }
       case "decorated_definition":
         return this.decorated(node);
       case "function_definition":

@@ -1,27 +1,25 @@
 /**
  * Web Worker of {@link analyzePackage}: summarises files sent by the main thread with one
- * tree-sitter parser, stores the summary in the content-hash cache and posts it back.
+ * tree-sitter parser, stores the summary in the content-hash cache and posts it back as JSON
+ * texts (cheaper to pass between threads than an object graph).
  *
- * Message in: `{ id, source, file, module, key?, cacheDir? }`; out: `{ id, summary }` or `{ id, error }`.
+ * Message in: `{ id, source, file, module, key?, cacheDir? }`; out: `{ id, meta, rest }` or
+ * `{ id, error }`.
  * @module
  */
 /// <reference lib="deno.worker" />
 import { parserFor } from "../util/treesitter.ts";
-import { Cache } from "../util/cache.ts";
-import { summarizeWith, SUMMARY_VERSION } from "./summary.ts";
+import { summaryText, writeSummaryText } from "./analyze.ts";
+import { summarizeWith } from "./summary.ts";
 
 const parser = parserFor("python");
 
 self.onmessage = async (e: MessageEvent) => {
   const { id, source, file, module, key, cacheDir } = e.data;
   try {
-    const summary = summarizeWith(await parser, source, file, module);
-    if (key && cacheDir) {
-      await new Cache("python-summary", SUMMARY_VERSION, cacheDir).set(key, summary).catch(
-        () => {},
-      );
-    }
-    self.postMessage({ id, summary });
+    const text = summaryText(summarizeWith(await parser, source, file, module));
+    if (key && cacheDir) await writeSummaryText(cacheDir, key, text).catch(() => {});
+    self.postMessage({ id, meta: text.meta, rest: text.rest });
   } catch (err) {
     self.postMessage({ id, error: String(err) });
   }
