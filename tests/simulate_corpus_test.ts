@@ -317,6 +317,7 @@ Deno.test("scoring the small corpus recovers every planted decision, with no ext
     assert.equal(String(r.submitted), t.submitted);
     assert.equal(String(r.tests), t.tests);
     assert.equal(String(r.passed), t.passed);
+    assert.equal(String(r.reimplemented), t.reimplemented);
     // Files and Lines as the planner counted them (distinct paths; distinct (file, line) pairs)
     assert.equal(String(r.files), t.files_planned, `files of ${t.chain}/${t.turn}`);
     assert.equal(String(r.lines), t.lines_planned, `lines of ${t.chain}/${t.turn}`);

@@ -13,6 +13,7 @@ import { generateChains, reqTurn, type TaskChain } from "./tasks.ts";
 import { type SimConfig, type SimTurn, simulateConfig } from "./runs.ts";
 import { planTurn, tally, type Workspace } from "./reads.ts";
 import { renderMini, renderOpenCode } from "./formats.ts";
+import { csvField as csv } from "../report/table.ts";
 import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
 
 /** Corpus size presets. */
@@ -161,11 +162,6 @@ line of the target's body), \`reused\` (the submission calls it through a resolv
 \`reimplemented\` (not called, yet ≥ 80% of its ≥ 3 non-builtin callees are called). \`turns.csv\`
 has the planted test outcomes and the planner's own Files/Lines counts.
 `;
-
-function csv(v: unknown): string {
-  const s = v === undefined || v === null ? "" : String(v);
-  return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
 
 function writeConfig(
   rng: Rng,
