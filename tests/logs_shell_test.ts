@@ -262,3 +262,28 @@ Deno.test("awk printing numbered lines, grep -r on a file, ripgrep", async () =>
   const r2 = await run("rg 'x1[12]' m.py", "x11 = 11\nx12 = 12\n");
   assert.deepEqual(r2[0].lines, { "m.py": [[11, 12]] });
 });
+
+Deno.test("a non-zero status: the simulation decides what was shown", async () => {
+  // one file missing: grep still printed the other's matches (status 2)
+  const g = await run(
+    "grep -n 'x4 ' m.py nope.py",
+    "m.py:4:x4 = 4\ngrep: nope.py: No such file or directory\n",
+    { rc: 2 },
+  );
+  assert.deepEqual(g[0].lines, { "m.py": [[4, 4]] });
+  // without the workspace a failing last command reads nothing
+  const h = await run("sed -n '1,2p' m.py", "sed: can't read m.py: No such file or directory\n", {
+    rc: 2,
+    ws: false,
+  });
+  assert.deepEqual([h[0].lines, h[0].note], [{}, "command failed: nothing read"]);
+  // the read ran, then the script failed: the read counts
+  const p = await run(
+    "head -n 2 m.py && python run.py",
+    out([1, 2]) + "Traceback (most recent call last):\n",
+    {
+      rc: 1,
+    },
+  );
+  assert.deepEqual(lines(p), [{ "m.py": [[1, 2]] }, {}]);
+});

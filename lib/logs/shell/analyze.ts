@@ -631,12 +631,15 @@ function interpret(
     }
     if (obs === undefined) {
       note.push("no observation: nothing shown");
-    } else if ((s.failed && s.offset !== undefined) || (rcFailed && s.last)) {
+    } else if (s.failed && s.offset !== undefined) {
       note.push("command failed: nothing read");
     } else if (res.kind === "read" || res.kind === "search") {
+      const simulated = s.out !== null && s.offset !== undefined &&
+        (aligned || !elided || observedLines !== undefined);
       if (s.silent) {
         note.push("output redirected: nothing shown");
-      } else if (s.out && s.offset !== undefined && (aligned || !elided)) {
+      } else if (simulated && s.out) {
+        // the simulation matched what was printed: exactly its shown lines (errors included)
         const got = new Map<string, number[]>();
         s.out.forEach((l, i) => {
           if (l.file === undefined || l.n === undefined) return;
@@ -652,6 +655,8 @@ function interpret(
         });
         lines = toRanges(got);
         if (!placed) note.push("tail of the truncated output not placed");
+      } else if (rcFailed && s.last) {
+        note.push("command failed: nothing read");
       } else {
         // without a usable simulation: line numbers in the output, or the declared window
         const fb = fallback(s, segText, obs, headN, tailN, ctx, elided);
@@ -661,11 +666,14 @@ function interpret(
         if (ctx.ws.known && s.out !== null) {
           note.push("simulated output did not match the observation");
         }
-      }
-      // "No such file" for a path in the shown output: not read
-      if (segText && /No such file or directory/.test(segText)) {
-        for (const p of Object.keys(lines)) {
-          if (segText.includes(`${p.split("/").pop()}: No such file or directory`)) delete lines[p];
+        // "No such file" for a path in the shown output: not read
+        if (segText && /No such file or directory/.test(segText)) {
+          for (const p of Object.keys(lines)) {
+            if (
+              segText.includes(`${p}: No such file or directory`) ||
+              segText.includes(`'${p}': No such file or directory`)
+            ) delete lines[p];
+          }
         }
       }
     }
