@@ -28,10 +28,17 @@ Deno.test("perTurnFigure: per-turn values per configuration, provenance in the t
   const c = perTurnFigure(turnsFrame([...CONFIG_A, ...CONFIG_B]), { provenance: SIM });
   const spec = c.toSpec();
   assert.equal(spec.$schema, "https://vega.github.io/schema/vega-lite/v5.json");
-  assert.equal(spec.title.subtitle, `Data: ${SIM}`);
+  assert.equal(spec.title.subtitle[0], `Data: ${SIM}`);
   const v = spec.data.values as Record<string, unknown>[];
-  const at = (metric: string, harness: string, turn: number) =>
-    v.find((x) => x.metric === metric && x.harness === harness && x.turn === turn)?.value;
+  const at = (metric: string, harness: string, turn: number, source = "computed") =>
+    v.find((x) =>
+      x.metric === metric && x.harness === harness && x.turn === turn && x.source === source
+    )?.value;
+  // the paper's Table 3 first/last-turn values of the same configurations
+  assert.equal(at("recall_repo (%)", "OpenCode", 1, "paper"), 86.7);
+  assert.equal(at("reuse_self (%)", "mini-SWE-agent", 2, "paper"), 80.9);
+  assert.equal(at("C_dup (%)", "OpenCode", 5, "paper"), 50.7);
+  assert.equal(v.filter((x) => x.source === "paper").length, 12);
   assert.equal(at("recall_repo (%)", "OpenCode", 1), 75);
   assert.equal(at("recall_repo (%)", "OpenCode", 3), 100);
   assert.equal(at("reuse_self (%)", "OpenCode", 2), 25);

@@ -85,10 +85,11 @@ export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptio
     ["reuse_self", "reuse_self (%)"],
     ["c_dup", "C_dup (%)"],
   ] as const;
-  const values = groups.flatMap((g) => {
+  const values: Record<string, unknown>[] = groups.flatMap((g) => {
     const at = metricsByTurn(g.rows);
     return shown.flatMap(([m, name]) =>
       turnsOf(g.rows).map((t) => ({
+        source: "computed",
         metric: name,
         harness: g.key.harness,
         model: g.key.model,
@@ -97,31 +98,83 @@ export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptio
       }))
     );
   }).filter((v) => v.value !== null);
+  // the paper's first/last-turn values (Table 3) as hollow reference marks
+  let reference = 0;
+  for (const g of opts.paper === false ? [] : groups) {
+    if (g.key.memory !== "interface") continue;
+    const rec = paperRecords(3).find((r) => r.harness === g.key.harness && r.model === g.key.model);
+    if (!rec) continue;
+    for (const [m, name] of shown) {
+      const first = m === "reuse_self" ? 2 : 1;
+      for (const [turn, col] of [[first, `${m}_t${first}`], [5, `${m}_t5`]] as const) {
+        values.push({
+          source: "paper",
+          metric: name,
+          harness: g.key.harness,
+          model: g.key.model,
+          turn,
+          value: Number(rec[col]),
+        });
+        reference++;
+      }
+    }
+  }
   const t = "Per-turn recall_repo, reuse_self and C_dup by configuration";
+  const heading = title(t, opts);
+  if (reference) {
+    heading.subtitle = [
+      ...(heading.subtitle ? [heading.subtitle] : []),
+      "lines: computed · hollow marks: the paper's Table 3 (first and last turn)",
+    ];
+  }
+  const encoding = {
+    x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
+    y: { field: "value", ...PCT, title: "%" },
+    color: { field: "model", type: "nominal", sort: MODELS, title: "Model" },
+    tooltip: [
+      { field: "source" },
+      { field: "harness" },
+      { field: "model" },
+      { field: "turn" },
+      { field: "value", format: ".1f" },
+    ],
+  };
+  const layer: VegaLiteSpec[] = [{
+    transform: [{ filter: "datum.source === 'computed'" }],
+    mark: { type: "line", point: true },
+    encoding: {
+      ...encoding,
+      strokeDash: {
+        field: "harness",
+        type: "nominal",
+        sort: HARNESSES,
+        title: "Harness",
+        legend: {
+          symbolType: "stroke",
+          symbolStrokeWidth: 2,
+          encode: { symbols: { update: { stroke: { value: "#333" } } } },
+        },
+      },
+    },
+  }];
+  if (reference) {
+    layer.push({
+      transform: [{ filter: "datum.source === 'paper'" }],
+      mark: { type: "point", filled: false, size: 70, strokeWidth: 1.5 },
+      encoding: {
+        ...encoding,
+        shape: { field: "harness", type: "nominal", sort: HARNESSES, title: "Harness (paper)" },
+      },
+    });
+  }
   return new Chart({
-    title: title(t, opts),
+    title: heading,
     config: { ...FONT, ...LEGEND },
     data: { values },
     facet: {
       column: { field: "metric", type: "nominal", sort: shown.map((m) => m[1]), title: null },
     },
-    spec: {
-      width: WIDTH,
-      height: HEIGHT,
-      mark: { type: "line", point: true },
-      encoding: {
-        x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
-        y: { field: "value", ...PCT, title: "%" },
-        color: { field: "model", type: "nominal", sort: MODELS, title: "Model" },
-        strokeDash: { field: "harness", type: "nominal", sort: HARNESSES, title: "Harness" },
-        tooltip: [
-          { field: "harness" },
-          { field: "model" },
-          { field: "turn" },
-          { field: "value", format: ".1f" },
-        ],
-      },
-    },
+    spec: { width: WIDTH, height: HEIGHT, layer },
   }, t);
 }
 
