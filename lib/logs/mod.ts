@@ -4,6 +4,25 @@
  * becomes an {@link Event}; shell commands are parsed with tree-sitter-bash and only the lines
  * shown to the model are credited.
  *
+ * Rules (paper §3.3: Files and Lines):
+ * - Lines: the (file, line) pairs printed to the model. With the workspace (`files`), each
+ *   pipeline is simulated over the files as they are at that step (the agent's earlier writes in
+ *   the turn included) and the simulation is matched against the observed output (line count and
+ *   first line, or the block located in the output); the simulation then decides which lines were
+ *   shown. Without it (or when the output disagrees), line numbers printed in the output (`nl`,
+ *   `cat -n`, `grep -n`, OpenCode `N: `/`00001| `, SWE-agent windows) are used, else the window a
+ *   command names (`sed -n 'a,bp'`, `head -n`, `awk NR`) clipped by the output's line count;
+ *   what cannot be placed gets `placed: false`.
+ * - Harness truncation: mini shows the first and last 5,000 characters of an output of 10,000
+ *   or more; only lines at least partly inside those are credited.
+ * - A command that failed (non-zero status with output not matching a successful simulation,
+ *   a missing file) reads nothing; writes (`>`, heredocs, `tee`, `sed -i`, `cp`, OpenCode
+ *   write/edit/patch) are `write` events, never reads.
+ * - Files: distinct operands viewed, searched or listed — a file read, a file or directory
+ *   grepped, a directory listed (`ls pkg` counts `pkg` once; the workspace root is `.`).
+ * - Paths are workspace-relative; anything outside the workspace is ignored and never read.
+ * - `coverage`: share of actions with no `other` event (not interpretable).
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";

@@ -62,6 +62,7 @@ export class Workspace {
   readonly #overlay = new Map<string, string | null | typeof UNKNOWN>();
   readonly #cache = new Map<string, string | undefined>();
   readonly #lines = new Map<string, string[]>();
+  readonly #resolved = new Map<string, string | undefined>();
 
   constructor(base: FileSource | undefined, root: string, parent?: Workspace) {
     this.#base = base;
@@ -75,6 +76,16 @@ export class Workspace {
    * or undefined when outside) sees it; undefined when it lies outside the workspace.
    */
   resolve(path: string, cwd: string | undefined): string | undefined {
+    if (this.#parent) return this.#parent.resolve(path, cwd);
+    const key = `${cwd ?? "\u0001"}\u0000${path}`;
+    if (this.#resolved.has(key)) return this.#resolved.get(key);
+    const rel = this.#resolve(path, cwd);
+    if (this.#resolved.size > 8192) this.#resolved.clear();
+    this.#resolved.set(key, rel);
+    return rel;
+  }
+
+  #resolve(path: string, cwd: string | undefined): string | undefined {
     if (!path || path.includes("\0")) return undefined;
     if (path.startsWith("~")) return undefined;
     if (path.startsWith("/")) {
