@@ -269,7 +269,13 @@ function writeConfig(
           : r.pick(["1.2.5", "1.2.10", "1.2.15"]);
         put(
           `${dir}/log.json`,
-          renderOpenCode(r.fork("log"), ws, actions, { ...ctx, version, repo: ch.repo.repo }),
+          renderOpenCode(r.fork("log"), ws, actions, {
+            ...ctx,
+            version,
+            repo: ch.repo.repo,
+            writer: calib.model.startsWith("GPT") ? "apply_patch" : "write",
+            editFix: r.chance(0.25),
+          }),
         );
       }
       if (turn.submitted) put(`${dir}/submission.py`, turn.submission!);

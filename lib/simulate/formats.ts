@@ -218,6 +218,65 @@ function observation(rc: number, output: string): string {
   }\n</output_tail>`;
 }
 
+/** One rendered OpenCode tool call. */
+interface ToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+  output: string;
+  title: string;
+  metadata: Record<string, unknown>;
+  /** Set when the tool call failed (`state.status: "error"`). */
+  error?: string;
+}
+
+/** An `edit` tool call replacing one string of a file the agent just wrote. */
+interface EditAction {
+  kind: "edit";
+  path: string;
+  old: string;
+  new: string;
+}
+
+function editTool(a: EditAction, dir: string): ToolCall {
+  const filePath = `${dir}/${a.path}`;
+  return {
+    tool: "edit",
+    input: { filePath, oldString: a.old, newString: a.new },
+    output: "Edit applied successfully.",
+    title: a.path,
+    metadata: {
+      diagnostics: {},
+      diff: `@@ -1 +1 @@\n-${a.old}\n+${a.new}\n`,
+      filediff: { file: filePath, additions: 1, deletions: 1 },
+    },
+  };
+}
+
+/** OpenCode's `apply_patch` tool adding a file (`*** Add File:` patch). */
+function applyPatch(path: string, text: string, dir: string): ToolCall {
+  const body = text.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n");
+  const lines = text.replace(/\n$/, "").split("\n").length;
+  return {
+    tool: "apply_patch",
+    input: { patchText: `*** Begin Patch\n*** Add File: ${path}\n${body}\n*** End Patch` },
+    output: `Success. Updated the following files:\nA ${path}`,
+    title: `Success. Updated the following files:\nA ${path}`,
+    metadata: {
+      diff: "",
+      files: [{
+        filePath: `${dir}/${path}`,
+        relativePath: path,
+        type: "add",
+        before: "",
+        after: text,
+        additions: lines,
+        deletions: 0,
+      }],
+      diagnostics: {},
+    },
+  };
+}
+
 /** OpenCode read-output dialect by version. */
 type Dialect = "old" | "new" | "newer";
 
@@ -226,7 +285,14 @@ export function renderOpenCode(
   rng: Rng,
   ws: Workspace,
   actions: Action[],
-  ctx: LogContext & { version: string; repo: string },
+  ctx: LogContext & {
+    version: string;
+    repo: string;
+    /** How the agent creates files: the `write` tool, or `apply_patch` (OpenCode's GPT tool set). */
+    writer?: "write" | "apply_patch";
+    /** Write a draft first line, then fix it with the `edit` tool (the final file is unchanged). */
+    editFix?: boolean;
+  },
 ): string {
   const dir = `/workspace/${ctx.repo}`;
   const dialect: Dialect = ctx.version.startsWith("1.1") || ctx.version.startsWith("0.")
@@ -287,8 +353,25 @@ export function renderOpenCode(
         messageID: msgID,
       });
     }
+    const expanded: (Action | EditAction)[] = [];
     for (const a of group) {
-      const tool = toolFor(rng, ws, a, dir, dialect);
+      if (a.kind === "write" && ctx.editFix) {
+        const [first, ...rest] = a.text.split("\n");
+        const draft = first.replace(/\."""$/, '"""').replace(/: /, " — ");
+        if (draft !== first) {
+          expanded.push({ ...a, text: [draft, ...rest].join("\n") });
+          expanded.push({ kind: "edit", path: a.path, old: draft, new: first });
+          continue;
+        }
+      }
+      expanded.push(a);
+    }
+    for (const a of expanded) {
+      const tool = a.kind === "write" && ctx.writer === "apply_patch"
+        ? applyPatch(a.path, a.text, dir)
+        : a.kind === "edit"
+        ? editTool(a, dir)
+        : toolFor(rng, ws, a as Action, dir, dialect);
       const ts = tick(perStep / 2);
       parts.push({
         type: "tool",
