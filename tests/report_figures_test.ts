@@ -90,7 +90,7 @@ Deno.test("memoryFigure: bars per memory setting with interval rules; none witho
   const interval = { estimate: 50, low: 40, high: 60, replicates: 10, B: 10, seed: 1, level: 0.95 };
   const c = memoryFigure(f, { intervals: { "interface:reuse_repo": interval } })!;
   const spec = c.toSpec();
-  assert.equal(spec.layer.length, 2);
+  assert.equal(spec.layer.length, 3); // bars, interval rules, the paper's Table 4 ticks
   const v = spec.data.values as Record<string, unknown>[];
   const cell = (memory: string, metric: string) =>
     v.find((x) => x.memory === memory && x.metric === metric);
@@ -100,7 +100,9 @@ Deno.test("memoryFigure: bars per memory setting with interval rules; none witho
     value: 50,
     low: 40,
     high: 60,
+    paper: 50.5,
   });
+  assert.equal(cell("No memory", "c_dup")?.paper, 65.1);
   assert.equal(cell("No memory", "pass")?.value, 50);
   assert.equal(cell("No memory", "reuse_self"), undefined); // undefined at turn 1
   assert.ok((await c.toSVG()).startsWith("<svg"));

@@ -320,8 +320,11 @@ export function memoryFigure(
   const memories = sorted(groups.map((g) => g.key.memory), MEMORIES).map((m) =>
     MEMORY_LABELS[m] ?? m
   );
+  const isPaper = opts.paper !== false && which.harness === "OpenCode" &&
+    which.model === "Qwen3.7-plus";
   const values = groups.flatMap((g) => {
     const v = metrics(g.rows);
+    const rec = isPaper ? paperRecords(4).find((r) => r.memory === g.key.memory) : undefined;
     return ms.map((m) => {
       const ci = opts.intervals?.[`${g.key.memory}:${m}`];
       return {
@@ -330,10 +333,23 @@ export function memoryFigure(
         value: v[m],
         low: ci?.low ?? null,
         high: ci?.high ?? null,
+        paper: rec ? Number(rec[m]) : null,
       };
     });
   }).filter((v) => v.value !== null);
   const t = `Memory ablation: ${which.harness} with ${which.model}`;
+  const heading = title(t, opts);
+  const withPaper = values.some((v) => v.paper !== null);
+  if (withPaper || opts.intervals) {
+    heading.subtitle = [
+      ...(heading.subtitle ? [heading.subtitle] : []),
+      [
+        "bars: computed",
+        ...(opts.intervals ? ["whiskers: 95% cluster-bootstrap interval"] : []),
+        ...(withPaper ? ["black ticks: the paper's Table 4"] : []),
+      ].join(" · "),
+    ];
+  }
   const x = { field: "metric", type: "nominal", sort: ms, title: null, axis: { labelAngle: -30 } };
   const xOffset = { field: "memory", type: "nominal", sort: memories };
   const layer: VegaLiteSpec[] = [{
@@ -352,8 +368,19 @@ export function memoryFigure(
       encoding: { x, xOffset, y: { field: "low", type: "quantitative" }, y2: { field: "high" } },
     });
   }
+  if (withPaper) {
+    layer.push({
+      mark: { type: "tick", color: "black", thickness: 2 },
+      encoding: {
+        x,
+        xOffset,
+        y: { field: "paper", type: "quantitative" },
+        tooltip: [{ field: "memory" }, { field: "metric" }, { field: "paper", title: "paper" }],
+      },
+    });
+  }
   return new Chart({
-    title: title(t, opts),
+    title: heading,
     config: { ...FONT, ...LEGEND },
     width: 420,
     height: 240,
