@@ -8,6 +8,7 @@
  * Run with `deno task bench graph` (or `deno run -A tasks/bench/graph.ts [package-dir]`).
  * @module
  */
+import process from "node:process";
 import { analyzePackage } from "../../lib/python/mod.ts";
 
 const dir = Deno.args[0] ?? "/usr/lib/python3/dist-packages/sympy";
@@ -23,6 +24,7 @@ interface Oracle {
   files: number;
   parsed: number;
   seconds: number;
+  cpu: number;
   defs: unknown[][];
   skipped: unknown[][];
 }
@@ -33,7 +35,14 @@ async function py(args: string[]): Promise<Oracle> {
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
+/** CPU seconds of this process, all threads (workers included). */
+function cpu(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
 async function build(cacheDir: string) {
+  const c0 = cpu();
   const t0 = performance.now();
   const project = await analyzePackage(dir, { cacheDir });
   const t1 = performance.now();
@@ -60,22 +69,25 @@ console.log(
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-bench-cache-" });
 try {
   const cold = await build(cacheDir);
-  console.log(
-    `graph cold: ${cold.total.toFixed(2)} s (summaries ${
-      cold.summarize.toFixed(2)
-    } s + resolution ${
-      cold.resolve.toFixed(2)
-    } s), ${cold.graph.nodes.length} nodes, ${cold.graph.edges.length} edges, ${cold.graph.errors.length} errors`,
-  );
+  const show = (name: string, r: typeof cold) =>
+    console.log(
+      `graph ${name}: ${r.total.toFixed(2)} s (cpu ${r.cpu.toFixed(2)} s, all threads; summaries ${
+        r.summarize.toFixed(2)
+      } s + resolution ${
+        r.resolve.toFixed(2)
+      } s), ${r.graph.nodes.length} nodes, ${r.graph.edges.length} edges, ${r.graph.errors.length} errors`,
+    );
+  show("cold", cold);
   const warm = await build(cacheDir);
-  console.log(
-    `graph warm: ${warm.total.toFixed(2)} s (summaries ${
-      warm.summarize.toFixed(2)
-    } s + resolution ${warm.resolve.toFixed(2)} s)`,
-  );
+  show("warm", warm);
   const ratio = (x: number) => (parse.seconds / x).toFixed(2);
   console.log(`ratio CPython parse / cold: ${ratio(cold.total)}x (goal ≥ 2x)`);
   console.log(`ratio CPython parse / warm: ${ratio(warm.total)}x (goal ≥ 10x)`);
+  console.log(
+    `cpu ratios (machine load makes wall times noisy): cold ${
+      (parse.cpu / cold.cpu).toFixed(2)
+    }x over ${navigator.hardwareConcurrency} cores, warm ${(parse.cpu / warm.cpu).toFixed(2)}x`,
+  );
 
   const oracle = await py([dir]);
   const theirs = new Set<string>(oracle.defs.map((d) => d.join("|")));
