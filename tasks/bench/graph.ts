@@ -54,6 +54,7 @@ async function build(cacheDir: string) {
     summarize: (t1 - t0) / 1000,
     resolve: (t2 - t1) / 1000,
     total: (t2 - t0) / 1000,
+    cpu: cpu() - c0,
   };
 }
 
