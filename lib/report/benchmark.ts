@@ -5,6 +5,8 @@
  * @module
  */
 import pl from "nodejs-polars";
+import { relative, sep } from "node:path";
+import { readCorpus } from "../layout/mod.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { paperRecords } from "./paper.ts";
 import type { Row, TableData } from "./table.ts";
@@ -31,65 +33,51 @@ export interface TaskProblem {
   message: string;
 }
 
-async function readJson(path: string): Promise<unknown> {
-  return JSON.parse(await Deno.readTextFile(path));
-}
-
 /**
- * Reads `<corpus>/tasks/<chain>/{chain.json, turn<N>/requirement.md, turn<N>/tests.json}` into a
- * `tasks` frame (sorted by chain, turn). Unreadable files are listed in `problems`, never thrown.
+ * Reads the benchmark side of a corpus (`tasks/`, read with lib/layout's `readCorpus`, so the
+ * chains are those the scorer sees) into a `tasks` frame sorted by chain and turn: test cases from
+ * tests.json, functions from chain.json, characters (code points) of requirement.md. Turns whose
+ * tests.json or requirement.md cannot be read are left out and listed in `problems` (as are the
+ * layout's other task-side problems); nothing is thrown.
  */
 export async function readTasks(
   corpusDir: string,
 ): Promise<{ tasks: pl.DataFrame; problems: TaskProblem[] }> {
-  const root = `${corpusDir.replace(/\/+$/, "")}/tasks`;
-  const problems: TaskProblem[] = [];
-  const rows: TaskTurn[] = [];
-  let chains: string[] = [];
+  let read;
   try {
-    for await (const e of Deno.readDir(root)) if (e.isDirectory) chains.push(e.name);
+    read = await readCorpus(corpusDir);
   } catch (e) {
-    problems.push({ path: root, message: `cannot list tasks: ${(e as Error).message}` });
+    return {
+      tasks: tasksFrame([]),
+      problems: [{ path: corpusDir, message: (e as Error).message }],
+    };
   }
-  chains = chains.sort();
-  for (const chain of chains) {
-    const chainPath = `${root}/${chain}/chain.json`;
-    let turns: { turn?: unknown; functions?: unknown }[];
-    try {
-      const doc = await readJson(chainPath) as { turns?: unknown };
-      if (!Array.isArray(doc.turns)) throw new Error("no `turns` array");
-      turns = doc.turns;
-    } catch (e) {
-      problems.push({ path: chainPath, message: (e as Error).message });
-      continue;
-    }
-    for (const [i, t] of turns.entries()) {
-      const turn = typeof t.turn === "number" ? t.turn : i + 1;
-      const dir = `${root}/${chain}/turn${turn}`;
-      let tests = 0, chars = 0;
+  const problems: TaskProblem[] = read.problems
+    .filter((p) => !p.path.startsWith("runs"))
+    .map((p) => ({ path: p.path, message: p.message }));
+  const unusable = new Set(problems.map((p) => p.path));
+  const rows: TaskTurn[] = [];
+  const rel = (path: string) => relative(read.corpus.dir, path).split(sep).join("/");
+  for (const chain of read.corpus.chains) {
+    for (const t of chain.turns) {
+      if (unusable.has(rel(t.tests))) continue;
+      let chars: number;
       try {
-        const doc = await readJson(`${dir}/tests.json`) as { cases?: unknown };
-        if (!Array.isArray(doc.cases)) throw new Error("no `cases` array");
-        tests = doc.cases.length;
+        chars = [...await Deno.readTextFile(t.requirement)].length;
       } catch (e) {
-        problems.push({ path: `${dir}/tests.json`, message: (e as Error).message });
-        continue;
-      }
-      try {
-        chars = [...await Deno.readTextFile(`${dir}/requirement.md`)].length;
-      } catch (e) {
-        problems.push({ path: `${dir}/requirement.md`, message: (e as Error).message });
+        problems.push({ path: rel(t.requirement), message: (e as Error).message });
         continue;
       }
       rows.push({
-        chain,
-        turn,
-        tests,
+        chain: chain.chain,
+        turn: t.turn,
+        tests: t.cases.length,
         requirement_chars: chars,
-        functions: Array.isArray(t.functions) ? t.functions.length : 0,
+        functions: t.functions.length,
       });
     }
   }
+  rows.sort((a, b) => (a.chain < b.chain ? -1 : a.chain > b.chain ? 1 : a.turn - b.turn));
   return { tasks: tasksFrame(rows), problems };
 }
 
