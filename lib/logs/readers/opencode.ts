@@ -171,16 +171,8 @@ function readEvent(
   );
 }
 
-function grepEvent(
-  ctx: Ctx,
-  tool: string,
-  input: Json,
-  output: string | undefined,
-  ok: boolean,
-): Event {
-  if (!ok || output === undefined) {
-    return event(ctx, "search", tool, input, [], {}, true, "tool call failed");
-  }
+/** `grep`: the directory searched, and the matched lines it printed (`Line N: text`). */
+function grepEvent(ctx: Ctx, tool: string, input: Json, output: string): Event {
   const lines = new Map<string, number[]>();
   const outside: string[] = [];
   let current: string | undefined | null = null;
@@ -215,19 +207,6 @@ function grepEvent(
   );
 }
 
-function globEvent(
-  ctx: Ctx,
-  tool: string,
-  input: Json,
-  output: string | undefined,
-  ok: boolean,
-): Event {
-  if (!ok || output === undefined) {
-    return event(ctx, "list", tool, input, [], {}, true, "tool call failed");
-  }
-  return event(ctx, "list", tool, input, operand(ctx, input.path), {});
-}
-
 /** The directory (or file) a listing or search ran on: its `path` input, else the root ("."). */
 function operand(ctx: Ctx, path: unknown): string[] {
   const p = str(path);
@@ -236,16 +215,8 @@ function operand(ctx: Ctx, path: unknown): string[] {
   return rel === undefined ? [] : [rel === "" ? "." : rel];
 }
 
-function listEvent(
-  ctx: Ctx,
-  tool: string,
-  input: Json,
-  output: string | undefined,
-  ok: boolean,
-): Event {
-  if (!ok || output === undefined) {
-    return event(ctx, "list", tool, input, [], {}, true, "tool call failed");
-  }
+/** `glob`, `list`: a listing of the `path` input (Files counts the directory once). */
+function listEvent(ctx: Ctx, tool: string, input: Json): Event {
   return event(ctx, "list", tool, input, operand(ctx, input.path), {});
 }
 
@@ -396,14 +367,25 @@ async function toolPart(ctx: Ctx, part: Json): Promise<void> {
       events = [readEvent(ctx, tool, input, output, ok, ctx.zeroBased)];
       break;
     case "grep":
-      events = [grepEvent(ctx, tool, input, output, ok)];
-      break;
     case "glob":
-      events = [globEvent(ctx, tool, input, output, ok)];
-      break;
     case "list":
     case "ls":
-      events = [listEvent(ctx, tool, input, output, ok)];
+      if (!ok || output === undefined) {
+        events = [
+          event(
+            ctx,
+            tool === "grep" ? "search" : "list",
+            tool,
+            input,
+            [],
+            {},
+            true,
+            "tool call failed",
+          ),
+        ];
+      } else {events = [
+          tool === "grep" ? grepEvent(ctx, tool, input, output) : listEvent(ctx, tool, input),
+        ];}
       break;
     case "write":
     case "edit":
@@ -469,7 +451,7 @@ function syntheticReads(ctx: Ctx, parts: Json[]): void {
     const tool = m[1].toLowerCase();
     let e: Event;
     if (tool === "read") e = readEvent(ctx, "read", input, output, true, ctx.zeroBased);
-    else if (tool === "list") e = listEvent(ctx, "list", input, output, true);
+    else if (tool === "list") e = listEvent(ctx, "list", input);
     else continue;
     e.note = [e.note, "@file mention"].filter(Boolean).join("; ");
     for (const path of e.paths) seen.add(path);

@@ -11,7 +11,14 @@ import { parserFor } from "../../util/treesitter.ts";
 import type { Event, EventKind, Ranges } from "../types.ts";
 import { rangesOf, unionRanges } from "../ranges.ts";
 import { splitLines, UNKNOWN, type Workspace } from "../workspace.ts";
-import { type Call, type OutLine, runStage, type StageResult, type Stream } from "./commands.ts";
+import {
+  type Call,
+  type OutLine,
+  runStage,
+  SILENT,
+  type StageResult,
+  type Stream,
+} from "./commands.ts";
 import { isGlob, wordValue } from "./words.ts";
 
 /** What the harness showed for an action. */
@@ -68,23 +75,8 @@ interface Seg {
   quietBuiltin?: boolean;
 }
 
-const QUIET = new Set([
-  "cd",
-  "export",
-  "set",
-  "unset",
-  "true",
-  ":",
-  "source",
-  ".",
-  "pushd",
-  "popd",
-  "shopt",
-  "ulimit",
-  "umask",
-  "hash",
-  "alias",
-]);
+/** Commands that get no event of their own (they change the shell, not the workspace). */
+const QUIET: ReadonlySet<string> = new Set(["cd", ...SILENT]);
 
 interface Scope {
   cwd: string | undefined;

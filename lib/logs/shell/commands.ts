@@ -1292,7 +1292,7 @@ function tee(c: Call): StageResult {
 }
 
 /** Commands that print nothing and change nothing the reader tracks. */
-const SILENT = new Set([
+export const SILENT: ReadonlySet<string> = new Set([
   "export",
   "set",
   "unset",
