@@ -41,11 +41,12 @@ Deno.test("bad input: analysed as far as possible, every problem reported", asyn
   const errs = (file: string) => graph.errors.filter((e) => e.file === file);
 
   // Python 2: both statements reported with their lines, all three defs still found
-  assert.deepEqual(errs("py2.py").map((e) => e.line), [6, 11]);
+  assert.deepEqual(errs("py2.py").map((e) => e.line), [6, 11, 16]);
+  assert.match(errs("py2.py")[2].message, /backquote/);
   assert.match(errs("py2.py")[0].message, /Python 2 syntax: print statement/);
   assert.deepEqual(
     project.definitions().filter((d) => d.file === "py2.py").map((d) => d.id),
-    ["pkg.py2.before", "pkg.py2.speak", "pkg.py2.after"],
+    ["pkg.py2.before", "pkg.py2.speak", "pkg.py2.after", "pkg.py2.backquotes"],
   );
   // syntax error: reported at line 5; the defs after it are recovered, calls still resolved
   assert.equal(errs("broken.py")[0]?.line, 5);

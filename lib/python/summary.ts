@@ -23,7 +23,7 @@ import { BUILTINS, isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 6;
+export const SUMMARY_VERSION = 7;
 
 /** What a name is bound to in one scope (`fb`: a fallback, bound inside an `except` handler or
  * from an inner scope through `global`/`nonlocal`). */
@@ -295,6 +295,13 @@ class Summarizer {
       case "string": {
         // only f-strings hold expressions: look at the prefix before the quote
         let f = false;
+        if (this.src[node.startIndex] === "`") {
+          this.errors.push({
+            file: this.file,
+            line: line(node),
+            message: `Python 2 syntax: backquote repr (${clip(node.text)})`,
+          });
+        }
         for (let i = node.startIndex; i < this.src.length; i++) {
           const ch = this.src[i];
           if (ch === '"' || ch === "'") break;
