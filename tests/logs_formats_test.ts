@@ -280,13 +280,19 @@ Deno.test("mini variants: Responses-API objects, the plain Observation template,
       { role: "system", content: "s" },
       {
         object: "response",
-        output: [{ type: "function_call", name: "bash", arguments: '{"command": "head -n 2 pkg/util.py"}', call_id: "fc_1" }],
+        output: [{
+          type: "function_call",
+          name: "bash",
+          arguments: '{"command": "head -n 2 pkg/util.py"}',
+          call_id: "fc_1",
+        }],
         extra: { actions: [{ command: "head -n 2 pkg/util.py", tool_call_id: "fc_1" }] },
       },
       {
         type: "function_call_output",
         call_id: "fc_1",
-        output: '<returncode>0</returncode>\n<output>\n"""Small helpers."""\nimport math\n</output>',
+        output:
+          '<returncode>0</returncode>\n<output>\n"""Small helpers."""\nimport math\n</output>',
         extra: { returncode: 0 },
       },
     ],
@@ -313,9 +319,36 @@ Deno.test("mini variants: Responses-API objects, the plain Observation template,
     ...early,
     messages: [early.messages[0], {
       role: "user",
-      content: "The last command <command>sed -n '2,3p' pkg/core.py</command> timed out and has been killed.",
+      content:
+        "The last command <command>sed -n '2,3p' pkg/core.py</command> timed out and has been killed.",
     }],
   };
   const d = await parseLog(JSON.stringify(timeout), { file: "t.json", files });
   assert.deepEqual(d.reads, {});
+});
+
+Deno.test("OpenCode reads that showed no file text credit nothing", async () => {
+  const part = (output: string) => ({
+    type: "tool",
+    tool: "read",
+    state: {
+      status: "completed",
+      input: { filePath: "/home/user/proj/pkg/core.py", offset: 1, limit: 50 },
+      output,
+    },
+  });
+  const exp = {
+    info: { id: "ses_img", directory: "/home/user/proj", version: "1.2.5" },
+    messages: [{
+      info: { role: "assistant" },
+      parts: [
+        part("Image read successfully"),
+        part(
+          "<path>/home/user/proj/pkg/core.py</path>\n<type>file</type>\n<content>\n\n(End of file - total 0 lines)\n</content>",
+        ),
+      ],
+    }],
+  };
+  const r = await parseLog(JSON.stringify(exp), { file: "img.json", files: dirSource(WS) });
+  assert.deepEqual(r.reads, {});
 });

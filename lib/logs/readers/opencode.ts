@@ -148,17 +148,20 @@ function readEvent(
   let nums = readToolNumbers(output);
   if (length !== undefined) nums = nums.filter((n) => n <= length);
   if (nums.length) return event(ctx, "read", tool, input, [rel], { [rel]: rangesOf(nums) });
-  // no numbers (plugins, V2 plain text): the input window
+  // no numbers (plugins, V2 plain text): the input window, as long as the text shown
+  const shown = contentLines(output);
+  if (
+    shown === 0 || /^(File not found|Error|Image read|Binary file|PDF read)/i.test(output.trim())
+  ) {
+    return event(ctx, "read", tool, input, [], {}, true, `no file content shown (${rel})`);
+  }
   const old = zeroBased ?? /\d{5}\| /.test(output);
   const offset = num(Number(input.offset)) ?? (old ? 0 : 1);
   const limit = num(Number(input.limit)) ?? 2000;
   let start = old ? offset + 1 : Math.max(offset, 1);
-  let end = start + limit - 1;
+  let end = start + Math.min(limit, shown ?? limit) - 1;
   if (length !== undefined) end = Math.min(end, length);
   start = Math.max(1, start);
-  if (/no such file|not found|File not found/i.test(output) && length === undefined) {
-    return event(ctx, "read", tool, input, [], {}, true, `file not found: nothing read (${rel})`);
-  }
   return event(
     ctx,
     "read",
@@ -169,6 +172,33 @@ function readEvent(
     length !== undefined,
     "window from the tool input (no line numbers in the output)",
   );
+}
+
+/**
+ * Lines of file text in a read output without line numbers: inside `<content>`/`<file>` when
+ * present (footer and blank separator excluded), else all non-empty lines (V2 plain text).
+ */
+function contentLines(output: string): number | undefined {
+  const open = output.includes("<content>")
+    ? "<content>"
+    : output.includes("<file>")
+    ? "<file>"
+    : undefined;
+  let body = output;
+  if (open) {
+    const close = open === "<content>" ? "</content>" : "</file>";
+    const a = output.indexOf(open) + open.length;
+    const b = output.lastIndexOf(close);
+    body = output.slice(a, b > a ? b : undefined);
+  }
+  const lines = body.replace(/^\n/, "").split("\n");
+  while (
+    lines.length &&
+    (lines[lines.length - 1].trim() === "" || /^\(.*\)$/.test(lines[lines.length - 1].trim()))
+  ) {
+    lines.pop();
+  }
+  return lines.length;
 }
 
 /** `grep`: the directory searched, and the matched lines it printed (`Line N: text`). */
