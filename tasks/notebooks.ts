@@ -75,16 +75,25 @@ export interface NotebookRun {
   charts: number;
   /** Path of the executed copy (absent when nbconvert failed before writing it). */
   output?: string;
+  /** Lost outputs of earlier attempts, when the notebook was executed again because of them. */
+  retried?: string[];
 }
 
 const text = (s: string | string[] | undefined): string => Array.isArray(s) ? s.join("") : s ?? "";
+
+/** A cell that calls one of these must have a display output (the notebooks display through them). */
+const SHOWS = /\b(?:nb\.show|show|Deno\.jupyter\.display)\(/;
+
+const LOST_TEXT = "displays something but has no display output (output lost?)";
+const LOST = /: displays something but has no display output \(output lost\?\)$/;
 
 /** Lines of stderr that report a failure (not mere warnings). */
 const STDERR_ERROR = /\b(error|exception|uncaught|panic(?:ked)?)\b/i;
 
 /**
- * Scans the outputs of an executed notebook: error outputs, stderr streams reporting errors,
- * the MIME types present, and how many HTML tables and charts were displayed.
+ * Scans the outputs of an executed notebook: error outputs, stderr streams reporting errors, cells
+ * that call `show(…)`/`Deno.jupyter.display(…)` yet hold no display output (a lost output), the
+ * MIME types present, and how many HTML tables and charts were displayed.
  *
  * ```ts
  * import { scanOutputs } from "./notebooks.ts";
@@ -98,7 +107,9 @@ const STDERR_ERROR = /\b(error|exception|uncaught|panic(?:ked)?)\b/i;
  * if (scan.errors.length !== 1 || scan.htmlTables !== 1 || scan.charts !== 0) throw new Error();
  * ```
  */
-export function scanOutputs(nb: Notebook): Omit<NotebookRun, "name" | "seconds" | "output"> {
+export function scanOutputs(
+  nb: Notebook,
+): Omit<NotebookRun, "name" | "seconds" | "output" | "retried"> {
   const errors: string[] = [];
   const mimes = new Set<string>();
   let htmlTables = 0;
@@ -106,9 +117,14 @@ export function scanOutputs(nb: Notebook): Omit<NotebookRun, "name" | "seconds" 
   nb.cells.forEach((cell, i) => {
     if (cell.cell_type !== "code") return;
     const where = `cell ${i + 1}`;
+    if (SHOWS.test(text(cell.source)) && !(cell.outputs ?? []).some((o) => o.data)) {
+      errors.push(`${where}: ${LOST_TEXT}`);
+    }
     for (const out of cell.outputs ?? []) {
       if (out.output_type === "error") {
-        const tb = (out.traceback ?? []).slice(0, 6).join("\n");
+        const head = `${out.ename}: ${out.evalue}`;
+        const tb = (out.traceback ?? []).filter((l, k) => !(k === 0 && l === head)).slice(0, 6)
+          .join("\n");
         errors.push(`${where}: ${out.ename}: ${out.evalue}${tb ? `\n${tb}` : ""}`);
       } else if (out.output_type === "stream") {
         mimes.add(`stream:${out.name}`);
@@ -213,12 +229,37 @@ export async function listNotebooks(dir = NOTEBOOK_DIR, filters: string[] = []):
 /**
  * Executes one notebook headless through `jupyter nbconvert --execute` with the Deno kernel
  * (`NO_COLOR=1`, a per-cell timeout), writes the executed copy into `outDir`, and scans it.
- * Never throws for a failing notebook: failures are listed in `errors`.
+ * Never throws for a failing notebook: failures are listed in `errors`. When the only problems are
+ * lost display outputs (the kernel's IOPub socket can drop messages under load, see `show` in
+ * lib/report/notebook.ts), the notebook is executed again, up to `retries` times (default 1), and
+ * the lost outputs of the earlier attempt are listed in `retried`.
  */
 export async function executeNotebook(
   path: string,
   outDir: string,
-  opts: { timeout?: number; env?: Record<string, string> } = {},
+  opts: { timeout?: number; env?: Record<string, string>; retries?: number } = {},
+): Promise<NotebookRun> {
+  const retries = opts.retries ?? 1;
+  let run = await executeOnce(path, outDir, opts);
+  let lost: string[] = [];
+  for (let i = 0; i < retries && run.errors.length && run.errors.every(isLostOutput); i++) {
+    lost = [...lost, ...run.errors];
+    const again = await executeOnce(path, outDir, opts);
+    again.seconds += run.seconds;
+    run = again;
+  }
+  return lost.length ? { ...run, retried: lost } : run;
+}
+
+/** Whether a problem is only a lost display output (a kernel transport flake, see lib/report/notebook.ts `show`). */
+export function isLostOutput(problem: string): boolean {
+  return LOST.test(problem);
+}
+
+async function executeOnce(
+  path: string,
+  outDir: string,
+  opts: { timeout?: number; env?: Record<string, string> },
 ): Promise<NotebookRun> {
   const name = basename(path);
   const timeout = opts.timeout ?? 300;
@@ -283,6 +324,16 @@ export function cleanProblems(nb: Notebook): string[] {
   return problems;
 }
 
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === "object") {
+    return Object.fromEntries(
+      Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
+  }
+  return v;
+}
+
 /** Removes outputs and execution counts in place; returns whether the file changed. */
 export async function stripNotebook(path: string): Promise<boolean> {
   const before = await Deno.readTextFile(path);
@@ -292,7 +343,7 @@ export async function stripNotebook(path: string): Promise<boolean> {
     c.outputs = [];
     c.execution_count = null;
   }
-  const after = JSON.stringify(nb, null, 1) + "\n";
+  const after = JSON.stringify(sortKeys(nb), null, 1) + "\n"; // as nbformat writes it
   if (after === before) return false;
   await Deno.writeTextFile(path, after);
   return true;
@@ -361,6 +412,9 @@ export async function main(args: string[]): Promise<number> {
         `${run.htmlTables} table(s), ${run.charts} chart(s)`,
     );
     for (const e of run.errors) console.log(`       ${e.replaceAll("\n", "\n       ")}`);
+    if (run.retried) {
+      console.log(`       (executed again after a lost output: ${run.retried.join("; ")})`);
+    }
     if (run.errors.length) failed++;
   }
   const total = (performance.now() - started) / 1000;

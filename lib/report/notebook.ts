@@ -133,6 +133,82 @@ export async function bundleOf(x: unknown): Promise<MimeBundle> {
   return await fn.call(x) as MimeBundle;
 }
 
+interface JupyterNamespace {
+  display(obj: unknown, options?: Record<string, unknown>): Promise<void>;
+  broadcast(type: string, content: Record<string, unknown>): Promise<void>;
+}
+
+/** `Deno.jupyter` inside Deno's Jupyter kernel, undefined elsewhere (reading it there throws). */
+export function jupyter(): JupyterNamespace | undefined {
+  try {
+    return (Deno as unknown as { jupyter?: JupyterNamespace }).jupyter;
+  } catch {
+    return undefined;
+  }
+}
+
+async function plainText(x: unknown): Promise<string> {
+  if (typeof x === "string") return x;
+  const fn = (x as Record<symbol, unknown> | null)?.[Symbol.for("Jupyter.display")];
+  if (typeof fn === "function" && !pl.DataFrame.isDataFrame(x)) {
+    const b = await fn.call(x) as MimeBundle;
+    const t = b["text/plain"] ?? b["text/markdown"] ?? b["text/html"];
+    if (typeof t === "string") return t;
+  }
+  if (pl.DataFrame.isDataFrame(x)) return String(x);
+  return Deno.inspect(x, { colors: false, depth: 4 });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Milliseconds before each flush poke (see {@link show}). */
+export const FLUSH_PAUSE_MS = 25;
+
+/** Flush pokes after displaying a bundle of `bytes` bytes: 2, plus one per 16 KiB, at most 12. */
+export function flushPokes(bytes: number): number {
+  return Math.min(12, 2 + Math.ceil(bytes / 16384));
+}
+
+/**
+ * Shows each item as its own output: in Deno's Jupyter kernel through `Deno.jupyter.display`
+ * (rich MIME bundle: tables as HTML, charts as vega-lite + SVG); elsewhere (`deno run`, tests) as
+ * plain text on stdout.
+ *
+ * Why not just a cell's last expression: the kernel's IOPub socket (zmq.rs PUB) silently drops a
+ * message sent while the tail of a previous large one is still unflushed (zeromq/zmq.rs#237), so
+ * under load a chart or table can vanish from a headless run — measured here with Deno 2.9.6 and
+ * nbclient 0.7.2: 13 of 225 chart outputs lost in 3 runs, and 1 in 36 last-expression results.
+ * After each display this pauses briefly and sends harmless `status: busy` messages (more for larger
+ * bundles, {@link flushPokes}); each send flushes what the socket accepts of the remainder once the
+ * reader has drained it (0 of 225 lost with 3 pokes on a lightly loaded machine; under heavy load a
+ * loss is still possible, which `deno task notebooks` detects and retries).
+ *
+ * ```ts
+ * import { Html, show } from "./notebook.ts";
+ * await show(new Html("<b>x</b>", "x"), "plain"); // prints "x" and "plain" outside the kernel
+ * ```
+ */
+export async function show(...items: unknown[]): Promise<void> {
+  const j = jupyter();
+  for (const x of items) {
+    if (!j) {
+      console.log(await plainText(x));
+      continue;
+    }
+    let bytes = 0;
+    try {
+      bytes = JSON.stringify(await bundleOf(x)).length;
+    } catch {
+      bytes = 0; // no display method: the kernel formats it (small text)
+    }
+    await j.display(x);
+    for (let i = 0; i < flushPokes(bytes); i++) {
+      await sleep(FLUSH_PAUSE_MS);
+      await j.broadcast("status", { execution_state: "busy" });
+    }
+  }
+}
+
 /**
  * An HTML fragment that displays itself in Deno's Jupyter kernel (`text/html` + `text/plain`, and
  * `text/markdown` when given).
@@ -790,6 +866,24 @@ export class CaseStudy {
     return frame(this.targets, { title: `Targets of ${this.title()}`, rows: 40 });
   }
 
+  /** One row per re-implemented target: where it lives and which submission function rewrote it. */
+  pairsFrame(): pl.DataFrame {
+    const ps = this.pairs;
+    return pl.DataFrame({
+      target: ps.map((p) => p.target),
+      kind: ps.map((p) => p.kind),
+      read: ps.map((p) => p.read),
+      target_lines: pl.Series("target_lines", ps.map((p) => p.end - p.start + 1), pl.Int32),
+      reimplemented_by: ps.map((p) => p.by),
+      by_lines: pl.Series(
+        "by_lines",
+        ps.map((p) => p.byStart === null || p.byEnd === null ? null : p.byEnd - p.byStart + 1),
+        pl.Int32,
+      ),
+      callee_overlap: pl.Series("callee_overlap", ps.map((p) => p.overlap), pl.Float64),
+    });
+  }
+
   /** The target's source beside the submission function that re-implements it (HTML table). */
   sideBySide(i = 0): Html {
     const p = this.pairs[i];
@@ -817,7 +911,12 @@ export class CaseStudy {
       } (a target is re-implemented when the submission does not call it but calls ≥ 80% of its ` +
       `non-builtin callees, §3.3.2)</small></p>`,
     ].join("\n");
-    const text = `${left}\n${p.source}\n\n${right}\n${p.bySource}`;
+    const plain = (s: string) =>
+      s.replace(/<\/?code>/g, "").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll(
+        "&amp;",
+        "&",
+      );
+    const text = `${plain(left)}\n${p.source}\n\n${plain(right)}\n${p.bySource}`;
     return new Html(html, text);
   }
 
@@ -973,6 +1072,16 @@ export async function caseStudy(runs: Runs, key?: CaseKey): Promise<CaseStudy> {
   for (const r of recs) {
     if (!r.file || r.start == null || r.end == null) continue;
     const src = await fileSource(String(r.file));
+    // show the whole def (the frame's start/end delimit the body the reads are matched against)
+    let [start, end] = [Number(r.start), Number(r.end)];
+    if (src.text !== null) {
+      const file = String(r.file);
+      const whole = (await summarize(src.text, file, moduleName(file))).definitions
+        .find((d) => d.id === String(r.target));
+      if (whole && whole.start <= start && whole.end >= end) {
+        [start, end] = [whole.start, whole.end];
+      }
+    }
     const by = String(r.reimplemented_by ?? "");
     const def = defs.find((d) => d.id === by) ??
       defs.find((d) => by.endsWith(`.${d.id.split(".").pop()}`) || d.id.endsWith(`.${by}`));
@@ -982,11 +1091,9 @@ export async function caseStudy(runs: Runs, key?: CaseKey): Promise<CaseStudy> {
       read: Boolean(r.read),
       file: String(r.file),
       path: src.path,
-      start: Number(r.start),
-      end: Number(r.end),
-      source: src.text === null
-        ? `(source not found: ${src.path})`
-        : lines(src.text, Number(r.start), Number(r.end)),
+      start,
+      end,
+      source: src.text === null ? `(source not found: ${src.path})` : lines(src.text, start, end),
       by,
       byStart: def?.start ?? null,
       byEnd: def?.end ?? null,
