@@ -330,6 +330,7 @@ export async function writeReport(
     await write("errors.csv", lines.join("\n") + "\n");
   }
   const agreement = checkSummary(tableData[1]);
+  await removeStale(opts.out, new Set([...files, "README.md"]));
   const listed = [...files].sort();
   await write(
     "README.md",
@@ -357,6 +358,23 @@ export async function writeReport(
     agreement,
     scoringErrors: errors,
   };
+}
+
+/** Our own outputs of an earlier run that this run did not write (e.g. a figure now skipped). */
+async function removeStale(out: string, written: Set<string>): Promise<void> {
+  const ours =
+    /^(tables\/(table\d\.(md|csv|tex)|ci\.md)|figures\/[\w-]+\.(svg|vl\.json)|errors\.csv)$/;
+  const candidates = ["errors.csv"];
+  for (const sub of ["tables", "figures"]) {
+    try {
+      for await (const e of Deno.readDir(`${out}/${sub}`)) candidates.push(`${sub}/${e.name}`);
+    } catch {
+      // no such directory
+    }
+  }
+  for (const rel of candidates) {
+    if (ours.test(rel) && !written.has(rel)) await Deno.remove(`${out}/${rel}`).catch(() => {});
+  }
 }
 
 function readme(o: {
