@@ -287,3 +287,13 @@ Deno.test("a non-zero status: the simulation decides what was shown", async () =
   );
   assert.deepEqual(lines(p), [{ "m.py": [[1, 2]] }, {}]);
 });
+
+Deno.test("head -c / tail -c: the lines the characters touch; pagers print files", async () => {
+  // 7 chars per line ("x1 = 1\n"); 10 chars touch lines 1–2
+  assert.deepEqual(lines(await run("head -c 10 m.py", "x1 = 1\nx2 ")), [{ "m.py": [[1, 2]] }]);
+  // the last 12 chars: "11\n" of line 11 and "x12 = 12\n" (9 chars) → lines 11–12
+  assert.deepEqual(lines(await run("tail -c 12 m.py", "11\nx12 = 12\n")), [{ "m.py": [[11, 12]] }]);
+  assert.deepEqual(lines(await run("more sub/a.py", A.join("\n") + "\n")), [{
+    "sub/a.py": [[1, 3]],
+  }]);
+});
