@@ -114,10 +114,15 @@ Deno.test("writeReport: measured runs are labelled as such, not as simulated; er
       config: ["k"],
       message: ["bad JSON, line 3"],
     });
+    await Deno.mkdir(`${dir}/figures`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/figures/old_figure.svg`, "<svg/>"); // ours, from an earlier run
+    await Deno.writeTextFile(`${dir}/figures/notes.txt`, "mine"); // the user's: kept
     const res = await writeReport({ ...inp, scored: { ...inp.scored, errors } }, {
       out: dir,
       B: 20,
     });
+    await assert.rejects(() => Deno.stat(`${dir}/figures/old_figure.svg`));
+    assert.equal(await Deno.readTextFile(`${dir}/figures/notes.txt`), "mine");
     const readme = await Deno.readTextFile(`${dir}/README.md`);
     assert.ok(readme.includes("> **Data: hand-made frames.**"));
     assert.ok(!readme.includes("SIMULATED"));
