@@ -58,6 +58,11 @@ Deno.test("table2: values, paper, differences, bold and agreement check", () => 
   assert.ok(md.includes("| 4.2 / 29.3 (-25.1) | 100 / 900 (-800) | **60.0** / 44.3 (+15.7) |"));
   assert.ok(md.includes("✗ reuse_self, recall_repo, recall_self, resolve, pass, c_dup |"));
   assert.ok(md.includes("4/14 cells within tolerance"));
+  assert.ok(
+    md.includes(
+      "Scored: mini-SWE-agent · GLM-5.3: 1 chains, 3 turns; OpenCode · GLM-5.3: 2 chains, 6 turns.",
+    ),
+  );
 
   const csv = parseCSV(toCSV(t));
   assert.equal(csv.length, 2);

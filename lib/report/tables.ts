@@ -160,6 +160,7 @@ export function table2(
     rows,
     notes: [
       ...notes,
+      ...countsNote(groups),
       ...(rows.some((r) => r.paper)
         ? [
           `Check column: ✓ when every reuse, recall and correctness cell is within ±${TOLERANCE} ` +
@@ -224,6 +225,17 @@ export function turnValues(rows: readonly TurnRow[]): Record<string, number | nu
     out[`${m.key}_delta`] = a === null || b === null ? null : roundTo(b, 1) - roundTo(a, 1);
   }
   return out;
+}
+
+/** "Scored: 75 chains, 375 turns per configuration." (or per configuration when they differ). */
+function countsNote(groups: { key: ConfigKey; rows: TurnRow[] }[]): string[] {
+  if (!groups.length) return [];
+  const count = (g: { rows: TurnRow[] }) =>
+    `${new Set(g.rows.map((r) => r.chain)).size} chains, ${g.rows.length} turns`;
+  const all = new Set(groups.map(count));
+  return all.size === 1 ? [`Scored: ${[...all][0]} per configuration.`] : [
+    `Scored: ${groups.map((g) => `${g.key.harness} · ${g.key.model}: ${count(g)}`).join("; ")}.`,
+  ];
 }
 
 function lastTurnNote(groups: { rows: TurnRow[] }[]): string[] {
