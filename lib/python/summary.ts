@@ -288,7 +288,7 @@ class Summarizer {
       case "call":
         return this.call(node);
       case "keyword_argument": {
-        const v = node.childForFieldName("value");
+        const v = fields(node, "name", "value")[1];
         if (v) this.visit(v);
         return;
       }
@@ -408,21 +408,25 @@ class Summarizer {
 
   /** Dotted source text of a name/attribute chain, allowing a `super()`/`C(...)` head; or null. */
   dotted(n: Node): string | null {
-    if (n.type === "identifier") return n.text;
-    if (n.type === "attribute") {
-      const o = n.childForFieldName("object");
-      const a = n.childForFieldName("attribute");
+    const t = n.type;
+    if (t === "identifier") return n.text;
+    if (t === "attribute") {
+      const [o, a] = fields(n, "object", "attribute");
       if (!o || !a) return null;
       let h: string | null;
-      if (o.type === "call") {
-        const f = o.childForFieldName("function");
+      const ot = o.type;
+      if (ot === "call") {
+        const [f] = fields(o, "function", "arguments");
         if (!f) return null;
-        if (f.type === "identifier" && f.text === "super") h = "super()";
+        const ft = f.type;
+        if (ft === "identifier" && f.text === "super") h = "super()";
         else {
-          const fh = f.type === "identifier" || f.type === "attribute" ? this.dotted(f) : null;
+          const fh = ft === "identifier" || ft === "attribute" ? this.dotted(f) : null;
           h = fh === null || fh.includes("(") ? null : fh + "()";
         }
-      } else h = this.dotted(o);
+      } else if (ot === "identifier") h = o.text;
+      else if (ot === "attribute") h = this.dotted(o);
+      else return null;
       return h === null ? null : h + "." + a.text;
     }
     return null;
@@ -431,7 +435,7 @@ class Summarizer {
   /** Visits the call at the head of an attribute chain (`C(args).m` → the `C(args)` call). */
   headCall(n: Node) {
     let x: Node | null = n;
-    while (x && x.type === "attribute") x = x.childForFieldName("object");
+    while (x && x.type === "attribute") x = fields(x, "object", "attribute")[0];
     if (x && x.type === "call") this.visit(x);
   }
 
@@ -442,13 +446,12 @@ class Summarizer {
       if (text.includes("(")) this.headCall(node);
       return;
     }
-    const o = node.childForFieldName("object");
+    const [o] = fields(node, "object", "attribute");
     if (o) this.visit(o);
   }
 
   call(node: Node) {
-    const fn = node.childForFieldName("function");
-    const args = node.childForFieldName("arguments");
+    const [fn, args] = fields(node, "function", "arguments");
     if (fn) {
       const text = fn.type === "call" ? null : this.dotted(fn);
       if (text !== null) {
@@ -804,6 +807,17 @@ class Summarizer {
         } else this.visit(n);
     }
   }
+}
+
+/**
+ * The two fields of a node that has exactly two named children in grammar order (`call`,
+ * `attribute`, `keyword_argument`): one bulk `namedChildren` read instead of two field lookups,
+ * falling back to the lookups when a comment sits between them.
+ */
+function fields(n: Node, first: string, second: string): [Node | null, Node | null] {
+  const kids = n.namedChildren;
+  if (kids.length === 2) return [kids[0], kids[1]];
+  return [n.childForFieldName(first), n.childForFieldName(second)];
 }
 
 function line(n: Node): number {
