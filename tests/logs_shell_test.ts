@@ -297,3 +297,14 @@ Deno.test("head -c / tail -c: the lines the characters touch; pagers print files
     "sub/a.py": [[1, 3]],
   }]);
 });
+
+Deno.test("without the workspace, a chain's output is split by what its parts print", async () => {
+  const e = await run(
+    "grep -n 'x9 ' m.py && sed -n '10,11p' m.py && head -n 1 sub/a.py",
+    "9:x9 = 9\n" + out([10, 11]) + "def a():\n",
+    { ws: false },
+  );
+  assert.deepEqual(lines(e), [{ "m.py": [[9, 9]] }, { "m.py": [[10, 11]] }, {
+    "sub/a.py": [[1, 1]],
+  }]);
+});

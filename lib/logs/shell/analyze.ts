@@ -572,6 +572,12 @@ function interpret(
     }
   }
 
+  // several pipelines printed and the simulation cannot tell their parts apart: split the
+  // output in order by what each one's lines look like
+  const split = !aligned && observedLines && loud.length > 1
+    ? splitOutput(loud, observedLines)
+    : new Map<Seg, string>();
+
   for (const s of segs) {
     if (s.skipped) continue;
     const res = s.res;
@@ -611,7 +617,7 @@ function interpret(
     let paths = [...res.paths];
     let lines: Ranges = {};
     let placed = true;
-    const segText = segmentText(
+    const segText = split.get(s) ?? segmentText(
       s,
       obs,
       observedLines,
@@ -683,6 +689,38 @@ function interpret(
   }
   if (!events.length) events.push(ev(ctx, "run", command, [], {}, true));
   return events;
+}
+
+const GREPN_RE = /^.+?[:-]\d+[:-]/;
+
+/**
+ * Splits a complete output among the pipelines that printed it, in order: a known simulated
+ * output takes its line count; numbered output (`nl`, `grep -n`) takes the lines that carry
+ * numbers (and grep's `--` separators); a window of known size takes that many lines. Stops at
+ * the first pipeline it cannot size; the last sized one may take all remaining lines.
+ */
+function splitOutput(loud: Seg[], lines: string[]): Map<Seg, string> {
+  const out = new Map<Seg, string>();
+  let pos = 0;
+  for (let i = 0; i < loud.length && pos <= lines.length; i++) {
+    const s = loud[i];
+    const lastOne = i === loud.length - 1;
+    let n: number | undefined;
+    const num = s.stream.numbered;
+    const d = s.stream.declared;
+    if (lastOne) n = lines.length - pos;
+    else if (s.out !== null) n = s.out.length;
+    else if (num) {
+      const re = num.style === "nl" ? NL_RE : num.style === "grep1" ? GREP1_RE : GREPN_RE;
+      let k = pos;
+      while (k < lines.length && (re.test(lines[k]) || lines[k] === "--")) k++;
+      n = k - pos;
+    } else if (d && d.end !== undefined) n = Math.min(d.end - d.start + 1, lines.length - pos);
+    if (n === undefined) break;
+    out.set(s, lines.slice(pos, pos + n).join("\n"));
+    pos += n;
+  }
+  return out;
 }
 
 /** The part of the shown output a segment produced, when it can be told. */
