@@ -11,11 +11,14 @@ import {
   holm,
   mcnemar,
   metrics,
+  metricsAtTurnOfStats,
+  metricsByTurn,
   metricsOfStats,
   mulberry32,
   pairedComparison,
   quantileSorted,
   resampledRows,
+  turnCellIntervals,
   turnRows,
 } from "../lib/report/mod.ts";
 import {
@@ -212,6 +215,9 @@ Deno.test("metricsOfStats (bootstrap fast path) equals the scorer's macro-averag
     }
   };
   same(metricsOfStats(chains.map(chainStats)), metrics(chains.flat()));
+  for (const [turn, m] of metricsByTurn(chains.flat())) {
+    same(metricsAtTurnOfStats(chains.map(chainStats), turn), m);
+  }
   const draw = [4, 0, 0, 2, 4]; // a resample with repeated chains, including the short one
   same(
     metricsOfStats(draw.map((i) => chainStats(chains[i]))),
@@ -225,4 +231,21 @@ Deno.test("holm: step-down adjusted p-values by hand", () => {
   [0.03, 0.06, 0.06, 0.02].forEach((e, i) => near(q[i], e, 1e-12));
   assert.deepEqual(holm([0.6, 0.9]), [1, 1]);
   assert.deepEqual(holm([]), []);
+});
+
+Deno.test("turnCellIntervals: estimates are the Table 3 values; Δ unrounded", () => {
+  const cells = turnCellIntervals(turnsFrame(CONFIG_A), { B: 100, seed: 2 });
+  const est = Object.fromEntries(cells.map((c) => [c.cell, c.interval.estimate]));
+  near(est.recall_repo_t1, 75);
+  near(est.recall_repo_t5, 100); // last turn present: 3
+  near(est.recall_repo_delta, 25);
+  near(est.reuse_self_t2, 25);
+  near(est.reuse_self_t5, 100);
+  near(est.c_dup_t1, 0);
+  near(est.c_dup_t5, 100);
+  assert.equal(cells.length, 12);
+  for (const c of cells) assert.ok(c.interval.low! <= c.interval.estimate! + 1e-9, c.cell);
+  const md = ciMarkdown([], [], { provenance: "p", turnCells: cells });
+  assert.ok(md.includes("## 95% cluster-bootstrap intervals of the Table 3 and Table 5 cells"));
+  assert.ok(md.includes("| OpenCode | GLM-5.3 | interface | 2 | 75.0 ["), md);
 });

@@ -274,6 +274,9 @@ export interface ChainStats {
   counts: number[];
   /** Cumulative duplicated indicator after turn t (index t − 1), up to the chain's last turn. */
   dup: number[];
+  /** Per turn (index t − 1): sum and count of each mean metric's defined values at that turn. */
+  turnSums: number[][];
+  turnCounts: number[][];
 }
 
 /**
@@ -285,12 +288,18 @@ export function chainStats(rows: readonly TurnRow[]): ChainStats {
   const sums = MEAN_METRICS.map(() => 0), counts = MEAN_METRICS.map(() => 0);
   const last = Math.max(0, ...rows.map((r) => r.turn));
   const reimpl = new Array<number>(last).fill(0);
+  const turnSums = reimpl.map(() => MEAN_METRICS.map(() => 0));
+  const turnCounts = reimpl.map(() => MEAN_METRICS.map(() => 0));
   for (const r of rows) {
     MEAN_METRICS.forEach((m, i) => {
       const v = rowValue(r, m);
       if (v !== null && !Number.isNaN(v)) {
         sums[i] += v;
         counts[i]++;
+        if (r.turn >= 1) {
+          turnSums[r.turn - 1][i] += v;
+          turnCounts[r.turn - 1][i]++;
+        }
       }
     });
     if (r.turn >= 1) reimpl[r.turn - 1] += r.reimplemented;
@@ -301,7 +310,30 @@ export function chainStats(rows: readonly TurnRow[]): ChainStats {
     if (n > 0) seen = 1;
     dup.push(seen);
   }
-  return { sums, counts, dup };
+  return { sums, counts, dup, turnSums, turnCounts };
+}
+
+/**
+ * Metrics (report units) of a multiset of chains at one turn — equal to {@link metricsByTurn} on the
+ * same chains; `c_dup` is C_dup(t) over all the chains (a shorter chain counts with its turns).
+ */
+export function metricsAtTurnOfStats(
+  chains: readonly ChainStats[],
+  turn: number,
+): Record<Metric, number | null> {
+  const out = {} as Record<Metric, number | null>;
+  MEAN_METRICS.forEach((m, i) => {
+    let s = 0, n = 0;
+    for (const c of chains) {
+      s += c.turnSums[turn - 1]?.[i] ?? 0;
+      n += c.turnCounts[turn - 1]?.[i] ?? 0;
+    }
+    out[m] = n === 0 ? null : (PERCENT_METRICS.has(m) ? 100 : 1) * (s / n);
+  });
+  let d = 0;
+  for (const c of chains) d += c.dup.length ? c.dup[Math.min(turn, c.dup.length) - 1] : 0;
+  out.c_dup = chains.length ? (100 * d) / chains.length : null;
+  return out;
 }
 
 /** Table 2/4 metrics (report units) of a multiset of chains given by their statistics. */

@@ -9,12 +9,14 @@ import type pl from "nodejs-polars";
 import {
   byChain,
   byConfig,
+  type ChainStats,
   chainStats,
   configId,
   type ConfigKey,
   type Metric,
   METRICS,
   metrics,
+  metricsAtTurnOfStats,
   metricsOfStats,
   PERCENT_METRICS,
   type TurnRow,
@@ -74,6 +76,54 @@ export function cellIntervals(
     const all = clusterBootstrapAll(chains, metricsOfStats, opts);
     for (const m of METRICS) {
       out.push({ config: g.key, metric: m, chains: chains.length, interval: all[m] });
+    }
+  }
+  return out;
+}
+
+/** First/last-turn cells of Tables 3 and 5: metric and its first turn (self reuse: turn 2). */
+export const TURN_CELLS: readonly (readonly [Metric, number])[] = [
+  ["recall_repo", 1],
+  ["reuse_repo", 1],
+  ["reuse_self", 2],
+  ["c_dup", 1],
+];
+
+/** The interval of one Table 3/5 cell (`<metric>_t1|t2`, `<metric>_t5`, `<metric>_delta`). */
+export interface TurnCellInterval {
+  config: ConfigKey;
+  /** Cell key, e.g. `recall_repo_t1`, `reuse_self_t5`, `c_dup_delta` (unrounded last − first). */
+  cell: string;
+  chains: number;
+  interval: Interval;
+}
+
+/**
+ * Cluster-bootstrap intervals of the first/last-turn cells (Tables 3 and 5) of every configuration;
+ * the last turn is the configuration's last turn present (5 in the paper).
+ */
+export function turnCellIntervals(
+  turns: pl.DataFrame | TurnRow[],
+  opts: BootstrapOptions = {},
+): TurnCellInterval[] {
+  const out: TurnCellInterval[] = [];
+  const groups = byConfig(rowsOf(turns)).sort((a, b) => configOrder(a.key, b.key));
+  for (const g of groups) {
+    const last = Math.max(...g.rows.map((r) => r.turn));
+    const chains = byChain(g.rows).map(chainStats);
+    const stat = (cs: ChainStats[]) => {
+      const rec: Record<string, number | null> = {};
+      for (const [m, first] of TURN_CELLS) {
+        const a = metricsAtTurnOfStats(cs, first)[m], b = metricsAtTurnOfStats(cs, last)[m];
+        rec[`${m}_t${first}`] = a;
+        rec[`${m}_t5`] = b;
+        rec[`${m}_delta`] = a === null || b === null ? null : b - a;
+      }
+      return rec;
+    };
+    const all = clusterBootstrapAll(chains, stat, opts);
+    for (const [cell, interval] of Object.entries(all)) {
+      out.push({ config: g.key, cell, chains: chains.length, interval });
     }
   }
   return out;
@@ -220,7 +270,7 @@ function pValue(p: number): string {
 export function ciMarkdown(
   cells: CellInterval[],
   paired: PairedComparison[],
-  opts: { provenance: string; B?: number; seed?: number },
+  opts: { provenance: string; B?: number; seed?: number; turnCells?: TurnCellInterval[] },
 ): string {
   const B = opts.B ?? DEFAULT_B, seed = opts.seed ?? DEFAULT_SEED;
   const lines = [
@@ -250,6 +300,34 @@ export function ciMarkdown(
     lines.push(
       `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${cellsText.join(" | ")} |`,
     );
+  }
+  if (opts.turnCells?.length) {
+    const keys = TURN_CELLS.flatMap(([m, first]) => [`${m}_t${first}`, `${m}_t5`, `${m}_delta`]);
+    lines.push(
+      "",
+      "## 95% cluster-bootstrap intervals of the Table 3 and Table 5 cells",
+      "",
+      "First turn (turn 2 for reuse_self), last turn (T5) and their difference Δ (of the unrounded " +
+        "values), in %; same resampling, B and seed as above.",
+      "",
+      `| Harness | Model | Memory | Chains | ${keys.join(" | ")} |`,
+      `|---|---|---|---:|${keys.map(() => "---:").join("|")}|`,
+    );
+    const rows = new Map<string, TurnCellInterval[]>();
+    for (const c of opts.turnCells) {
+      const id = configId(c.config);
+      rows.set(id, [...(rows.get(id) ?? []), c]);
+    }
+    for (const cs of rows.values()) {
+      const k = cs[0].config;
+      const cells = keys.map((key) => {
+        const c = cs.find((x) => x.cell === key);
+        return c ? ciText(c.interval, 1, key.endsWith("_delta")) : "–";
+      });
+      lines.push(
+        `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${cells.join(" | ")} |`,
+      );
+    }
   }
   // Holm's correction over every McNemar test printed (the family of this file)
   const tests = paired.flatMap((p) => p.targets.filter((t) => t.pairs > 0));

@@ -14,7 +14,13 @@ import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
-import { cellIntervals, ciMarkdown, type PairedComparison, pairedComparison } from "./ci.ts";
+import {
+  cellIntervals,
+  ciMarkdown,
+  type PairedComparison,
+  pairedComparison,
+  turnCellIntervals,
+} from "./ci.ts";
 import { type Chart, Table } from "./display.ts";
 import {
   linesRecallFigure,
@@ -280,7 +286,8 @@ export async function writeReport(
   const paired: PairedComparison[] = pairsToCompare(rows).map(({ a, b }) =>
     pairedComparison(rows, scored.targets, key(a), key(b), { B, seed: bseed })
   );
-  const ci = ciMarkdown(cells, paired, { provenance, B, seed: bseed });
+  const turnCells = turnCellIntervals(rows, { B, seed: bseed });
+  const ci = ciMarkdown(cells, paired, { provenance, B, seed: bseed, turnCells });
 
   log("rendering figures");
   const figOpts = { provenance };
@@ -418,7 +425,8 @@ function readme(o: {
   }
   what["errors.csv"] =
     "problems met while scoring (one row each; those turns are not in the tables)";
-  what["tables/ci.md"] = `95% cluster-bootstrap intervals of every Table 2/4 cell (B = ${o.B}, ` +
+  what["tables/ci.md"] =
+    `95% cluster-bootstrap intervals of every Table 2/4 cell and of the Table 3/5 cells (B = ${o.B}, ` +
     `seed = ${o.bseed}) and paired comparisons (paired-bootstrap deltas, McNemar on per-target reuse)`;
   const figs: Record<string, string> = {
     per_turn: "per-turn recall_repo, reuse_self and C_dup per configuration",
