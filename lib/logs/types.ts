@@ -22,7 +22,11 @@ export interface Event {
   tool: string;
   /** The command line or a compact JSON of the tool input. */
   command: string;
-  /** Workspace-relative paths the action viewed, searched, listed or wrote. */
+  /**
+   * Workspace-relative paths the action viewed, searched, listed or wrote — its operands: a
+   * directory listed or searched (`ls pkg`, `grep -rn x pkg`) is itself one path; the
+   * workspace root is `.`. Files a recursive search matched appear in `lines`.
+   */
   paths: string[];
   /** Lines actually shown to the model, per path (reads and searches only). */
   lines: Ranges;
@@ -45,7 +49,7 @@ export interface ReadsResult {
   events: Event[];
   /** Union of `lines` over read and search events. */
   reads: Ranges;
-  /** Distinct files viewed, searched or listed. */
+  /** Distinct files viewed, searched or listed: the union of `paths` of read/search/list events. */
   files: number;
   /** Distinct (file, line) pairs viewed. */
   lines: number;
