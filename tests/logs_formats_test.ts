@@ -352,3 +352,12 @@ Deno.test("OpenCode reads that showed no file text credit nothing", async () => 
   const r = await parseLog(JSON.stringify(exp), { file: "img.json", files: dirSource(WS) });
   assert.deepEqual(r.reads, {});
 });
+
+Deno.test("OpenCode: a parent and its sub-agent exported one after the other (concatenated JSON)", async () => {
+  const exports = JSON.parse(await Deno.readTextFile(DIR + "opencode_old.json"));
+  const text = exports.map((e: unknown) => JSON.stringify(e, null, 2)).join("\n");
+  const r = await parseLog(text, { file: "two-exports.json", files: dirSource(WS) });
+  assert.equal(r.format, "opencode-export");
+  assert.deepEqual(r.reads["pkg/core.py"], [[11, 15], [31, 33]]);
+  assert.equal(r.lines, 26);
+});
