@@ -96,27 +96,35 @@ export class JobPool {
   #start() {
     if (this.#workers.length || this.size === 0) return;
     for (let i = 0; i < this.size; i++) {
-      const w = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
-      w.onmessage = (e: MessageEvent) => {
-        const { id, ok, value, error, name } = e.data;
-        const p = this.#pending.get(id);
-        if (!p) return;
-        this.#pending.delete(id);
-        this.#load[p.worker]--;
-        if (ok) p.resolve(value);
-        else p.reject(new JobError(error, name));
-      };
-      w.onerror = (e: ErrorEvent) => {
-        e.preventDefault();
-        for (const [id, p] of this.#pending) {
-          if (p.worker !== i) continue;
-          this.#pending.delete(id);
-          p.reject(new JobError(`worker failed: ${e.message}`, "WorkerError"));
-        }
-      };
-      this.#workers.push(w);
+      this.#workers.push(this.#spawn(i));
       this.#load.push(0);
     }
+  }
+
+  /** A worker for slot i; when it dies, its pending jobs fail and the slot gets a new worker. */
+  #spawn(i: number): Worker {
+    const w = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    w.onmessage = (e: MessageEvent) => {
+      const { id, ok, value, error, name } = e.data;
+      const p = this.#pending.get(id);
+      if (!p) return;
+      this.#pending.delete(id);
+      this.#load[p.worker]--;
+      if (ok) p.resolve(value);
+      else p.reject(new JobError(error, name));
+    };
+    w.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      for (const [id, p] of this.#pending) {
+        if (p.worker !== i) continue;
+        this.#pending.delete(id);
+        p.reject(new JobError(`worker failed: ${e.message}`, "WorkerError"));
+      }
+      this.#load[i] = 0;
+      w.terminate();
+      if (this.#workers[i] === w) this.#workers[i] = this.#spawn(i);
+    };
+    return w;
   }
 
   /** Runs a job on the least busy worker. */

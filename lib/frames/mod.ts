@@ -8,9 +8,13 @@
  * - {@link summarize}(turns) — per-configuration macro averages (Table 2/4 columns);
  * - {@link byTurn}(turns) — per-configuration, per-turn averages and C_dup(t) (Table 3/5);
  * - {@link erroredTurns}(errors) — turns left unscored (turns found = scored + errored);
- * - {@link toFrame} / {@link conform} — typed frames from rows / cast frames to a schema;
- * - {@link checkTruth}(targets, truthCsv) — recovery of planted truth (simulated corpora).
- * - {@link checkTruth}(targets, truthCsv) — recovery of planted truth (simulated corpora).
+ * - {@link scoreRows} / {@link framesOf} — the same as plain rows, and rows → frames;
+ * - {@link toFrame} / {@link toKeyedFrame} / {@link conform} — typed frames from rows / cast
+ *   frames to a schema;
+ * - {@link checkTruth} / {@link checkTurnsTruth}(frame, truthCsv) — recovery of planted truth
+ *   (simulated corpora, lib/simulate).
+ *
+ * Rates are 0..1 (the paper prints %); undefined metrics are null, never 0.
  *
  * @example
  * ```ts
