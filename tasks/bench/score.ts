@@ -19,7 +19,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { checkTruth, readScored } from "../../lib/frames/mod.ts";
+import { checkTruth, checkTurnsTruth, readScored } from "../../lib/frames/mod.ts";
 import { simulateCorpus } from "../../lib/simulate/mod.ts";
 
 const { values } = parseArgs({
@@ -83,12 +83,19 @@ try {
   for (const [c, m] of Object.entries(check.mismatches)) {
     console.log(`  ${c}: ${m.count} differ, e.g. ${m.examples.slice(0, 2).join("; ")}`);
   }
+  const turnCheck = await checkTurnsTruth(scored.turns, `${corpus}/truth/turns.csv`);
+  console.log(
+    `turn truth (submitted, n_repo, n_self, tests, passed, resolved, reimplemented, Files, Lines): ` +
+      (turnCheck.ok ? "all equal" : JSON.stringify(turnCheck.mismatches).slice(0, 400)),
+  );
   const goal = (
     ms: number,
     s: number,
   ) => (ms <= s * 1000 ? `ok (≤ ${s} s)` : `OVER the ${s} s goal`);
   console.log(`cold ${secs(cold)} s: ${goal(cold, 60)}; warm ${secs(warm)} s: ${goal(warm, 5)}`);
-  if (!check.ok || !warmCheck.ok || errors || scored.turns.height !== turns) failed = true;
+  if (!check.ok || !warmCheck.ok || !turnCheck.ok || errors || scored.turns.height !== turns) {
+    failed = true;
+  }
   console.log(failed ? "RECOVERY FAILED" : "recovery: 100% of planted decisions, no extra target");
 } finally {
   if (!values.keep) await Deno.remove(root, { recursive: true });
