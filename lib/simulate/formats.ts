@@ -119,6 +119,19 @@ export function renderMini(
       calls++;
     }
     const rendered = group.map((a) => bashFor(rng, ws, a, cwd));
+    // now and then two reads chained in one command (`… && sed -n …`): outputs concatenate
+    if (
+      group.length === 1 && i < all.length && chainable(ws, group[0]) && chainable(ws, all[i]) &&
+      rng.chance(0.12)
+    ) {
+      const next = bashFor(rng, ws, all[i], cwd);
+      const output = rendered[0].output + next.output;
+      if (output.length < ELIDE_LIMIT && rendered[0].returncode === 0 && next.returncode === 0) {
+        const second = next.command.replace(/^cd \S+ && /, "");
+        rendered[0] = { command: `${rendered[0].command} && ${second}`, output, returncode: 0 };
+        i++;
+      }
+    }
     if (!v2) {
       const r = rendered[0];
       messages.push({
@@ -202,6 +215,12 @@ export function renderMini(
     null,
     1,
   );
+}
+
+/** Whether an action can be chained with `&&` (a read of an existing file that succeeds). */
+function chainable(ws: Workspace, a: Action): boolean {
+  if (a.kind === "view") return !a.elide && ws.files.has(a.path);
+  return a.kind === "grep" && !a.recursive && grepHits(ws, a).size > 0;
 }
 
 function observation(rc: number, output: string): string {
