@@ -344,7 +344,13 @@ export function toLaTeX(t: TableData): string {
     if (groupBreak) out.push("\\midrule");
     out.push(`${cells.join(" & ")} \\\\`);
   });
-  out.push("\\bottomrule", wide ? "\\end{tabular}}" : "\\end{tabular}", `\\end{${env}}`);
+  out.push("\\bottomrule", wide ? "\\end{tabular}}" : "\\end{tabular}");
+  // the Markdown check column has no LaTeX counterpart (its summary is the comment below)
+  const notes = t.notes.filter((n) => !n.startsWith("Check column"));
+  if (notes.length) {
+    out.push(`\\par\\smallskip{\\footnotesize ${notes.map(latexEscape).join(" ")}}`);
+  }
+  out.push(`\\end{${env}}`);
   const summary = checkSummary(t);
   if (summary) out.push(`% ${summary}`);
   return out.join("\n") + "\n";
