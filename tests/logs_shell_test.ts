@@ -308,3 +308,22 @@ Deno.test("without the workspace, a chain's output is split by what its parts pr
     "sub/a.py": [[1, 1]],
   }]);
 });
+
+Deno.test("scripts that write files make their content unknown; later reads use the output", async () => {
+  const ws = new Workspace((p) => FILES[p], "/testbed");
+  const edit = await run(
+    "python3 - <<'EOF'\np = 'm.py'\ns = open(p).read().replace('x1 = 1', 'y1 = 1')\nopen(p, 'w').write(s)\nEOF",
+    "",
+    { shared: ws },
+  );
+  assert.deepEqual(edit.map((e) => [e.kind, e.paths]), [["write", ["m.py"]]]);
+  const shown = "y1 = 1\n" + out(range(2, 12));
+  const r = await run("cat m.py", shown, { shared: ws });
+  assert.deepEqual([r[0].lines, r[0].placed], [{ "m.py": [[1, 12]] }, true]);
+  const p = await run("perl -pi -e 's/x2/z2/' m.py && sed -n '2p' m.py", "z2 = 2\n", {
+    shared: ws,
+  });
+  assert.deepEqual(p.map((e) => [e.kind, e.lines]), [["write", {}], ["read", {
+    "m.py": [[2, 2]],
+  }]]);
+});

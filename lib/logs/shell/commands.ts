@@ -1124,8 +1124,53 @@ function prefixPath(
   return undefined;
 }
 
+/**
+ * Files a script writes in ways the reader cannot reproduce (`open(p, "w")`, `Path(p).write_text`,
+ * `shutil.copy(a, p)`): their content becomes unknown, so later reads fall back on the output.
+ */
+function scriptWrites(c: Call, code: string): StageResult["writes"] {
+  const out: NonNullable<StageResult["writes"]> = [];
+  const res = [
+    /open\(\s*(?:r|f)?(['"])([^'"\n]+)\1\s*,\s*(?:mode\s*=\s*)?['"][wax+]/g,
+    /Path\(\s*(['"])([^'"\n]+)\1\s*\)\s*\.write_(?:text|bytes)\(/g,
+    /shutil\.(?:copy\w*|move)\([^,]+,\s*(['"])([^'"\n]+)\1/g,
+  ];
+  for (const re of res) {
+    for (const m of code.matchAll(re)) {
+      const rel = resolve(c, m[2]);
+      if (rel) out.push({ path: rel, content: UNKNOWN });
+    }
+  }
+  // the same through a variable: p = "x.py" … open(p, "w")
+  const vars = new Map<string, string>();
+  for (
+    const m of code.matchAll(/^[ \t]*(\w+)\s*=\s*(?:Path\()?\s*(['"])([^'"\n]+)\2\s*\)?\s*$/gm)
+  ) vars.set(m[1], m[3]);
+  const viaVar = [
+    /open\(\s*(\w+)\s*,\s*(?:mode\s*=\s*)?['"][wax+]/g,
+    /\b(\w+)\.write_(?:text|bytes)\(/g,
+    /Path\(\s*(\w+)\s*\)\s*\.write_(?:text|bytes)\(/g,
+  ];
+  for (const re of viaVar) {
+    for (const m of code.matchAll(re)) {
+      const v = vars.get(m[1]);
+      const rel = v === undefined ? undefined : resolve(c, v);
+      if (rel) out.push({ path: rel, content: UNKNOWN });
+    }
+  }
+  return out;
+}
+
 function python(c: Call): StageResult {
   const i = c.args.indexOf("-c");
+  const script = i >= 0 ? c.args[i + 1] : c.stdin !== undefined &&
+      (c.args.includes("-") || !c.args.some((a) => a !== undefined && !a.startsWith("-")))
+    ? c.stdin
+    : undefined;
+  const writes = script === undefined ? [] : scriptWrites(c, script)!;
+  if (writes.length) {
+    return { stream: { lines: null }, kind: "write", paths: writes.map((w) => w.path), writes };
+  }
   const code = i >= 0 ? c.args[i + 1] : undefined;
   if (code === undefined) return { stream: { lines: null }, kind: "run", paths: [] };
   // print(open("f").read())  → the whole file (print adds a newline)
@@ -1396,6 +1441,31 @@ export function runStage(c: Call): StageResult {
       return tee(c);
   }
   if (SILENT.has(c.name)) return { stream: { lines: [] }, kind: "run", paths: [] };
+  if (c.name === "perl" && c.args.some((a) => a !== undefined && /^-\w*i/.test(a))) {
+    // perl -pi -e '…' files: in-place edits the reader does not reproduce
+    const files = c.args.filter((a, k) =>
+      a !== undefined && !a.startsWith("-") && c.args[k - 1] !== "-e"
+    );
+    const writes = files.map((f) => resolve(c, f!)).filter((r): r is string => !!r).map((path) => ({
+      path,
+      content: UNKNOWN as typeof UNKNOWN,
+    }));
+    return { stream: { lines: [] }, kind: "write", paths: writes.map((w) => w.path), writes };
+  }
+  if (c.name === "patch" || (c.name === "git" && c.args[0] === "apply")) {
+    // the files a unified diff on stdin touches (+++ b/path)
+    const writes: NonNullable<StageResult["writes"]> = [];
+    for (const m of (c.stdin ?? "").matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm)) {
+      const rel = resolve(c, m[1]);
+      if (rel && m[1] !== "/dev/null") writes.push({ path: rel, content: UNKNOWN });
+    }
+    return {
+      stream: { lines: null },
+      kind: writes.length ? "write" : "run",
+      paths: writes.map((w) => w.path),
+      writes,
+    };
+  }
   if (KEEP_NUMBERS.has(c.name) && c.input) {
     return { stream: { lines: null, numbered: c.input.numbered }, kind: "run", paths: [] };
   }
