@@ -9,7 +9,8 @@
  * @module
  */
 import process from "node:process";
-import { analyzePackage } from "../../lib/python/mod.ts";
+import { analyzePackage, listPackageFiles } from "../../lib/python/mod.ts";
+import { parserFor } from "../../lib/util/treesitter.ts";
 
 const dir = Deno.args[0] ?? "/usr/lib/python3/dist-packages/sympy";
 const ORACLE = new URL("../../tests/fixtures/python/ast_defs.py", import.meta.url).pathname;
@@ -64,8 +65,26 @@ console.log(`cores: ${navigator.hardwareConcurrency}, load average before: ${loa
 
 const parse = await py(["--parse-only", dir]);
 console.log(
-  `CPython ast.parse: ${parse.seconds.toFixed(2)} s (${parse.parsed}/${parse.files} files)`,
+  `CPython ast.parse: ${parse.seconds.toFixed(2)} s (cpu ${
+    parse.cpu.toFixed(2)
+  } s; ${parse.parsed}/${parse.files} files)`,
 );
+
+// the floor of any tree-sitter analysis: parsing alone, one thread
+{
+  const parser = await parserFor("python");
+  const c0 = cpu();
+  const t0 = performance.now();
+  for (const f of await listPackageFiles(dir, "bench", [])) {
+    const text = await Deno.readTextFile(f.path).catch(() => null);
+    if (text !== null) parser.parse(text)?.delete();
+  }
+  console.log(
+    `tree-sitter parse only, 1 thread: ${((performance.now() - t0) / 1000).toFixed(2)} s (cpu ${
+      (cpu() - c0).toFixed(2)
+    } s)`,
+  );
+}
 
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-bench-cache-" });
 try {
