@@ -7,6 +7,7 @@ import {
   erroredTurns,
   ERRORS_SCHEMA,
   EVENTS_SCHEMA,
+  firstLast,
   readScored,
   scoreCorpus,
   type Scored,
@@ -93,4 +94,18 @@ Deno.test("summarize / byTurn: the paper's macro averages on the hand-worked cor
   ]]);
   assert.equal(by[0].reuse_self, null);
   assert.equal(by[2].reuse_repo, null);
+});
+
+Deno.test("firstLast: T1 / last-turn values and deltas (self metrics from turn 2)", async () => {
+  const s = await fixture();
+  const rows = firstLast(s.turns).toRecords() as Record<string, string | number | null>[];
+  const m = (metric: string) => {
+    const r = rows.find((x) => x.metric === metric)!;
+    return [r.first_turn, r.first, r.last_turn, r.last, r.delta];
+  };
+  assert.deepEqual(m("reuse_repo"), [1, 0.25, 3, null, null]); // turn 3's only row has no repo target
+  assert.deepEqual(m("reuse_self"), [2, 0.5, 3, 0, -0.5]);
+  assert.deepEqual(m("recall_self"), [2, 0.75, 3, 0, -0.75]);
+  assert.deepEqual(m("c_dup"), [1, 0.5, 3, 0.5, 0]);
+  assert.equal(rows.length, 9);
 });

@@ -8,7 +8,7 @@
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
-import { summarizeByTurn, summarizeTurns } from "../metrics/macro.ts";
+import { firstLastTurns, summarizeByTurn, summarizeTurns } from "../metrics/macro.ts";
 import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
 import {
   CONFIG_KEYS,
@@ -214,4 +214,28 @@ export function byTurn(turns: pl.DataFrame): pl.DataFrame {
 /** Plain rows of a `targets` frame (typed). */
 export function targetRows(targets: pl.DataFrame): TargetRow[] {
   return rowsOf<TargetRow>(targets);
+}
+
+/** Columns of {@link firstLast}. */
+export const FIRST_LAST_SCHEMA = {
+  harness: "str",
+  model: "str",
+  memory: "str",
+  metric: "str",
+  first_turn: "i32",
+  first: "f64",
+  last_turn: "i32",
+  last: "f64",
+  delta: "f64",
+} as const;
+
+/**
+ * First- and last-turn values per configuration and metric (Tables 3 and 5: T1, T5, Δ; self
+ * metrics from T2), long format: one row per (configuration, metric) with `first_turn`, `first`,
+ * `last_turn`, `last`, `delta`. Metrics: reuse_repo, reuse_self, recall_repo, recall_self, files,
+ * lines, resolve, pass, c_dup (C_dup(t) at those turns).
+ */
+export function firstLast(turns: pl.DataFrame): pl.DataFrame {
+  const rows = firstLastTurns(summarizeByTurn(rowsOf<TurnRow>(turns)));
+  return toFrame(rows, FIRST_LAST_SCHEMA, []);
 }

@@ -7,6 +7,7 @@
  *   events.parquet, tests.parquet, configs.parquet, errors.csv (+ errors.parquet);
  * - {@link summarize}(turns) — per-configuration macro averages (Table 2/4 columns);
  * - {@link byTurn}(turns) — per-configuration, per-turn averages and C_dup(t) (Table 3/5);
+ * - {@link firstLast}(turns) — first/last-turn values and Δ per configuration and metric;
  * - {@link erroredTurns}(errors) — turns left unscored (turns found = scored + errored);
  * - {@link scoreRows} / {@link framesOf} — the same as plain rows, and rows → frames;
  * - {@link toFrame} / {@link toKeyedFrame} / {@link conform} — typed frames from rows / cast
@@ -30,6 +31,8 @@ export { column, conform, dtypeOf, rowsOf, sortRows, toFrame, toKeyedFrame } fro
 export {
   byTurn,
   erroredTurns,
+  FIRST_LAST_SCHEMA,
+  firstLast,
   FRAME_KEYS,
   framesOf,
   readScored,

@@ -156,3 +156,81 @@ export function summarizeByTurn(rows: readonly TurnRow[]): (MetricSummary & { tu
   }
   return out;
 }
+
+/** Metrics reported at the first and last turn (Tables 3 and 5). */
+export const FIRST_LAST_METRICS = [
+  "reuse_repo",
+  "reuse_self",
+  "recall_repo",
+  "recall_self",
+  "files",
+  "lines",
+  "resolve",
+  "pass",
+  "c_dup",
+] as const;
+
+/** One metric of one configuration at its first and last turn. */
+export interface FirstLast extends ConfigKey {
+  metric: (typeof FIRST_LAST_METRICS)[number];
+  /** First turn at which the metric is defined in this configuration (self metrics: 2). */
+  first_turn: number | null;
+  first: number | null;
+  /** Last turn of the configuration's chains. */
+  last_turn: number | null;
+  last: number | null;
+  /** last − first (null when either is). */
+  delta: number | null;
+}
+
+/**
+ * First- and last-turn values of each metric per configuration, as the paper's Tables 3 and 5
+ * (T1 / T5 / Δ; self reuse from T2): the per-turn macro averages of {@link summarizeByTurn} at
+ * the first turn where the metric is defined and at the last turn. Sorted by configuration, then
+ * in the order of {@link FIRST_LAST_METRICS}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { firstLastTurns, summarizeByTurn } from "./macro.ts";
+ * const by = [
+ *   { harness: "h", model: "m", memory: "none", turn: 1, turns: 1, chains: 1, reuse_repo: 0.5,
+ *     reuse_self: null, recall_repo: 1, recall_self: null, files: 3, lines: 9, resolve: 1,
+ *     pass: 1, c_dup: 0 },
+ *   { harness: "h", model: "m", memory: "none", turn: 2, turns: 1, chains: 1, reuse_repo: 0.25,
+ *     reuse_self: 1, recall_repo: 0, recall_self: 1, files: 1, lines: 2, resolve: 0, pass: 0.5,
+ *     c_dup: 1 },
+ * ];
+ * const rows = firstLastTurns(by);
+ * const self = rows.find((r) => r.metric === "reuse_self")!;
+ * assert.deepEqual([self.first_turn, self.first, self.last_turn, self.last, self.delta], [2, 1, 2, 1, 0]);
+ * const repo = rows.find((r) => r.metric === "reuse_repo")!;
+ * assert.deepEqual([repo.first, repo.last, repo.delta], [0.5, 0.25, -0.25]);
+ * assert.equal(summarizeByTurn([]).length, 0);
+ * ```
+ */
+export function firstLastTurns(byTurn: readonly (MetricSummary & { turn: number })[]): FirstLast[] {
+  const out: FirstLast[] = [];
+  for (const group of groupBy(byTurn, key).values()) {
+    const { harness, model, memory } = group[0];
+    const sorted = [...group].sort((a, b) => a.turn - b.turn);
+    const lastRow = sorted[sorted.length - 1];
+    for (const metric of FIRST_LAST_METRICS) {
+      const firstRow = sorted.find((r) => r[metric] !== null);
+      const first = firstRow ? firstRow[metric] : null;
+      const last = lastRow[metric];
+      out.push({
+        harness,
+        model,
+        memory,
+        metric,
+        first_turn: firstRow?.turn ?? null,
+        first,
+        last_turn: lastRow.turn,
+        last,
+        delta: first !== null && last !== null ? last - first : null,
+      });
+    }
+  }
+  return out;
+}

@@ -6,7 +6,8 @@
  * - {@link passRate}, {@link resolved} — functional correctness;
  * - {@link isReimplemented} — re-implementation of a target;
  * - {@link C_dup} — eq. (3), duplicated-chain rate;
- * - {@link macroAverage}, {@link summarizeTurns}, {@link summarizeByTurn} — averaging over turns.
+ * - {@link macroAverage}, {@link summarizeTurns}, {@link summarizeByTurn}, {@link firstLastTurns} —
+ *   averaging over turns (Tables 2–5).
  *
  * @example
  * ```ts
@@ -28,6 +29,9 @@ export {
 } from "./redundancy.ts";
 export {
   type ConfigKey,
+  FIRST_LAST_METRICS,
+  type FirstLast,
+  firstLastTurns,
   macroAverage,
   type MetricSummary,
   summarizeByTurn,
