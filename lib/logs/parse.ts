@@ -15,7 +15,7 @@ import { readSweAgent } from "./readers/sweagent.ts";
 import { dirSource } from "./workspace.ts";
 
 /** Totals over per-action events. */
-export function summarize(r: ReaderResult): ReadsResult {
+export function totals(r: ReaderResult): ReadsResult {
   const events: Event[] = r.actions.flat();
   const reads: Ranges = unionRanges(
     events.filter((e) => e.kind === "read" || e.kind === "search").map((e) => e.lines),
@@ -89,7 +89,7 @@ export async function parseLog(
       `cannot read the ${format} log: ${e instanceof Error ? e.message : e}`,
     );
   }
-  return summarize(r);
+  return totals(r);
 }
 
 /**
