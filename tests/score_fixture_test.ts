@@ -268,3 +268,27 @@ Deno.test("malformed corpus: every problem is an error row; turns found = scored
   assert.equal(t3.n_self, 1);
   assert.equal(rows.targets.find((t) => t.chain === "c1" && t.turn === 3)!.implemented, true);
 });
+
+Deno.test("cache: a changed input re-scores exactly what it affects", async () => {
+  const dir = await copyCorpus();
+  const cacheDir = await Deno.makeTempDir();
+  const first = await scoreRows(dir, { workers: 0, cacheDir });
+  assert.equal(turn(first, "c1", 2).passed, 2);
+  await Deno.writeTextFile(
+    join(dir, "runs/k1/c1/turn2/results.json"),
+    `{ "cases": [ { "id": "case_01", "passed": true }, { "id": "case_02", "passed": false } ] }`,
+  );
+  // the agent's turn-1 file now defines summary-like code calling only mean: no re-implementation
+  await Deno.writeTextFile(
+    join(dir, "runs/k1/c1/turn1/submission.py"),
+    `from minipkg.stats import mean, summary\n\n\ndef describe(values):\n    return summary(values)\n\n\ndef label(values):\n    return mean(values)\n`,
+  );
+  const second = await scoreRows(dir, { workers: 0, cacheDir });
+  const fresh = await scoreRows(dir, { workers: 0, cache: false });
+  assert.deepEqual(second, fresh);
+  assert.equal(turn(second, "c1", 2).passed, 1);
+  assert.deepEqual([turn(second, "c1", 1).reuse_repo, turn(second, "c1", 1).reimplemented], [1, 0]);
+  assert.deepEqual(second.turns.map((t) => t.dup_chain), [false, false, false, false, false]);
+  // describe's callees in the agent's new turn-1 file: summary only
+  assert.equal(target(second, "c1", 2, "minipkg.report.describe").callees, 1);
+});

@@ -252,10 +252,23 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     }
   };
 
+  /** A scorable turn with its inputs read and its cache key computed. */
+  interface Keyed {
+    run: FoundTurn;
+    config: ConfigSpec;
+    chain: ChainSpec;
+    earlier: Submitted[];
+    submitted?: Submitted;
+    logBytes: Uint8Array;
+    key: string;
+  }
+
   const scoreGroup = async (runs: FoundTurn[]) => {
     runs.sort((a, b) => a.turn - b.turn);
     const config = configs.get(runs[0].config);
     const chain = chains.get(runs[0].chain);
+    // phase 1: read every turn's inputs and compute its key (W_{t-1} needs only the files)
+    const keyed: Keyed[] = [];
     const earlier: Submitted[] = [];
     for (const run of runs) {
       const text = readOptional(run.submission);
@@ -265,25 +278,56 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
         : undefined;
       if (run.blocked.length === 0 && config && chain) {
         try {
-          const result = await scoreTurn(run, config, chain, earlier, submitted);
-          results.set(run, result);
+          keyed.push(await keyOf(run, config, chain, [...earlier], submitted));
         } catch (e) {
-          const path = e instanceof LayoutError ? e.path : rel(run.log ?? run.dir);
-          errorOf(run, { path, message: messageOf(e) });
+          failed(run, e);
+          tick();
         }
-        tick();
       }
       if (submitted) earlier.push(submitted);
     }
+    // phase 2: the whole group from one cache entry, else turn by turn
+    const groupKey = sha256(`group\n${keyed.map((k) => k.key).join("\n")}`);
+    if (useCache && keyed.length) {
+      const hit = await turnCache.get<TurnResult[]>(groupKey);
+      if (hit?.length === keyed.length) {
+        keyed.forEach((k, i) => {
+          results.set(k.run, hit[i]);
+          tick();
+        });
+        return;
+      }
+    }
+    let all = true;
+    const group: TurnResult[] = [];
+    for (const k of keyed) {
+      try {
+        const r = await scoreTurn(k);
+        results.set(k.run, r);
+        group.push(r);
+      } catch (e) {
+        failed(k.run, e);
+        all = false;
+      }
+      tick();
+    }
+    if (useCache && all && keyed.length > 1) {
+      await turnCache.set(groupKey, group);
+    }
   };
 
-  const scoreTurn = async (
+  const failed = (run: FoundTurn, e: unknown) => {
+    const path = e instanceof LayoutError ? e.path : rel(run.log ?? run.dir);
+    errorOf(run, { path, message: messageOf(e) });
+  };
+
+  const keyOf = async (
     run: FoundTurn,
     config: ConfigSpec,
     chain: ChainSpec,
     earlier: Submitted[],
     submitted: Submitted | undefined,
-  ): Promise<TurnResult> => {
+  ): Promise<Keyed> => {
     const turn = chain.turns[run.turn - 1];
     if (!run.log) throw new LayoutError(rel(run.dir), "missing log");
     const logBytes = Deno.readFileSync(run.log);
@@ -296,17 +340,10 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
         throw new LayoutError(rel(path), `unreadable (${(e as Error).message})`);
       }
     };
-    const keys = {
-      harness: config.harness,
-      model: config.model,
-      memory: config.memory,
-      chain: chain.chain,
-      turn: run.turn,
-    };
     const refs = await Promise.all(chain.turns.slice(0, run.turn).map((x) => refText(x.solution)));
     const key = sha256(JSON.stringify({
       code,
-      keys,
+      keys: [config.harness, config.model, config.memory, chain.chain, run.turn],
       cwd: config.cwd ?? null,
       repo: [chain.repo.workspace, chain.repo.package, await w0Hash(chain.repo.workspace)],
       turns: chain.turns.slice(0, run.turn).map((x, i) => [x.module, x.path, sha256(refs[i])]),
@@ -317,10 +354,24 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       results: [run.results ? relative(run.dir, run.results) : null, sha256(raw(run.results))],
       meta: sha256(raw(run.meta)),
     }));
+    return { run, config, chain, earlier, submitted, logBytes, key };
+  };
+
+  const scoreTurn = async (
+    { run, config, chain, earlier, submitted, logBytes, key }: Keyed,
+  ): Promise<TurnResult> => {
     if (useCache) {
       const hit = await turnCache.get<TurnResult>(key);
       if (hit) return hit;
     }
+    const turn = chain.turns[run.turn - 1];
+    const keys = {
+      harness: config.harness,
+      model: config.model,
+      memory: config.memory,
+      chain: chain.chain,
+      turn: run.turn,
+    };
     const contents = await loadRunContents(run, turn, rel);
     const pkgDir = join(chain.repo.workspace, chain.repo.package);
     const overlays: Record<string, string> = {};
@@ -328,7 +379,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     const readsP = pool.run({
       type: "log",
       text: new TextDecoder().decode(logBytes),
-      file: rel(run.log),
+      file: rel(run.log!),
       cwd: config.cwd,
       workspace: chain.repo.workspace,
       overlays,
@@ -351,7 +402,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     try {
       reads = await readsP;
     } catch (e) {
-      throw new LayoutError(rel(run.log), messageOf(e));
+      throw new LayoutError(rel(run.log!), messageOf(e));
     }
     const scores = scoreTargets(targets, {
       agent,
