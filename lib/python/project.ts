@@ -12,7 +12,9 @@
  *   assignment after an import shadows the import;
  * - attribute chains through modules and packages (`m.sub.f`), re-exports (alias chains across
  *   modules), classes and their bases in C3 order (`C.m`, `self.m`, `cls.m`), instances assigned from
- *   a constructor (`x = C(); x.m()`), `super().m`; `C()` is a use of `C` and of `C.__init__`;
+ *   a constructor (`x = C(); x.m()`), instance attributes assigned in methods (`self.x = C()`
+ *   then `self.x.m()`, only when every assignment of `self.x` agrees), `f = staticmethod(g)` as
+ *   `g`, `super().m`; `C()` is a use of `C` and of `C.__init__`;
  * - what cannot be resolved stays unresolved with its dotted source text (`np.asarray`); values of
  *   unknown type (parameters, results of calls) are never guessed.
  *
@@ -32,7 +34,7 @@ import type { Binding, ModuleSummary } from "./summary.ts";
 import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 1;
+export const RESOLVER_VERSION = 2;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
@@ -435,11 +437,12 @@ export class Project {
           this.#busyBindings.add(b);
           let out: Value | null;
           try {
+            const at = b.in ?? s;
             out = b.k === "from"
               ? this.#fromValue(b.module, b.name)
               : b.k === "alias"
-              ? this.#evalText(m, s, b.text, b.line) ?? OPAQUE
-              : callResult(this.#evalText(m, s, b.text, b.line)) ?? OPAQUE;
+              ? this.#evalText(m, at, b.text, b.line) ?? OPAQUE
+              : callResult(this.#evalText(m, at, b.text, b.line)) ?? OPAQUE;
           } finally {
             this.#busyBindings.delete(b);
           }
@@ -532,7 +535,15 @@ export class Project {
     if (s === undefined || s < 0) return null;
     const sc = m.scopes[s];
     if (!Object.hasOwn(sc.bindings, attr)) return null;
-    return this.#bindingValue(m, s, pick(sc.bindings[attr], Infinity), attr);
+    const bs = sc.bindings[attr];
+    if (bs.length > 1 && bs.some((b) => b.attr)) {
+      // an instance attribute is known only when every assignment agrees (and no class member)
+      const key = (b: Binding) =>
+        b.attr && (b.k === "alias" || b.k === "new") ? `${b.k}\0${b.text}\0${b.in}` : null;
+      const first = key(bs[0]);
+      if (first === null || !bs.every((b) => key(b) === first)) return OPAQUE;
+    }
+    return this.#bindingValue(m, s, pick(bs, Infinity), attr);
   }
 
   /** C3 linearisation of a project class over its bases that are project classes. */

@@ -23,17 +23,23 @@ import { BUILTINS, isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 7;
+export const SUMMARY_VERSION = 8;
 
-/** What a name is bound to in one scope (`fb`: a fallback, bound inside an `except` handler or
- * from an inner scope through `global`/`nonlocal`). */
+/**
+ * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
+ * from an inner scope through `global`/`nonlocal`; `attr`: an instance attribute (`self.x = …` in
+ * a method, kept in the class's scope) whose value is evaluated in scope `in`.
+ */
 export type Binding =
-  | { k: "def"; line: number; def: number; fb?: 1 }
-  | { k: "module"; line: number; module: string; fb?: 1 }
-  | { k: "from"; line: number; module: string; name: string; fb?: 1 }
-  | { k: "alias"; line: number; text: string; fb?: 1 }
-  | { k: "new"; line: number; text: string; fb?: 1 }
-  | { k: "other"; line: number; fb?: 1 };
+  & (
+    | { k: "def"; line: number; def: number }
+    | { k: "module"; line: number; module: string }
+    | { k: "from"; line: number; module: string; name: string }
+    | { k: "alias"; line: number; text: string }
+    | { k: "new"; line: number; text: string }
+    | { k: "other"; line: number }
+  )
+  & { fb?: 1; attr?: 1; in?: number };
 
 /** A scope of a module: the module, a class body, a function, a lambda or a comprehension. */
 export interface Scope {
@@ -715,11 +721,23 @@ class Summarizer {
     for (const left of lefts) {
       const l = line(left);
       let b: Binding = { k: "other", line: l };
-      if (left.type === "identifier" && r) {
-        const text = r.type === "call" ? this.callText(r) : this.dotted(r);
-        if (text !== null && !text.includes("(")) {
-          b = r.type === "call" ? { k: "new", line: l, text } : { k: "alias", line: l, text };
+      const lt = left.type;
+      if ((lt === "identifier" || lt === "attribute") && r) {
+        let text = r.type === "call" ? this.callText(r) : this.dotted(r);
+        let call = r.type === "call";
+        if (call && (text === "staticmethod" || text === "classmethod")) {
+          // `f = staticmethod(g)` is `g` for lookups
+          const args = r.childForFieldName("arguments")?.namedChildren ?? [];
+          const inner = args.length === 1 && args[0] ? this.dotted(args[0]) : null;
+          if (inner !== null) [text, call] = [inner, false];
         }
+        if (text !== null && !text.includes("(")) {
+          b = call ? { k: "new", line: l, text } : { k: "alias", line: l, text };
+        }
+      }
+      if (lt === "attribute") {
+        this.instanceAttribute(left, b);
+      } else if (lt === "identifier" && r) {
         if (left.text === "__all__" && this.cur === 0) {
           const names = stringList(r);
           if (names) this.all = names;
@@ -727,6 +745,20 @@ class Summarizer {
       }
       this.target(left, b);
     }
+  }
+
+  /** `self.x = value` in a method: binds `x` in the class's scope, evaluated in the method. */
+  instanceAttribute(left: Node, b: Binding) {
+    const sc = this.scopes[this.cur];
+    if (sc.kind !== "function" || !sc.self || sc.selfIsClass || sc.parent < 0) return;
+    const [o, a] = fields(left, "object", "attribute");
+    if (!o || !a || o.type !== "identifier" || o.text !== sc.self) return;
+    const cls = this.scopes[sc.parent];
+    if (cls.kind !== "class") return;
+    const attrBinding: Binding = { ...b, attr: 1, in: this.cur };
+    const list = cls.bindings[a.text];
+    if (list) list.push(attrBinding);
+    else cls.bindings[a.text] = [attrBinding];
   }
 
   callText(call: Node): string | null {
