@@ -46,6 +46,9 @@ const GREP_VALUED = new Set([
   "-D",
 ]);
 
+/** Matched lines per (file, literal) for the file's current text (repeated searches are common). */
+const HITS = new Map<string, { text: string; hits: number[] }>();
+
 export function grep(c: Call): StageResult {
   const { opts, rest, bad } = splitOpts(c.args, GREP_VALUED);
   let mode: "G" | "E" | "F" | "P" = c.name === "egrep" ? "E" : c.name === "fgrep" ? "F" : "G";
@@ -208,7 +211,11 @@ export function grep(c: Call): StageResult {
     const hits: number[] = [];
     if (literal !== undefined && text !== undefined && !literal.includes("\n")) {
       // find the occurrences in the whole text, then their lines
-      let at = text.indexOf(literal);
+      const memoKey = `${lines[0]?.file ?? ""}\u0000${literal}`;
+      const memo = HITS.get(memoKey);
+      const known = memo?.text === text ? memo.hits : undefined;
+      let at = known ? -1 : text.indexOf(literal);
+      if (known) { for (const h of known) if (hits.length < maxCount) hits.push(h); }
       if (at >= 0) {
         const starts = lineStarts(text);
         while (at >= 0 && hits.length < maxCount) {
@@ -222,6 +229,10 @@ export function grep(c: Call): StageResult {
           if (lo < lines.length) hits.push(lo);
           at = lo + 1 < starts.length ? text.indexOf(literal, starts[lo + 1]) : -1;
         }
+      }
+      if (!known && maxCount === Infinity) {
+        if (HITS.size > 4096) HITS.clear();
+        HITS.set(memoKey, { text, hits: [...hits] });
       }
     } else {
       for (let i = 0; i < lines.length && hits.length < maxCount; i++) {

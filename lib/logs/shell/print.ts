@@ -49,6 +49,8 @@ export function cat(c: Call): StageResult {
   return { stream, kind: "read", paths: ex, outside, failed: failed && !ex.length };
 }
 
+const NUMBERED = new Map<string, { text: string; lines: OutLine[] }>();
+
 export function nl(c: Call): StageResult {
   const { opts, rest, bad } = splitOpts(c.args, new Set(["-b", "-w", "-s", "-v", "-i", "-n"]));
   if (bad) return { stream: { lines: null }, kind: "read", paths: [], other: "unknown file name" };
@@ -83,9 +85,24 @@ export function nl(c: Call): StageResult {
   const { files, outside } = fileArgs(c, names);
   const { lines, failed } = readAll(c, "nl", files);
   const ex = existing(files);
+  // one file: its numbered lines are memoised (agents view the same file window after window)
+  const one = files.length === 1 && typeof files[0].content === "string" ? files[0] : undefined;
+  const key = one && `${one.rel}\u0000${all}\u0000${width}\u0000${sep}`;
+  let shown: OutLine[] | null = null;
+  if (lines && ok) {
+    const hit = key ? NUMBERED.get(key) : undefined;
+    if (hit && hit.text === one!.content) shown = hit.lines;
+    else {
+      shown = fmt(lines);
+      if (key) {
+        if (NUMBERED.size > 256) NUMBERED.clear();
+        NUMBERED.set(key, { text: one!.content as string, lines: shown });
+      }
+    }
+  }
   return {
     stream: {
-      lines: lines && ok ? fmt(lines) : null,
+      lines: shown,
       numbered: ex.length === 1 && sep === "\t" ? { style: "nl", file: ex[0] } : undefined,
     },
     kind: "read",
