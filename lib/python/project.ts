@@ -34,7 +34,7 @@ import type { Binding, ModuleSummary } from "./summary.ts";
 import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 2;
+export const RESOLVER_VERSION = 3;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
@@ -379,10 +379,10 @@ export class Project {
     while (x >= 0) {
       const sc = m.scopes[x];
       if (first || sc.kind !== "class") {
-        if (Object.hasOwn(sc.bindings, name)) {
-          const b = pick(sc.bindings[name], first ? line : Infinity);
-          return this.#bindingValue(m, x, b, name);
-        }
+        let bs = Object.hasOwn(sc.bindings, name) ? sc.bindings[name] : undefined;
+        // instance attributes kept in a class scope are not names of the class body
+        if (bs && sc.kind === "class" && bs.some((b) => b.attr)) bs = bs.filter((b) => !b.attr);
+        if (bs?.length) return this.#bindingValue(m, x, pick(bs, first ? line : Infinity), name);
         if (sc.stars) {
           const v = this.#fromStars(sc.stars, name, first ? line : Infinity);
           if (v) return v;

@@ -23,7 +23,7 @@ import { BUILTINS, isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 8;
+export const SUMMARY_VERSION = 9;
 
 /**
  * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
@@ -185,8 +185,8 @@ class Summarizer {
     while (x >= 0) {
       const sc = this.scopes[x];
       if (first || sc.kind !== "class") {
-        const bs = sc.bindings[head];
-        if (bs) return sc.self !== head && bs.every((b) => b.k === "other");
+        const bs = sc.bindings[head]?.filter((b) => !b.attr);
+        if (bs?.length) return sc.self !== head && bs.every((b) => b.k === "other");
         if (sc.stars) return false;
       }
       first = false;
