@@ -210,7 +210,7 @@ function writeConfig(
       // mini-SWE-agent v2 (tool calls, `mini-swe-agent-1.1`) for even configs, v1 for odd ones, 10% swapped
       const v2 = mini && (ci % 2 === 0) !== r.chance(0.1);
       const actions = planTurn(r.fork("plan"), ws, turn, {
-        maxChars: mini ? 9500 : 45000,
+        maxChars: mini ? 9500 : 40000,
         runCheck,
         elide: v2,
       });
