@@ -2,7 +2,7 @@
 // the reproduce task's option errors.
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
-import { SIMULATED, tasksFrame, writeReport } from "../lib/report/mod.ts";
+import { pruneCache, SIMULATED, tasksFrame, writeReport } from "../lib/report/mod.ts";
 import { main } from "../tasks/reproduce.ts";
 import {
   CONFIG_A,
@@ -150,5 +150,42 @@ Deno.test("reproduce task: bad options are reported, not thrown", async () => {
     assert.equal(await main(["--B", "x"]), 1);
   } finally {
     console.error = err;
+  }
+});
+
+Deno.test("pruneCache: removes obsolete idle entries only", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const make = async (name: string, complete?: string, old = true) => {
+      await Deno.mkdir(`${root}/${name}`);
+      if (complete !== undefined) await Deno.writeTextFile(`${root}/${name}/.complete`, complete);
+      const t = old ? new Date(Date.now() - 2 * 3600_000) : new Date();
+      await Deno.utime(`${root}/${name}`, t, t);
+    };
+    await make("corpus-aa", "gen1 1 paper\n"); // current
+    await make("corpus-aa.scored-11", "11\n"); // current scores
+    await make("corpus-aa.scored-22", "22\n"); // other scorer version: obsolete
+    await make("corpus-bb", "gen0 1 paper\n"); // same seed+scale, other generator: obsolete
+    await make("corpus-cc", "gen0 1 small\n"); // other scale: kept
+    await make("corpus-dd", "gen0 2 paper\n"); // other seed: kept
+    await make("corpus-ee", "gen0 1 paper\n", false); // obsolete but recently used: kept
+    await make("corpus-ff.scored-33", "33\n"); // corpus gone: obsolete
+    await make("corpus-aa.1234.tmp"); // abandoned
+    await pruneCache(root, {
+      corpus: `${root}/corpus-aa`,
+      scoredDir: `${root}/corpus-aa.scored-11`,
+      seed: 1,
+      scale: "paper",
+    });
+    const left = (await Array.fromAsync(Deno.readDir(root))).map((e) => e.name).sort();
+    assert.deepEqual(left, [
+      "corpus-aa",
+      "corpus-aa.scored-11",
+      "corpus-cc",
+      "corpus-dd",
+      "corpus-ee",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });

@@ -170,7 +170,47 @@ export async function simulatedScored(
   await writeScored(scored, tmp);
   await Deno.writeTextFile(`${tmp}/.complete`, `${scorer}\n`);
   await publish(tmp, scoredDir, opts.cache !== false);
+  await pruneCache(root, { corpus, scoredDir, seed, scale }).catch(() => {});
   return { corpus, scored, generator };
+}
+
+/** Entries untouched for this long may be pruned (a concurrent run may still read younger ones). */
+const PRUNE_AFTER_MS = 30 * 60 * 1000;
+
+/**
+ * Removes cache entries made obsolete by a source change: simulated corpora of the same seed and
+ * scale from other simulator versions, scores of the current corpus from other scorer versions,
+ * scores whose corpus is gone, and abandoned `.tmp` directories — only those idle for 30 minutes.
+ */
+export async function pruneCache(
+  root: string,
+  keep: { corpus: string; scoredDir: string; seed: number; scale: string },
+): Promise<void> {
+  const now = Date.now();
+  const name = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+  const corpusName = name(keep.corpus);
+  const entries = await Array.fromAsync(Deno.readDir(root));
+  const corpora = new Set(
+    entries.filter((e) => /^corpus-[0-9a-f]+$/.test(e.name)).map((e) => e.name),
+  );
+  const doomed: string[] = [];
+  for (const e of entries) {
+    if (!e.isDirectory || e.name === corpusName || e.name === name(keep.scoredDir)) continue;
+    const path = `${root}/${e.name}`;
+    const scored = e.name.match(/^(corpus-[0-9a-f]+)\.scored-[0-9a-f]+$/);
+    let obsolete = false;
+    if (e.name.endsWith(".tmp")) obsolete = true;
+    else if (scored) obsolete = scored[1] === corpusName || !corpora.has(scored[1]);
+    else if (corpora.has(e.name)) {
+      const mark = await Deno.readTextFile(`${path}/.complete`).catch(() => "");
+      const [, seed, scale] = mark.trim().split(" ");
+      obsolete = seed === String(keep.seed) && scale === keep.scale;
+    }
+    if (!obsolete) continue;
+    const info = await Deno.stat(path).catch(() => undefined);
+    if (info?.mtime && now - info.mtime.getTime() > PRUNE_AFTER_MS) doomed.push(path);
+  }
+  for (const path of doomed) await Deno.remove(path, { recursive: true }).catch(() => {});
 }
 
 function pairsToCompare(rows: TurnRow[]): { a: TurnRow; b: TurnRow }[] {
