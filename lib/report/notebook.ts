@@ -573,7 +573,7 @@ export function classifyMisses(targets: pl.DataFrame): pl.DataFrame {
 /**
  * Counts missed targets by `by` (one or more columns of {@link classifyMisses}' frame) and gap:
  * one row per group with `missed` and, per gap class, the count and its share of the group
- * (`never read`, `never read %`, …, in %). Groups are sorted; size buckets in bucket order.
+ * (`never read`, `never read %`, …, in %, rounded to 0.1). Groups are sorted; size buckets in bucket order.
  *
  * ```ts
  * import pl from "nodejs-polars";
@@ -582,7 +582,7 @@ export function classifyMisses(targets: pl.DataFrame): pl.DataFrame {
  *   gap: ["never read", "read, not used", "read, not used", "never read"] });
  * const t = gapBreakdown(missed, "kind").toRecords();
  * if (t[0].kind !== "repo" || t[0].missed !== 3 || t[0]["never read"] !== 2) throw new Error();
- * if (Math.abs((t[0]["never read %"] as number) - 66.667) > 0.01) throw new Error();
+ * if (t[0]["never read %"] !== 66.7) throw new Error(); // rounded to 0.1
  * if (t[1]["read, not used %"] !== 100) throw new Error();
  * ```
  */
@@ -595,7 +595,8 @@ export function gapBreakdown(missed: pl.DataFrame, by: string | string[]): pl.Da
   let out = missed.groupBy(keys).agg(...exprs);
   for (const g of GAPS) {
     out = out.withColumns(
-      pl.col(g).cast(pl.Float64).mul(100).div(pl.col("missed").cast(pl.Float64)).alias(`${g} %`),
+      pl.col(g).cast(pl.Float64).mul(100).div(pl.col("missed").cast(pl.Float64)).round(1)
+        .alias(`${g} %`),
     );
   }
   // drop the "absent" columns when no group has any (repo-only analyses)
