@@ -156,12 +156,16 @@ export async function simulatedScored(
     const made = await simulateCorpus(tmp, { seed, scale });
     await Deno.writeTextFile(`${made.dir}/.complete`, `${generator} ${seed} ${scale}\n`);
     await publish(made.dir, corpus, opts.cache !== false);
-  } else log(`using the cached simulated corpus ${corpus}`);
+  } else {
+    log(`using the cached simulated corpus ${corpus}`);
+    await touch(corpus);
+  }
   const scorer = (await sourceHash(["frames", "metrics", "layout", "logs", "python", "util"]))
     .slice(0, 12);
   const scoredDir = `${corpus}.scored-${scorer}`;
   if (opts.cache !== false && (await exists(`${scoredDir}/.complete`))) {
     log(`using the cached scores ${scoredDir}`);
+    await touch(scoredDir);
     return { corpus, scored: await readScored(scoredDir), generator };
   }
   log("scoring the simulated corpus");
@@ -174,13 +178,20 @@ export async function simulatedScored(
   return { corpus, scored, generator };
 }
 
+/** Marks a cache entry as in use (its mtime is what {@link pruneCache} looks at). */
+async function touch(path: string): Promise<void> {
+  const now = new Date();
+  await Deno.utime(path, now, now).catch(() => {});
+}
+
 /** Entries untouched for this long may be pruned (a concurrent run may still read younger ones). */
 const PRUNE_AFTER_MS = 30 * 60 * 1000;
 
 /**
  * Removes cache entries made obsolete by a source change: simulated corpora of the same seed and
  * scale from other simulator versions, scores of the current corpus from other scorer versions,
- * scores whose corpus is gone, and abandoned `.tmp` directories — only those idle for 30 minutes.
+ * scores whose corpus is gone, and abandoned `.tmp` directories — only those neither made nor used
+ * (see {@link touch}) for 30 minutes.
  */
 export async function pruneCache(
   root: string,
