@@ -1,8 +1,15 @@
 /**
  * Analysing a whole package directory: every `.py` file is summarised (phase 1) in Web Workers on
- * all cores, each summary cached under the SHA-256 of the file's bytes + module id + path +
- * analyser version, so a warm run only reads, hashes and loads JSON; then the summaries form a
- * {@link Project} (phase 2, lazy).
+ * all cores; the summaries form a {@link Project} (phase 2, lazy).
+ *
+ * Cache (under `cacheDir`, default `$REPOREUSE_CACHE_DIR` …), all content-addressed:
+ * - `python-summary-v<N>/`: one entry per file, keyed by the SHA-256 of the file's bytes + path +
+ *   module id + analyser version — a changed file is re-parsed, the others are not;
+ * - `python-package-v<N>/`: keyed by the hash of every file key, the whole package's summaries
+ *   (definitions apart from the larger resolution data, which loads only when needed);
+ * - `python-graph-v<N>/`: the resolved edges of that package key.
+ * A warm run with nothing changed reads and hashes the files, loads definitions and edges, and
+ * parses nothing.
  *
  * Never crashes on bad input: binary and non-UTF-8 files are skipped and reported, symbolic links
  * leading outside the package are not followed (reported), files tree-sitter cannot fully parse are
