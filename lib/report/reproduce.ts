@@ -9,7 +9,7 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import { readScored, scoreCorpus, writeScored } from "../frames/mod.ts";
+import { readScored, scoreCorpus, type Scored, SCORED_FILES, writeScored } from "../frames/mod.ts";
 import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
@@ -386,6 +386,11 @@ export async function writeReport(
       lines.push(cols.map((c) => csvField(r[c] as string | number | null)).join(","));
     }
     await write("errors.csv", lines.join("\n") + "\n");
+  }
+  // the scored frames themselves, so `deno task reporeuse query` and notebooks can open them
+  if (scored.events && scored.tests && scored.configs && scored.errors) {
+    await writeScored(scored as Scored, `${opts.out}/scored`);
+    files.push(...SCORED_FILES.map((f) => `scored/${f}`));
   }
   const agreement = checkSummary(tableData[1]);
   await removeStale(opts.out, new Set([...files, "README.md"]));
