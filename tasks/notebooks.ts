@@ -334,7 +334,7 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
-/** Removes outputs and execution counts in place; returns whether the file changed. */
+/** Removes outputs, execution counts and execution timings in place; returns whether the file changed. */
 export async function stripNotebook(path: string): Promise<boolean> {
   const before = await Deno.readTextFile(path);
   const nb: Notebook = JSON.parse(before);
@@ -342,6 +342,7 @@ export async function stripNotebook(path: string): Promise<boolean> {
     if (c.cell_type !== "code") continue;
     c.outputs = [];
     c.execution_count = null;
+    if (c.metadata) delete c.metadata.execution; // nbclient's per-cell timings
   }
   const after = JSON.stringify(sortKeys(nb), null, 1) + "\n"; // as nbformat writes it
   if (after === before) return false;

@@ -15,6 +15,7 @@ import {
   type Notebook,
   NOTEBOOK_DIR,
   scanOutputs,
+  stripNotebook,
 } from "../tasks/notebooks.ts";
 
 const notebooks = await listNotebooks(NOTEBOOK_DIR);
@@ -117,6 +118,11 @@ for (const path of notebooks) {
       assert.deepEqual(run.errors, [], `${name} produced errors`);
       assert.ok(run.htmlTables >= 1, `${name}: no text/html table among its outputs`);
       assert.ok(run.charts >= 1, `${name}: no vega-lite v5 or SVG chart among its outputs`);
+      // stripping the executed copy gives back the committed cells (what --strip does before a commit)
+      await stripNotebook(run.output!);
+      const stripped: Notebook = JSON.parse(await Deno.readTextFile(run.output!));
+      const committed: Notebook = JSON.parse(await Deno.readTextFile(path));
+      assert.deepEqual(stripped.cells, committed.cells);
     },
   });
 }
