@@ -30,7 +30,8 @@ import { passRate, resolved, reuse_s } from "../metrics/mod.ts";
 import { extractTargets, scoreTargets, type Target } from "../metrics/targets.ts";
 import { analyzePackage, moduleName, type ModuleSummary } from "../python/mod.ts";
 import type { Definition } from "../python/types.ts";
-import { Cache, sha256 } from "../util/cache.ts";
+import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
+import { HashMemo } from "./hashes.ts";
 import { JobPool } from "./jobs.ts";
 import type { ErrorRow, EventRow, TargetRow, TestRow, TurnRow } from "./schema.ts";
 
@@ -159,6 +160,12 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
   };
   const useCache = opts.cache ?? true;
   const turnCache = new Cache("scored-turn", SCORER_VERSION, opts.cacheDir);
+  // log hashes remembered by file identity (see hashes.ts): a warm run need not re-read the logs
+  const logHashes = new HashMemo(
+    useCache
+      ? `${opts.cacheDir ?? cacheRoot()}/scored-hashes-v1/${sha256(corpus.dir)}.json`
+      : undefined,
+  );
   const code = await scorerCodeHash();
   const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
 
@@ -259,7 +266,8 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     chain: ChainSpec;
     earlier: Submitted[];
     submitted?: Submitted;
-    logBytes: Uint8Array;
+    /** The log's bytes when they were read to hash them (else read when scoring). */
+    logBytes?: Uint8Array;
     key: string;
   }
 
@@ -330,7 +338,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
   ): Promise<Keyed> => {
     const turn = chain.turns[run.turn - 1];
     if (!run.log) throw new LayoutError(rel(run.dir), "missing log");
-    const logBytes = Deno.readFileSync(run.log);
+    const log = logHashes.read(run.log);
     // the raw texts go into the key; they are parsed only when the turn is not in the cache
     const raw = (path: string | undefined) => {
       if (!path) return "";
@@ -350,11 +358,11 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       cases: turn.cases,
       earlier: earlier.map((e) => [e.path, e.hash]),
       submission: submitted?.hash ?? null,
-      log: [relative(run.dir, run.log), sha256(logBytes)],
+      log: [relative(run.dir, run.log), log.digest],
       results: [run.results ? relative(run.dir, run.results) : null, sha256(raw(run.results))],
       meta: sha256(raw(run.meta)),
     }));
-    return { run, config, chain, earlier, submitted, logBytes, key };
+    return { run, config, chain, earlier, submitted, logBytes: log.bytes, key };
   };
 
   const scoreTurn = async (
@@ -378,7 +386,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     for (const e of earlier) overlays[e.path] = e.text;
     const readsP = pool.run({
       type: "log",
-      text: new TextDecoder().decode(logBytes),
+      text: new TextDecoder().decode(logBytes ?? Deno.readFileSync(run.log!)),
       file: rel(run.log!),
       cwd: config.cwd,
       workspace: chain.repo.workspace,
@@ -494,6 +502,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     pool.close();
     if (showProgress) Deno.stderr.writeSync(enc.encode("\n"));
   }
+  await logHashes.save().catch(() => {}); // a memo that cannot be written only costs re-hashing
 
   // --- assemble, with dup_chain cumulative per (config, chain) ------------------------------
   const out: ScoredRows = {
