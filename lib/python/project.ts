@@ -14,7 +14,8 @@
  *   modules), classes and their bases in C3 order (`C.m`, `self.m`, `cls.m`), instances assigned from
  *   a constructor (`x = C(); x.m()`), instance attributes assigned in methods (`self.x = C()`
  *   then `self.x.m()`, only when every assignment of `self.x` agrees), `f = staticmethod(g)` as
- *   `g`, `super().m`; `C()` is a use of `C` and of `C.__init__`;
+ *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`; `C()` is a use of
+ *   `C` and of `C.__init__`;
  * - what cannot be resolved stays unresolved with its dotted source text (`np.asarray`); values of
  *   unknown type (parameters, results of calls) are never guessed.
  *
@@ -34,7 +35,7 @@ import type { Binding, ModuleSummary } from "./summary.ts";
 import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 3;
+export const RESOLVER_VERSION = 4;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }

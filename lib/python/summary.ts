@@ -23,7 +23,7 @@ import { BUILTINS, isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 9;
+export const SUMMARY_VERSION = 10;
 
 /**
  * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
@@ -529,7 +529,8 @@ class Summarizer {
     const header = this.src.slice(node.startIndex, headerEnd);
     // defaults and annotations are evaluated in the enclosing scope
     const names: string[] = [];
-    if (params) this.params(params, names);
+    const types = new Map<string, string>();
+    if (params) this.params(params, names, types);
     if (ret) this.visit(ret);
     const idx = this.addDef(node, name, kind, header, decorators, body);
     if (node.child(0)?.type === "async") this.defs[idx].async = true;
@@ -550,7 +551,11 @@ class Summarizer {
     this.cur = scope;
     this.qual.push(name);
     this.inFunction++;
-    for (const n of names) this.bind(n, { k: "other", line: line(node) });
+    // an annotated parameter is an instance of its declared class (`p: Plotter` → `p.plot()`)
+    for (const n of names) {
+      const text = types.get(n);
+      this.bind(n, text ? { k: "new", line: line(node), text } : { k: "other", line: line(node) });
+    }
     if (body) this.children(body);
     this.inFunction--;
     this.qual.pop();
@@ -558,7 +563,7 @@ class Summarizer {
   }
 
   /** Binds parameter names (collected into `names`), visiting defaults/annotations in place. */
-  params(node: Node, names: string[]) {
+  params(node: Node, names: string[], types?: Map<string, string>) {
     for (const c of node.namedChildren) {
       if (!c) continue;
       switch (c.type) {
@@ -573,6 +578,7 @@ class Summarizer {
           if (ty) this.visit(ty);
           if (v) this.visit(v);
           if (n) this.paramName(n, names);
+          if (n && ty && types) this.annotation(n, ty, types);
           break;
         }
         case "typed_parameter": {
@@ -580,12 +586,21 @@ class Summarizer {
           if (ty) this.visit(ty);
           const n = c.namedChild(0);
           if (n && n.id !== ty?.id) this.paramName(n, names);
+          if (n && ty && types) this.annotation(n, ty, types);
           break;
         }
         default:
           this.paramName(c, names);
       }
     }
+  }
+
+  /** A parameter annotated with a plain (dotted) class name: `p: Plotter`, `p: mod.Plotter`. */
+  annotation(name: Node, type: Node, types: Map<string, string>) {
+    const e = type.namedChild(0);
+    if (name.type !== "identifier" || !e) return;
+    const text = this.dotted(e);
+    if (text !== null && !text.includes("(")) types.set(name.text, text);
   }
 
   paramName(n: Node, names: string[]) {
