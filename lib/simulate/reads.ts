@@ -386,8 +386,18 @@ export function planTurn(
   // extra lines
   guard = 0;
   while (countShown(p) < turn.linesGoal && guard++ < 200) {
-    const path = rng.pick(py);
-    const segs = freeSegments(p, path).filter(([a, b]) => b - a >= 6);
+    // once Files is reached, read on in files already visited (read lines are not re-counted)
+    const visited = py.filter((f) => p.paths.has(f));
+    const path = p.paths.size >= turn.filesGoal && visited.length && guard < 150
+      ? rng.pick(visited)
+      : rng.pick(py);
+    const shownHere = p.shown.get(path);
+    const segs = freeSegments(p, path).filter(([a, b]) => b - a >= 6).filter(([a, b]) => {
+      if (!shownHere) return true;
+      let unseen = 0;
+      for (let k = a; k <= b; k++) if (!shownHere.has(k)) unseen++;
+      return unseen >= 6;
+    });
     if (!segs.length) continue;
     const [s, e] = rng.pick(segs);
     const len = Math.min(e - s + 1, rng.int(40, 240), turn.linesGoal - countShown(p) + 10);
