@@ -70,7 +70,7 @@ export async function run(args: string[]): Promise<number> {
     line: u.line,
     kind: u.kind,
     resolved: u.resolved,
-  }));
+  })).sort((a, b) => a.line - b.line);
   const out = JSON.stringify({ module: result.module, uses, errors: info.errors }, null, 1);
   console.log(out);
   return 0;
