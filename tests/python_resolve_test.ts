@@ -36,16 +36,6 @@ export function parseExpectations(line: string): Expect[] | null {
   });
 }
 
-async function pyFiles(dir: string, rel = ""): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of Deno.readDir(`${dir}/${rel}`)) {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory) out.push(...await pyFiles(dir, r));
-    else if (e.name.endsWith(".py")) out.push(r);
-  }
-  return out.sort();
-}
-
 const groups: string[] = [];
 for await (const e of Deno.readDir(ROOT)) if (e.isDirectory) groups.push(e.name);
 groups.sort();
@@ -111,5 +101,3 @@ Deno.test("resolve: expectation parser", () => {
   assert.equal(parseExpectations("x = 1  # a comment"), null);
   assert.throws(() => parseExpectations("f()  # -> "));
 });
-
-void pyFiles;
