@@ -8,6 +8,13 @@ import { allocate } from "../lib/simulate/quota.ts";
 import { ImportPlan, relativeModule } from "../lib/simulate/imports.ts";
 import { grepHits, shownBy, type Workspace } from "../lib/simulate/reads.ts";
 import { bashFor } from "../lib/simulate/shell.ts";
+import { PY_BUILTINS } from "../lib/simulate/pygen.ts";
+import { BUILTINS } from "../lib/python/mod.ts";
+
+Deno.test("generated bodies only call builtins the code model treats as builtins", () => {
+  // otherwise a target's callee count would differ between the planted truth and the scorer
+  for (const b of PY_BUILTINS) assert.ok(BUILTINS.has(b), b);
+});
 
 Deno.test("Rng: same seed and label → same stream; forks are independent of draw order", () => {
   const a = new Rng(42), b = new Rng(42);

@@ -45,11 +45,13 @@ export const PY_BUILTINS = [
   "any",
   "all",
   "reversed",
+  "map",
   "ValueError",
   "TypeError",
   "KeyError",
 ] as const;
 
+/** Verbs of generated function names (`<verb>_<noun>`). */
 export const VERBS = [
   "resolve",
   "normalize",
@@ -89,6 +91,7 @@ export const VERBS = [
   "select",
 ] as const;
 
+/** Nouns of generated function, module and variable names. */
 export const NOUNS = [
   "levels",
   "labels",

@@ -9,7 +9,7 @@ import type { Rng } from "./rng.ts";
 import type { GenPackage, PyDef } from "./package.ts";
 import { capital } from "./package.ts";
 import { ImportPlan } from "./imports.ts";
-import { NOUNS, paramName, renderFunction, VERBS, words } from "./pygen.ts";
+import { NOUNS, renderFunction, VERBS, words } from "./pygen.ts";
 import { renderRequirement, type TurnSpec as ReqTurn } from "../protocol/requirement.ts";
 
 /** One function the requirement asks for. */
@@ -325,9 +325,4 @@ function referenceSolution(
   ];
   for (const b of bodies) lines.push("", "", ...b);
   return lines.join("\n") + "\n";
-}
-
-/** Parameter names of a spec (for bodies). */
-export function specParams(f: FnSpec): string[] {
-  return f.params.filter((p) => p !== "*").map(paramName);
 }
