@@ -70,7 +70,7 @@ Deno.test("classifyMisses: every missed target of the fixture classed by hand", 
   assert.equal(byKind[1]["absent %"], 33.3);
 });
 
-Deno.test("gapBreakdown: size buckets in bucket order, not alphabetical", () => {
+Deno.test("gapBreakdown: size buckets and memory settings in their own order, not alphabetical", () => {
   const missed = pl.DataFrame({
     size: [">50", "1-10", "26-50", "11-25", "unknown", "1-10"],
     gap: ["never read", "never read", "read, not used", "never read", "absent", "read, not used"],
@@ -78,6 +78,14 @@ Deno.test("gapBreakdown: size buckets in bucket order, not alphabetical", () => 
   const t = gapBreakdown(missed, "size").toRecords() as Record<string, unknown>[];
   assert.deepEqual(t.map((r) => r.size), ["1-10", "11-25", "26-50", ">50", "unknown"]);
   assert.deepEqual(t.map((r) => r.missed), [2, 1, 1, 1, 1]);
+  const byMemory = gapBreakdown(
+    pl.DataFrame({
+      memory: ["source", "interface", "none"],
+      gap: ["never read", "never read", "absent"],
+    }),
+    "memory",
+  ).toRecords() as Record<string, unknown>[];
+  assert.deepEqual(byMemory.map((r) => r.memory), ["none", "interface", "source"]);
 });
 
 Deno.test("gapChart: stacked shares per group sum to 100 and carry the counts", async () => {

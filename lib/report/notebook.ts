@@ -233,6 +233,27 @@ export class Html {
   }
 }
 
+/**
+ * Markdown that displays itself rendered (`text/markdown` + `text/plain`).
+ *
+ * ```ts
+ * import { bundleOf, Markdown } from "./notebook.ts";
+ * const b = await bundleOf(new Markdown("# Title"));
+ * if (b["text/markdown"] !== "# Title" || "text/html" in b) throw new Error();
+ * ```
+ */
+export class Markdown {
+  constructor(readonly markdown: string) {}
+  /** The MIME bundle shown by Deno's Jupyter kernel. */
+  [Symbol.for("Jupyter.display")](): MimeBundle {
+    return { "text/markdown": this.markdown, "text/plain": this.markdown };
+  }
+  /** The Markdown text. */
+  toString(): string {
+    return this.markdown;
+  }
+}
+
 function cellText(v: unknown): string {
   if (v === null || v === undefined) return "null";
   if (typeof v === "number") {
@@ -570,10 +591,17 @@ export function classifyMisses(targets: pl.DataFrame): pl.DataFrame {
     .sort(sortKeys);
 }
 
+/** Display order of grouping columns whose values are not sorted alphabetically. */
+const KEY_ORDER: Record<string, readonly string[]> = {
+  size: [...SIZE_BUCKETS.map((b) => b.label), "unknown"],
+  memory: ["none", "interface", "source"],
+};
+
 /**
  * Counts missed targets by `by` (one or more columns of {@link classifyMisses}' frame) and gap:
  * one row per group with `missed` and, per gap class, the count and its share of the group
- * (`never read`, `never read %`, …, in %, rounded to 0.1). Groups are sorted; size buckets in bucket order.
+ * (`never read`, `never read %`, …, in %, rounded to 0.1). Groups are sorted; size buckets in bucket
+ * order, memory settings in the paper's order (none, interface, source).
  *
  * ```ts
  * import pl from "nodejs-polars";
@@ -601,14 +629,18 @@ export function gapBreakdown(missed: pl.DataFrame, by: string | string[]): pl.Da
   }
   // drop the "absent" columns when no group has any (repo-only analyses)
   if ((out.getColumn("absent").sum() as number) === 0) out = out.drop("absent", "absent %");
-  const rank = (v: unknown) => {
-    const i = SIZE_BUCKETS.findIndex((b) => b.label === v);
-    return i < 0 ? SIZE_BUCKETS.length : i;
-  };
   const orderCols = keys.map((k) => `__order_${k}`);
   for (const k of keys) {
-    const col = k === "size"
-      ? pl.Series(`__order_${k}`, out.getColumn(k).toArray().map(rank), pl.Int32)
+    const order = KEY_ORDER[k];
+    const col = order
+      ? pl.Series(
+        `__order_${k}`,
+        out.getColumn(k).toArray().map((v) => {
+          const i = order.indexOf(String(v));
+          return i < 0 ? order.length : i;
+        }),
+        pl.Int32,
+      )
       : out.getColumn(k).alias(`__order_${k}`);
     out = out.withColumns(col);
   }
@@ -851,15 +883,9 @@ export class CaseStudy {
       `${t.files ?? "?"} files, ${t.lines ?? "?"} lines viewed`;
   }
 
-  /** The requirement as Markdown (rendered by Jupyter). */
-  requirementView(): Html {
-    const md = this.requirement || "_(no requirement.md)_";
-    return new Html(
-      `<div style="max-height:30em;overflow:auto;border-left:3px solid #ccc;padding-left:1em">` +
-        `<pre style="white-space:pre-wrap">${escapeHtml(md)}</pre></div>`,
-      md,
-      md,
-    );
+  /** The requirement q_t as Markdown (rendered by Jupyter as it was given to the agent). */
+  requirementView(): Markdown {
+    return new Markdown(this.requirement || "_(no requirement.md)_");
   }
 
   /** The targets of the turn as a table. */
