@@ -15,6 +15,8 @@ import {
   summarize,
   TARGETS_SCHEMA,
   TESTS_SCHEMA,
+  toFrame,
+  toKeyedFrame,
   TURNS_SCHEMA,
   writeScored,
 } from "../lib/frames/mod.ts";
@@ -108,4 +110,24 @@ Deno.test("firstLast: T1 / last-turn values and deltas (self metrics from turn 2
   assert.deepEqual(m("recall_self"), [2, 0.75, 3, 0, -0.75]);
   assert.deepEqual(m("c_dup"), [1, 0.5, 3, 0.5, 0]);
   assert.equal(rows.length, 9);
+});
+
+Deno.test("toKeyedFrame equals toFrame (sorted by keys, then within) on shuffled and sorted rows", () => {
+  let seed = 7;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const rows = Array.from({ length: 500 }, (_, i) => ({
+    harness: ["h1", "h2"][rnd(2)],
+    model: ["m1", "m2", "m3"][rnd(3)],
+    memory: "interface",
+    chain: `c${rnd(4)}`,
+    turn: 1 + rnd(5),
+    case: `case_${String(i).padStart(3, "0")}`,
+    passed: rnd(2) === 0,
+  }));
+  const keys = ["harness", "model", "memory", "chain", "turn"];
+  const expected = toFrame(rows, TESTS_SCHEMA, [...keys, "case"]).toRecords();
+  assert.deepEqual(toKeyedFrame(rows, TESTS_SCHEMA, keys, ["case"]).toRecords(), expected);
+  const sorted = toFrame(rows, TESTS_SCHEMA, [...keys, "case"]).toRecords();
+  assert.deepEqual(toKeyedFrame(sorted, TESTS_SCHEMA, keys, ["case"]).toRecords(), expected);
+  assert.equal(toKeyedFrame([], TESTS_SCHEMA, keys, ["case"]).height, 0);
 });

@@ -155,18 +155,34 @@ export function toKeyedFrame(
   const order: Record<string, unknown>[] = sortRows(groups.map((g, i) => ({ ...g, __g: i })), keys);
   const rank = new Array<number>(groups.length);
   order.forEach((g, r) => (rank[g.__g as number] = r));
-  const keySchema = Object.fromEntries(keys.map((k) => [k, schema[k]]));
-  const keyFrame = pl.DataFrame([
-    column("__rank", order.map((_, r) => r), "i32"),
-    ...Object.entries(keySchema).map(([name, t]) => column(name, order.map((g) => g[name]), t)),
-  ]);
-  const rest = Object.entries(schema).filter(([name]) => !keys.includes(name));
-  const body = pl.DataFrame([
-    column("__rank", ids.map((g) => rank[g]), "i32"),
-    ...rest.map(([name, t]) => column(name, recs.map((r) => r[name]), t)),
-  ]);
-  return body
-    .join(keyFrame, { on: "__rank", how: "left" })
+  const rowRank = ids.map((g) => rank[g]);
+  // key columns: one value per group, gathered natively onto the rows
+  const keyColumns = new Map(
+    keys.map((k) => [k, column(k, order.map((g) => g[k]), schema[k]).gather(rowRank)] as const),
+  );
+  const columns = Object.entries(schema).map(([name, t]) =>
+    keyColumns.get(name) ?? column(name, recs.map((r) => r[name]), t)
+  );
+  // already in (keys, within) order? (the scorer assembles rows that way)
+  let sorted = true;
+  for (let i = 1; i < recs.length && sorted; i++) {
+    const d = rowRank[i] - rowRank[i - 1];
+    if (d < 0) sorted = false;
+    else if (d === 0) {
+      for (const w of within) {
+        const c = compare(recs[i - 1][w], recs[i][w]);
+        if (c < 0) break;
+        if (c > 0) {
+          sorted = false;
+          break;
+        }
+      }
+    }
+  }
+  const df = pl.DataFrame(columns);
+  if (sorted) return df;
+  return df
+    .withColumn(column("__rank", rowRank, "i32"))
     .sort(["__rank", ...within])
     .select(...Object.keys(schema));
 }
