@@ -252,7 +252,12 @@ export class Project {
     this.#graphFile = path;
   }
 
-  /** The dependency graph: module and def nodes, resolved edges between them. */
+  /**
+   * The dependency graph: module and def nodes, resolved edges between them (`call` or
+   * `reference`, from the enclosing def or module to a def or module of the project; uses of
+   * builtins and unresolved uses make no edge). A node is `internal` by {@link isInternal}: a
+   * `_private` component in its id after the package name, or defined inside a function.
+   */
   graph(root: string): Graph {
     const { nodes, errors } = this.#nodes();
     if (!this.#edges && this.#graphFile) this.#edges = readEdges(this.#graphFile, nodes);

@@ -28,7 +28,7 @@ export interface Definition {
   docstring: string | null;
   /** Decorator expressions as source text, without `@`. */
   decorators: string[];
-  /** Whether the symbol lies beneath the public API (rule documented in lib/python/graph.ts). */
+  /** Whether the symbol lies beneath the public API (rule: `isInternal` in lib/python/names.ts). */
   internal: boolean;
   /** Whether it is `async def`. */
   async?: boolean;
