@@ -85,7 +85,7 @@ const text = (s: string | string[] | undefined): string => Array.isArray(s) ? s.
 const SHOWS = /\b(?:nb\.show|show|Deno\.jupyter\.display)\(/;
 
 const LOST_TEXT = "displays something but has no display output (output lost?)";
-const LOST = /: displays something but has no display output \(output lost\?\)$/;
+const LOST = /\(output lost\?\)$/;
 
 /** Lines of stderr that report a failure (not mere warnings). */
 const STDERR_ERROR = /\b(error|exception|uncaught|panic(?:ked)?)\b/i;
@@ -296,6 +296,13 @@ async function executeOnce(
     };
   }
   const scan = scanOutputs(nb);
+  const iopubTimeouts =
+    r.stderr.split("\n").filter((l) => l.includes("Timeout waiting for IOPub")).length;
+  if (iopubTimeouts) {
+    scan.errors.push(
+      `nbclient: ${iopubTimeouts} cell(s) timed out waiting for IOPub output (output lost?)`,
+    );
+  }
   if (r.code !== 0) {
     scan.errors.push(
       `nbconvert exited with ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`,
