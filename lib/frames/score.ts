@@ -10,7 +10,9 @@
  * W0 is analysed once per package (`analyzePackage` caches it); Python files are summarised and
  * logs parsed in a pool of workers; each turn's rows are cached under the SHA-256 of all its
  * inputs (log, submission, earlier submissions, references, tests, results, meta, W0, scorer
- * code), so unchanged runs are not re-scored. Submitted code is parsed, never executed.
+ * code), and each (configuration, chain) under the hash of its turns' keys, so unchanged runs are
+ * not re-scored; log hashes are remembered by file identity (hashes.ts) so that a warm run need
+ * not re-read the logs. Submitted code is parsed, never executed.
  *
  * @module
  */
