@@ -327,3 +327,34 @@ Deno.test("scripts that write files make their content unknown; later reads use 
     "m.py": [[2, 2]],
   }]]);
 });
+
+Deno.test("here-documents in lists and pipelines (tree-sitter hangs the rest of the line inside them)", async () => {
+  const ws = new Workspace((p) => FILES[p], "/testbed");
+  // the redirections after a list belong to its last command; cd carries to the next line
+  const a = await run(
+    "cd sub && cat << 'EOF' > b.py\nhello\nEOF\nsed -n '1,2p' a.py",
+    "def a():\n    return 1\n",
+    { shared: ws },
+  );
+  assert.deepEqual(a.map((e) => [e.kind, e.paths, e.lines]), [["write", ["sub/b.py"], {}], [
+    "read",
+    ["sub/a.py"],
+    { "sub/a.py": [[1, 2]] },
+  ]]);
+  assert.equal(ws.read("sub/b.py"), "hello\n");
+  // piped into python: cat's text is not shown, and it is no read
+  const b = await run("cat <<EOF | python3\nprint(1)\nEOF", "1\n");
+  assert.deepEqual(b.map((e) => e.kind), ["run"]);
+  // `&& command` after the here-document start
+  const c = await run("cat <<EOF > t.py && sed -n '3p' m.py\nx\nEOF", out([3]));
+  assert.deepEqual(c.map((e) => [e.kind, e.lines]), [["write", {}], ["read", {
+    "m.py": [[3, 3]],
+  }]]);
+  const d = await run(
+    "cd sub && cat <<EOF | python3 && head -n 1 a.py\nprint(1)\nEOF",
+    "1\ndef a():\n",
+  );
+  assert.deepEqual(d.map((e) => [e.kind, e.lines]), [["run", {}], ["read", {
+    "sub/a.py": [[1, 1]],
+  }]]);
+});

@@ -44,6 +44,38 @@ export interface Seg {
 /** Commands that get no event of their own (they change the shell, not the workspace). */
 const QUIET: ReadonlySet<string> = new Set(["cd", ...SILENT]);
 
+const HEREDOC_PARTS = new Set([
+  "heredoc_start",
+  "heredoc_body",
+  "heredoc_end",
+  "file_redirect",
+  "heredoc_content",
+]);
+
+/** Commands piped after a here-document start (`cat <<EOF | a && b` → `a`). */
+function pipeStages(r: Node): Node[] {
+  const out: Node[] = [];
+  let op = "";
+  for (const c of r.children) {
+    if (!c) continue;
+    if (!c.isNamed) {
+      op = c.type;
+      continue;
+    }
+    if (HEREDOC_PARTS.has(c.type)) continue;
+    if (c.type === "pipeline") {
+      for (const k of c.namedChildren) {
+        if (!k) continue;
+        if (k.type === "list") {
+          const first = k.namedChildren[0];
+          if (first) out.push(first);
+        } else out.push(k);
+      }
+    } else if (op === "|" || op === "|&") out.push(c);
+  }
+  return out;
+}
+
 export interface Scope {
   cwd: string | undefined;
 }
@@ -57,7 +89,21 @@ export class Interp {
     readonly single: boolean,
   ) {}
 
-  stmt(n: Node, scope: Scope, skip: boolean): void {
+  stmt(n: Node, scope: Scope, skip: boolean, redirects: Node[] = []): void {
+    if (redirects.length) {
+      // redirections written after a list (`cd a && cat <<EOF > f`) belong to its last command
+      if (n.type === "list") {
+        const kids = n.namedChildren.filter((c): c is Node => c !== null && c.type !== "comment");
+        const last = kids[kids.length - 1];
+        // (tree-sitter hands out new node objects: compare positions, not identity)
+        this.listOf(n, scope, skip, (c) => (c.startIndex === last.startIndex ? redirects : []));
+        return;
+      }
+      if (n.type === "command" || n.type === "pipeline" || n.type === "redirected_statement") {
+        this.pipeline(n, scope, skip, redirects);
+        return;
+      }
+    }
     switch (n.type) {
       case "program":
       case "compound_statement":
@@ -68,37 +114,24 @@ export class Interp {
         for (const c of n.namedChildren) if (c && c.type !== "comment") this.stmt(c, inner, skip);
         return;
       }
-      case "list": {
-        // left op right (left-associative)
-        const kids = n.children.filter((c): c is Node => c !== null);
-        let first = true;
-        let op = ";";
-        for (const c of kids) {
-          if (!c.isNamed) {
-            op = c.type;
-            continue;
-          }
-          if (c.type === "comment") continue;
-          let s = skip;
-          if (!first && !skip) {
-            if (op === "&&" && this.lastFailed) s = true;
-            if (op === "||" && !this.lastFailed) s = true;
-          }
-          if (s && !skip) {
-            // a skipped statement keeps the previous status
-            const saved = this.lastFailed;
-            this.stmt(c, scope, true);
-            this.lastFailed = saved;
-          } else this.stmt(c, scope, s);
-          first = false;
-        }
+      case "list":
+        this.listOf(n, scope, skip, () => []);
         return;
-      }
       case "pipeline":
       case "command":
-      case "redirected_statement":
         this.pipeline(n, scope, skip);
         return;
+      case "redirected_statement": {
+        const body = n.childForFieldName("body");
+        if (body && body.type !== "command" && body.type !== "pipeline") {
+          const rs = n.childrenForFieldName("redirect").filter((r): r is Node => r !== null);
+          // (the here-document's continuation runs with the last command's pipeline)
+          this.stmt(body, scope, skip, rs);
+          return;
+        }
+        this.pipeline(n, scope, skip);
+        return;
+      }
       case "variable_assignment":
       case "declaration_command":
         return;
@@ -128,10 +161,111 @@ export class Interp {
     }
   }
 
-  pipeline(n: Node, scope: Scope, skip: boolean): void {
-    const stagesNodes = n.type === "pipeline"
+  /** Runs `a && b || c ; d` left to right with the shell's short-circuit rules. */
+  listOf(n: Node, scope: Scope, skip: boolean, redirectsFor: (c: Node) => Node[]): void {
+    const kids = n.children.filter((c): c is Node => c !== null);
+    let first = true;
+    let op = ";";
+    for (const c of kids) {
+      if (!c.isNamed) {
+        op = c.type;
+        continue;
+      }
+      if (c.type === "comment") continue;
+      this.step(op, first, c, scope, skip, redirectsFor(c));
+      first = false;
+    }
+  }
+
+  /** One list item after operator `op`: skipped by `&&` after a failure, `||` after a success. */
+  step(
+    op: string,
+    first: boolean,
+    c: Node,
+    scope: Scope,
+    skip: boolean,
+    redirects: Node[] = [],
+  ): void {
+    let s = skip;
+    if (!first && !skip) {
+      if (op === "&&" && this.lastFailed) s = true;
+      if (op === "||" && !this.lastFailed) s = true;
+    }
+    if (s && !skip) {
+      // a skipped statement keeps the previous status
+      const saved = this.lastFailed;
+      this.stmt(c, scope, true, redirects);
+      this.lastFailed = saved;
+    } else this.stmt(c, scope, s, redirects);
+  }
+
+  /**
+   * What tree-sitter-bash hangs inside a here-document redirect: the rest of the line after
+   * `<<EOF` (`&& python f.py`, `| python3 && echo ok`). Pipe continuations are pipeline stages
+   * (see {@link pipeStages}); the others run after the statement.
+   */
+  continuation(redirects: Node[], scope: Scope, skip: boolean): void {
+    for (const r of redirects) {
+      if (r.type !== "heredoc_redirect") continue;
+      let op = ";";
+      for (const c of r.children) {
+        if (!c) continue;
+        if (!c.isNamed) {
+          if (["&&", "||", ";", "|", "|&"].includes(c.type)) op = c.type;
+          continue;
+        }
+        if (HEREDOC_PARTS.has(c.type) || op === "|" || op === "|&") continue;
+        if (c.type === "pipeline") {
+          // `| a && b`: a was a stage; b follows with its operator
+          const inner = c.namedChildren[0];
+          if (inner?.type === "list") {
+            let iop = ";";
+            let seenFirst = false;
+            for (const k of inner.children) {
+              if (!k) continue;
+              if (!k.isNamed) {
+                iop = k.type;
+                continue;
+              }
+              if (!seenFirst) {
+                seenFirst = true;
+                continue;
+              }
+              this.step(iop, false, k, scope, skip);
+            }
+          }
+          continue;
+        }
+        this.step(op, false, c, scope, skip);
+      }
+    }
+  }
+
+  pipeline(n: Node, scope: Scope, skip: boolean, extra: Node[] = []): void {
+    const own = (st: Node): Node[] =>
+      st.type === "redirected_statement"
+        ? st.childrenForFieldName("redirect").filter((r): r is Node => r !== null)
+        : [];
+    const base = n.type === "pipeline"
       ? n.namedChildren.filter((c): c is Node => c !== null && c.type !== "comment")
       : [n];
+    // each stage with its redirections; `cat <<EOF | python3`: the piped commands hang inside
+    // the here-document redirect and become the next stages
+    const stagesNodes: Node[] = [];
+    const stageRedirects: Node[][] = [];
+    base.forEach((st, k) => {
+      const rs = [...own(st), ...(k === base.length - 1 ? extra : [])];
+      stagesNodes.push(st);
+      stageRedirects.push(rs);
+      for (const r of rs) {
+        if (r.type !== "heredoc_redirect") continue;
+        for (const p of pipeStages(r)) {
+          stagesNodes.push(p);
+          stageRedirects.push(own(p));
+        }
+      }
+    });
+    const redirectsOf = (_st: Node, idx: number): Node[] => stageRedirects[idx];
     let input: Stream | undefined;
     const results: StageResult[] = [];
     let silent = false;
@@ -143,10 +277,10 @@ export class Interp {
       let stdin: string | undefined;
       let outFile: { path: string; append: boolean } | "null" | "unknown" | undefined;
       let quietErrors = false;
-      if (st.type === "redirected_statement") {
-        body = st.childForFieldName("body");
-        for (const r of st.childrenForFieldName("redirect")) {
-          if (!r) continue;
+      const rs = redirectsOf(st, idx);
+      if (st.type === "redirected_statement") body = st.childForFieldName("body");
+      if (rs.length) {
+        for (const r of rs) {
           if (r.type === "heredoc_redirect") {
             const b = r.namedChildren.find((c) => c?.type === "heredoc_body");
             stdin = b ? b.text.replace(/\n$/, "") + "\n" : "";
@@ -292,6 +426,7 @@ export class Interp {
     const failed = lastRes?.failed ?? false;
     if (!skip) this.lastFailed = failed;
     const kind: EventKind = other ? "other" : source.kind;
+    const heredocs = stagesNodes.flatMap((st, k) => redirectsOf(st, k));
     this.segs.push({
       text: n.text,
       res: { ...source, kind, paths: source.paths, writes },
@@ -304,6 +439,7 @@ export class Interp {
       other: other ?? source.other ?? results.find((r) => r.other)?.other,
       quietBuiltin: results.length === 1 && QUIET.has(firstName ?? "") && !silent,
     });
+    this.continuation(heredocs, scope, skip);
   }
 
   fileRedirect(r: Node, scope: Scope): { path: string; append: boolean } | "null" | "unknown" {
