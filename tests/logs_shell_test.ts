@@ -358,3 +358,12 @@ Deno.test("here-documents in lists and pipelines (tree-sitter hangs the rest of 
     "sub/a.py": [[1, 1]],
   }]]);
 });
+
+Deno.test("without the workspace, a known separator splits two whole-file reads", async () => {
+  const e = await run(
+    'cat sub/a.py && echo "=== M ===" && cat m.py',
+    A.join("\n") + "\n=== M ===\n" + out(range(1, 12)),
+    { ws: false },
+  );
+  assert.deepEqual(lines(e), [{ "sub/a.py": [[1, 3]] }, {}, { "m.py": [[1, 12]] }]);
+});

@@ -407,8 +407,16 @@ function splitOutput(loud: Seg[], lines: string[]): Map<Seg, string> {
       while (k < lines.length && (re.test(lines[k]) || lines[k] === "--")) k++;
       n = k - pos;
     } else if (d && d.end !== undefined) n = Math.min(d.end - d.start + 1, lines.length - pos);
+    else {
+      // up to the next pipeline's known output (`cat a && echo === && cat b`)
+      const next = loud[i + 1]?.out;
+      if (next && next.length) {
+        const at = lines.indexOf(next[0].text, pos);
+        if (at >= 0) n = at - pos;
+      }
+    }
     if (n === undefined) break;
-    out.set(s, lines.slice(pos, pos + n).join("\n"));
+    out.set(s, lines.slice(pos, pos + n).map((l) => l + "\n").join(""));
     pos += n;
   }
   return out;
@@ -425,7 +433,7 @@ function segmentText(
   if (!obs) return undefined;
   if (obs.head !== undefined) return owner ? shownText : undefined;
   if (observedLines && s.offset !== undefined && s.out) {
-    return observedLines.slice(s.offset, s.offset + s.out.length).join("\n");
+    return observedLines.slice(s.offset, s.offset + s.out.length).map((l) => l + "\n").join("");
   }
   if (owner) return shownText;
   return undefined;
