@@ -35,7 +35,7 @@ import type { Binding, ModuleSummary } from "./summary.ts";
 import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 4;
+export const RESOLVER_VERSION = 5;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
@@ -70,9 +70,11 @@ export class Project {
   #attrMemo = new Map<string, Map<string, Value | null>>();
   #bindingMemo = new Map<Binding, Value | null>();
   #busyBindings = new Set<Binding>();
-  #mroMemo = new Map<string, { m: ModuleSummary; i: number }[]>();
+  #mroMemo = new Map<ModuleSummary, ({ m: ModuleSummary; i: number }[] | undefined)[]>();
   #busy = new Set<string>();
   #depth = 0;
+  /** Set when a lookup chose among bindings by the line of the use. */
+  #lineUsed = false;
   /** Incremented whenever a cycle guard cuts a lookup short (such results are not memoised). */
   #cut = 0;
 
@@ -171,10 +173,19 @@ export class Project {
       uses.push({ scope, target, line, kind, resolved });
     };
     const scopeIds = m.scopes.map((_, i) => this.#scopeId(m, i));
+    // the value of a text in a scope, when it did not depend on the line of the use
+    const memo: (Map<string, Value | null> | undefined)[] = [];
     for (const [s, text, line, k] of m.uses) {
       const scope = scopeIds[s];
-      this.#depth = 0;
-      const v = this.#evalText(m, s, text, line);
+      const known = memo[s];
+      let v: Value | null | undefined = known?.get(text);
+      if (v === undefined && !known?.has(text)) {
+        this.#depth = 0;
+        this.#lineUsed = false;
+        const cut = this.#cut;
+        v = this.#evalText(m, s, text, line);
+        if (!this.#lineUsed && this.#cut === cut) (memo[s] ??= new Map()).set(text, v);
+      }
       const kind = k === 0 ? "call" as const : "reference" as const;
       if (k === 0) {
         if (v?.t === "def") {
@@ -388,8 +399,12 @@ export class Project {
         let bs = Object.hasOwn(sc.bindings, name) ? sc.bindings[name] : undefined;
         // instance attributes kept in a class scope are not names of the class body
         if (bs && sc.kind === "class" && bs.some((b) => b.attr)) bs = bs.filter((b) => !b.attr);
-        if (bs?.length) return this.#bindingValue(m, x, pick(bs, first ? line : Infinity), name);
+        if (bs?.length) {
+          if (first && bs.length > 1) this.#lineUsed = true;
+          return this.#bindingValue(m, x, pick(bs, first ? line : Infinity), name);
+        }
         if (sc.stars) {
+          if (first) this.#lineUsed = true;
           const v = this.#fromStars(sc.stars, name, first ? line : Infinity);
           if (v) return v;
         }
@@ -554,9 +569,11 @@ export class Project {
 
   /** C3 linearisation of a project class over its bases that are project classes. */
   #mro(m: ModuleSummary, i: number): { m: ModuleSummary; i: number }[] {
-    const key = `${m.module}#${i}`;
-    const hit = this.#mroMemo.get(key);
+    let memo = this.#mroMemo.get(m);
+    if (!memo) this.#mroMemo.set(m, memo = []);
+    const hit = memo[i];
     if (hit) return hit;
+    const key = `${m.module}#${i}`;
     const self = { m, i };
     if (this.#busy.has(key)) {
       this.#cut++;
@@ -576,7 +593,7 @@ export class Project {
       }
       const seqs = [...bases.map((b) => this.#mro(b.m, b.i)), bases];
       const out = [self, ...merge(seqs)];
-      if (this.#cut === cut) this.#mroMemo.set(key, out);
+      if (this.#cut === cut) memo[i] = out;
       return out;
     } finally {
       this.#depth = depth;
