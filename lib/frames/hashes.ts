@@ -25,7 +25,11 @@ import { sha256 } from "../util/cache.ts";
 /** [size, mtimeMs, ctimeMs, ino, recordedAtMs, sha256] */
 type Entry = [number, number, number, number, number, string];
 
-/** Modifications closer than this to the recording time make an entry untrusted. */
+/**
+ * Modifications closer than this to the recording time make an entry untrusted. Change times
+ * may have one-second resolution (Deno's `ctime` does): with a two-second window, any later
+ * change of a trusted file shows in its (truncated) change time.
+ */
 const RACY_MS = 2000;
 
 /** A persistent map from file identity to the SHA-256 of its contents. */
