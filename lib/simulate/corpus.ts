@@ -63,11 +63,26 @@ export interface SimulatedCorpus {
 
 /** Builds the corpus in memory (path → content, sorted insertion). */
 export function buildCorpus(opts: SimulateOptions = {}): SimulatedCorpus {
+  const files = new Map<string, string>();
+  const gen = corpusBatches(opts);
+  for (let r = gen.next();; r = gen.next()) {
+    if (r.done) return { files, turns: r.value };
+    for (const [p, t] of r.value) files.set(p, t);
+  }
+}
+
+/**
+ * Generates the corpus in batches of files (W0 and tasks, then one batch per configuration, then
+ * the truth), so a writer never holds the whole corpus in memory. Returns the number of run turns.
+ */
+export function* corpusBatches(
+  opts: SimulateOptions = {},
+): Generator<Map<string, string>, number, void> {
   const seed = opts.seed ?? 1;
   const scale = opts.scale ?? "paper";
   const spec = SCALES[scale];
   const root = new Rng(seed);
-  const files = new Map<string, string>();
+  let files = new Map<string, string>();
   const put = (path: string, text: string) => files.set(path, text);
   put(
     "corpus.json",
@@ -143,15 +158,20 @@ export function buildCorpus(opts: SimulateOptions = {}): SimulatedCorpus {
     "harness,model,memory,chain,turn,submitted,n_repo,n_self,tests,passed,resolved,reimplemented,files_goal,lines_goal,files_planned,lines_planned",
   ];
   let count = 0;
-  CONFIGS.forEach((calib, ci) => {
+  yield files;
+  for (const [ci, calib] of CONFIGS.entries()) {
+    files = new Map();
     const cr = root.fork(`config:${configId(calib)}`);
     const sim = simulateConfig(cr.fork("plan"), calib, chains);
     count += writeConfig(cr.fork("logs"), calib, ci, sim, chains, put, truthTargets, truthTurns);
-  });
+    yield files;
+  }
+  files = new Map();
   put("truth/targets.csv", truthTargets.join("\n") + "\n");
   put("truth/turns.csv", truthTurns.join("\n") + "\n");
   put("truth/README.md", TRUTH_README);
-  return { files, turns: count };
+  yield files;
+  return count;
 }
 
 const TRUTH_README = `# Planted truth
@@ -405,17 +425,21 @@ export async function simulateCorpus(
   opts: SimulateOptions = {},
 ): Promise<{ dir: string; turns: number }> {
   await prepareOut(outDir);
-  const { files, turns } = buildCorpus(opts);
-  const dirs = new Set<string>();
-  for (const p of files.keys()) {
-    const slash = p.lastIndexOf("/");
-    if (slash > 0) dirs.add(`${outDir}/${p.slice(0, slash)}`);
-  }
   await Deno.mkdir(outDir, { recursive: true });
-  await pool([...dirs].sort(), (d) => Deno.mkdir(d, { recursive: true }));
+  const made = new Set<string>();
   const enc = new TextEncoder();
-  await pool([...files], ([p, text]) => Deno.writeFile(`${outDir}/${p}`, enc.encode(text)));
-  return { dir: outDir, turns };
+  const gen = corpusBatches(opts);
+  for (let r = gen.next();; r = gen.next()) {
+    if (r.done) return { dir: outDir, turns: r.value };
+    const dirs = new Set<string>();
+    for (const p of r.value.keys()) {
+      const slash = p.lastIndexOf("/");
+      const d = slash > 0 ? `${outDir}/${p.slice(0, slash)}` : "";
+      if (d && !made.has(d)) dirs.add(d), made.add(d);
+    }
+    await pool([...dirs].sort(), (d) => Deno.mkdir(d, { recursive: true }));
+    await pool([...r.value], ([p, text]) => Deno.writeFile(`${outDir}/${p}`, enc.encode(text)));
+  }
 }
 
 /** Subdirectories a simulated corpus consists of (cleared before it is written again). */

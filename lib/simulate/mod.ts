@@ -12,7 +12,13 @@
  * ```
  * @module
  */
-export { buildCorpus, type Scale, simulateCorpus, type SimulateOptions } from "./corpus.ts";
+export {
+  buildCorpus,
+  corpusBatches,
+  type Scale,
+  simulateCorpus,
+  type SimulateOptions,
+} from "./corpus.ts";
 export {
   type ConfigCalibration,
   configId,
