@@ -23,7 +23,7 @@ import { BUILTINS, isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 10;
+export const SUMMARY_VERSION = 11;
 
 /**
  * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
@@ -178,7 +178,7 @@ class Summarizer {
   }
 
   /** Whether a reference's head name is certainly a plain variable or a builtin in this file. */
-  plainValue(s: number, head: string): boolean {
+  plainValue(s: number, head: string, bare: boolean): boolean {
     let x = s;
     let first = true;
     if (this.scopes[s].globals?.includes(head)) x = 0;
@@ -186,7 +186,10 @@ class Summarizer {
       const sc = this.scopes[x];
       if (first || sc.kind !== "class") {
         const bs = sc.bindings[head]?.filter((b) => !b.attr);
-        if (bs?.length) return sc.self !== head && bs.every((b) => b.k === "other");
+        // a bare name bound only to call results is an instance or unknown, never a function
+        if (bs?.length) {
+          return sc.self !== head && bs.every((b) => b.k === "other" || (bare && b.k === "new"));
+        }
         if (sc.stars) return false;
       }
       first = false;
@@ -196,11 +199,23 @@ class Summarizer {
   }
 
   result(): ModuleSummary {
-    this.uses = this.uses.filter((u) => {
-      if (u[3] === 0 || u[1].includes("(")) return true;
-      const dot = u[1].indexOf(".");
-      return !this.plainValue(u[0], dot < 0 ? u[1] : u[1].slice(0, dot));
-    });
+    let lineStart = 0;
+    const kept: RawUse[] = [];
+    for (const u of this.uses) {
+      if (u[3] === 1 && !u[1].includes("(")) {
+        const dot = u[1].indexOf(".");
+        if (this.plainValue(u[0], dot < 0 ? u[1] : u[1].slice(0, dot), dot < 0)) continue;
+      }
+      // the same use twice on a line (`f(x) + f(y)`) is kept once
+      if (kept.length && kept[kept.length - 1][2] !== u[2]) lineStart = kept.length;
+      let dup = false;
+      for (let k = lineStart; k < kept.length && !dup; k++) {
+        const o = kept[k];
+        dup = o[2] === u[2] && o[1] === u[1] && o[0] === u[0] && o[3] === u[3];
+      }
+      if (!dup) kept.push(u);
+    }
+    this.uses = kept;
     let lines = 1;
     for (let i = this.src.indexOf("\n"); i >= 0; i = this.src.indexOf("\n", i + 1)) lines++;
     if (this.src.endsWith("\n")) lines--;
