@@ -319,10 +319,11 @@ export function renderOpenCode(
     : ctx.version.startsWith("1.2")
     ? "new"
     : "newer";
-  const idc = (p: string) =>
-    `${p}_${(rng.next().toString(16) + rng.next().toString(16)).padEnd(14, "0").slice(0, 14)}${
-      rng.next().toString(36).slice(0, 12)
-    }`;
+  // OpenCode ids are ascending: a time-like hex prefix, a counter, a per-session random tail
+  const idBase = Math.floor(ctx.start / 1000) * 4096;
+  const idTail = (rng.next().toString(36) + rng.next().toString(36)).padEnd(12, "0").slice(0, 12);
+  let idSeq = 0;
+  const idc = (p: string) => `${p}_${(idBase + idSeq++).toString(16).padStart(14, "0")}${idTail}`;
   const sessionID = idc("ses");
   let now = ctx.start;
   const tick = (ms: number) => (now += ms + Math.floor(rng.float() * ms), now);
