@@ -7,6 +7,8 @@
  * deno task notebooks [options] [name …]
  *   --out <dir>        where executed copies go (default out/notebooks)
  *   --timeout <s>      per-cell timeout in seconds (default 300)
+ *   --html             also export each executed notebook to HTML (out/notebooks/*.html; charts
+ *                      appear as their SVG fallback, tables as HTML)
  *   --check-clean      only check that the committed notebooks carry no outputs
  *   --strip            remove outputs and execution counts from the committed notebooks, in place
  * ```
@@ -311,6 +313,26 @@ async function executeOnce(
   return { name, seconds, output, ...scan };
 }
 
+/** Exports an executed notebook to HTML with nbconvert; returns the HTML path, or undefined on failure. */
+export async function exportHtml(executed: string, outDir: string): Promise<string | undefined> {
+  const r = await capture("jupyter", [
+    "nbconvert",
+    "--to",
+    "html",
+    "--output-dir",
+    outDir,
+    executed,
+  ], {
+    env: { NO_COLOR: "1" },
+  });
+  const path = join(outDir, basename(executed).replace(/\.ipynb$/, ".html"));
+  if (r.code !== 0) {
+    console.error(r.stderr.trim().split("\n").slice(-5).join("\n"));
+    return undefined;
+  }
+  return path;
+}
+
 /** Returns the problems that make a committed notebook not clean: outputs or execution counts kept, wrong kernel. */
 export function cleanProblems(nb: Notebook): string[] {
   const problems: string[] = [];
@@ -365,13 +387,16 @@ export async function main(args: string[]): Promise<number> {
     options: {
       out: { type: "string", default: join(ROOT, "out", "notebooks") },
       timeout: { type: "string", default: "300" },
+      html: { type: "boolean", default: false },
       "check-clean": { type: "boolean", default: false },
       strip: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
-    console.log("deno task notebooks [--out dir] [--timeout s] [--check-clean] [--strip] [name …]");
+    console.log(
+      "deno task notebooks [--out dir] [--timeout s] [--html] [--check-clean] [--strip] [name …]",
+    );
     return 0;
   }
   const paths = await listNotebooks(NOTEBOOK_DIR, positionals);
@@ -424,6 +449,11 @@ export async function main(args: string[]): Promise<number> {
       console.log(`       (executed again after a lost output: ${run.retried.join("; ")})`);
     }
     if (run.errors.length) failed++;
+    else if (values.html && run.output) {
+      const html = await exportHtml(run.output, values.out!);
+      console.log(`       ${html ? `HTML: ${html}` : "HTML export failed"}`);
+      if (!html) failed++;
+    }
   }
   const total = (performance.now() - started) / 1000;
   console.log(

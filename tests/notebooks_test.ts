@@ -9,6 +9,7 @@ import {
   cleanProblems,
   ensureKernel,
   executeNotebook,
+  exportHtml,
   hasJupyter,
   isLostOutput,
   listNotebooks,
@@ -121,6 +122,12 @@ for (const path of notebooks) {
       assert.deepEqual(run.errors, [], `${name} produced errors`);
       assert.ok(run.htmlTables >= 1, `${name}: no text/html table among its outputs`);
       assert.ok(run.charts >= 1, `${name}: no vega-lite v5 or SVG chart among its outputs`);
+      if (name.startsWith("01-")) {
+        // the HTML export keeps the tables and shows each chart through its SVG fallback
+        const html = await Deno.readTextFile((await exportHtml(run.output!, out))!);
+        assert.ok((html.match(/<svg/g) ?? []).length >= run.charts, "SVG fallback missing in HTML");
+        assert.match(html, /<table/);
+      }
       // stripping the executed copy gives back the committed cells (what --strip does before a commit)
       await stripNotebook(run.output!);
       const stripped: Notebook = JSON.parse(await Deno.readTextFile(run.output!));
