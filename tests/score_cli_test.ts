@@ -49,6 +49,12 @@ Deno.test("score CLI: unusable input exits 1, usage errors exit 2", async () => 
   const empty = await capture(async () => score([await Deno.makeTempDir(), "--out", out]));
   assert.equal(empty.code, 1);
   assert.match(empty.err, /neither tasks\/ nor runs\//);
+  const file = await Deno.makeTempFile();
+  const unwritable = await capture(() =>
+    score([FIXTURE, "--out", `${file}/out`, "--workers", "0"])
+  );
+  assert.equal(unwritable.code, 1);
+  assert.match(unwritable.err, /cannot write/);
   assert.equal((await capture(() => score([FIXTURE]))).code, 2); // no --out
   assert.equal((await capture(() => score(["--out", out]))).code, 2); // no corpus
   assert.equal((await capture(() => score([FIXTURE, "--out", out, "--bogus"]))).code, 2);

@@ -34,7 +34,7 @@ Options:
   --workers <n>   worker threads (default: number of cores; 0 = none)
 
 Progress is shown on stderr when it is a terminal. Exit code: 0 scored (even with errors.csv
-rows), 1 unusable input, 2 usage error.`;
+rows), 1 unusable input or unwritable output, 2 usage error.`;
 
 export async function run(args: string[]): Promise<number> {
   let parsed;
@@ -74,7 +74,12 @@ export async function run(args: string[]): Promise<number> {
     }
     throw e;
   }
-  await writeScored(scored, out);
+  try {
+    await writeScored(scored, out);
+  } catch (e) {
+    console.error(`score: cannot write ${out}: ${(e as Error).message}`);
+    return 1;
+  }
   const errored = erroredTurns(scored.errors);
   const secs = ((performance.now() - started) / 1000).toFixed(1);
   console.error(
