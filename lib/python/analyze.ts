@@ -128,6 +128,22 @@ export function decodeSource(bytes: Uint8Array): { text: string } | { skip: stri
   }
 }
 
+/** Runs `fn` over the items with at most `limit` at a time (open files stay bounded). */
+async function eachLimited<T>(
+  items: T[],
+  fn: (item: T, index: number) => Promise<void>,
+  limit = 64,
+): Promise<void> {
+  let next = 0;
+  const run = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+}
+
 /** Cache key of a file's summary. */
 export function summaryKey(bytes: Uint8Array, file: string, module: string): string {
   return sha256(`${sha256(bytes)}\0${file}\0${module}\0python-summary-v${SUMMARY_VERSION}`);
@@ -205,7 +221,7 @@ export async function summarizeFiles(
   const keys: string[] = new Array(files.length).fill("");
   const sources: (string | undefined)[] = new Array(files.length);
   // first pass: read, decode and hash every file
-  await Promise.all(files.map(async (f, index) => {
+  await eachLimited(files, async (f, index) => {
     let bytes: Uint8Array;
     try {
       bytes = await Deno.readFile(f.path);
@@ -220,7 +236,7 @@ export async function summarizeFiles(
     }
     keys[index] = summaryKey(bytes, f.file, f.module);
     sources[index] = decoded.text;
-  }));
+  });
   errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   // the whole package unchanged: two files hold every summary
   const packageKey = sha256(
@@ -251,14 +267,14 @@ export async function summarizeFiles(
       // no package entry: per-file entries, then parsing
     }
   }
-  await Promise.all(files.map(async (_f, index) => {
+  await eachLimited(files, async (_f, index) => {
     const source = sources[index];
     if (source === undefined) return;
     const key = keys[index];
     const hit = useCache ? await readSummaryText(cacheDir, key) : undefined;
     if (hit) texts[index] = hit;
     else todo.push({ index, source, key });
-  }));
+  });
   const n = Math.min(todo.length, opts.workers ?? navigator.hardwareConcurrency ?? 1);
   if (n <= 0 || todo.length < 4) {
     for (const t of todo) {
