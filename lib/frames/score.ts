@@ -30,7 +30,8 @@ import { messageOf } from "../layout/read.ts";
 import { countLines, type ReadsResult } from "../logs/mod.ts";
 import { passRate, resolved, reuse_s } from "../metrics/mod.ts";
 import { extractTargets, scoreTargets, type Target } from "../metrics/targets.ts";
-import { analyzePackage, moduleName, type ModuleSummary } from "../python/mod.ts";
+import { analyzePackage, moduleName, type ModuleSummary, SUMMARY_VERSION } from "../python/mod.ts";
+import { summaryKey } from "../python/analyze.ts";
 import type { Definition } from "../python/types.ts";
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
 import { HashMemo } from "./hashes.ts";
@@ -211,11 +212,23 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       name: moduleName(pkgDir.slice(pkgDir.lastIndexOf("/") + 1)),
     })
   );
-  // Python summaries: of references memoised for the run (shared by all configurations), of
-  // submissions memoised per (configuration, chain) group — a warm run needs neither: its turns
-  // come from the turn cache, and W0 has lib/python's own cache
-  const summaryOf = (source: string, file: string, module: string) =>
-    pool.run({ type: "summarize", source, file, module });
+  // Python summaries, cached by content in lib/python's own summary cache (shared with
+  // analyzePackage), so that re-scoring after a change of the scorer does not re-parse; in memory
+  // references are memoised for the run, submissions per (configuration, chain) group
+  const summaryCache = new Cache("python-summary", SUMMARY_VERSION, opts.cacheDir);
+  const encoder = new TextEncoder();
+  const writes: Promise<void>[] = [];
+  const summaryOf = async (source: string, file: string, module: string) => {
+    const key = summaryKey(encoder.encode(source), file, module);
+    if (useCache) {
+      const hit = await summaryCache.get<ModuleSummary>(key);
+      if (hit?.version === SUMMARY_VERSION && hit.module === module) return hit;
+    }
+    const summary = await pool.run({ type: "summarize", source, file, module });
+    // written in the background (awaited before returning); a failed write costs a re-parse
+    if (useCache) writes.push(summaryCache.set(key, summary).catch(() => {}));
+    return summary;
+  };
   const refText = memo((path: string) => Deno.readTextFile(path));
   const refSummary = memo(async (k: string) => {
     const [chainId, t] = k.split("\u0000");
@@ -505,6 +518,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     if (showProgress) Deno.stderr.writeSync(enc.encode("\n"));
   }
   await logHashes.save().catch(() => {}); // a memo that cannot be written only costs re-hashing
+  await Promise.all(writes);
 
   // --- assemble, with dup_chain cumulative per (config, chain) ------------------------------
   const out: ScoredRows = {
