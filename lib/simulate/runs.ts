@@ -212,7 +212,7 @@ export function simulateConfig(rng: Rng, calib: ConfigCalibration, chains: TaskC
             let best = "", bestHit = -1;
             for (const f of sub.fns) {
               const h = tg.callees.filter((x) => f.callees.includes(x)).length;
-              if (h > bestHit) [best, bestHit] = [f.name, h];
+              if (h > bestHit) [best, bestHit] = [f.id, h];
             }
             tg.reimplementedBy = best;
           }

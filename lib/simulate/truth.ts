@@ -1,8 +1,8 @@
 /**
  * Reading the planted truth of a simulated corpus (`truth/targets.csv`, `truth/turns.csv`) and
  * comparing it with scored targets: every planted (configuration, chain, turn, target) must be
- * scored with the same kind, implemented, read, reused, reimplemented and callee count, and no
- * other target may be scored.
+ * scored with the same kind, implemented, read, reused, reimplemented (and by which function),
+ * body location and callee count, and no other target may be scored.
  *
  * @example
  * ```ts
@@ -29,6 +29,11 @@ export const TRUTH_COLUMNS = [
   "read",
   "reused",
   "reimplemented",
+  "reimplemented_by",
+  "file",
+  "start",
+  "end",
+  "body_start",
   "callees",
 ] as const;
 
