@@ -20,6 +20,7 @@ export const TRUTH_COLUMNS = [
   "reimplemented_by",
   "file",
   "start",
+  "body_start",
   "end",
   "callees",
 ] as const;
