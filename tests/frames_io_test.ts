@@ -20,11 +20,11 @@ import {
   TURNS_SCHEMA,
   writeScored,
 } from "../lib/frames/mod.ts";
-import { FIXTURE } from "./score_helpers.ts";
+import { FIXTURE, tempDir } from "./score_helpers.ts";
 
 let frames: Promise<Scored> | undefined;
 const fixture = () =>
-  frames ??= Deno.makeTempDir().then((cacheDir) => scoreCorpus(FIXTURE, { workers: 0, cacheDir }));
+  frames ??= tempDir().then((cacheDir) => scoreCorpus(FIXTURE, { workers: 0, cacheDir }));
 
 function assertSchema(df: pl.DataFrame, schema: Record<string, string>) {
   assert.deepEqual(df.columns, Object.keys(schema));
@@ -61,7 +61,7 @@ Deno.test("frames: exact schemas and dtypes, sorted by join keys, nulls where un
 
 Deno.test("frames: writeScored / readScored round trip with the same types", async () => {
   const s = await fixture();
-  const out = await Deno.makeTempDir();
+  const out = await tempDir();
   await writeScored(s, out);
   for (const f of SCORED_FILES) assert.ok((await Deno.stat(`${out}/${f}`)).isFile, f);
   const back = await readScored(out);

@@ -11,7 +11,7 @@ import {
   validateCorpus,
 } from "../lib/layout/mod.ts";
 
-import { copyCorpus, FIXTURE } from "./score_helpers.ts";
+import { copyCorpus, FIXTURE, tempDir } from "./score_helpers.ts";
 
 Deno.test("readCorpus: the hand-worked corpus has no problem and 5 run turns", async () => {
   const { corpus, problems } = await readCorpus(FIXTURE);
@@ -40,7 +40,7 @@ Deno.test("readCorpus: the hand-worked corpus has no problem and 5 run turns", a
 
 Deno.test("readCorpus: an unusable directory throws, naming it", async () => {
   await assert.rejects(() => readCorpus("/nonexistent/reporeuse"), LayoutError);
-  const empty = await Deno.makeTempDir();
+  const empty = await tempDir();
   await assert.rejects(() => readCorpus(empty), /neither tasks\/ nor runs\//);
   assert.equal((await validateCorpus(empty)).length, 1);
 });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { run as score } from "../tasks/commands/score.ts";
 import { run as validate } from "../tasks/commands/validate.ts";
 import { readScored, SCORED_FILES } from "../lib/frames/mod.ts";
-import { copyCorpus, FIXTURE } from "./score_helpers.ts";
+import { copyCorpus, FIXTURE, tempDir } from "./score_helpers.ts";
 
 /** Runs a command with console output captured. */
 async function capture(
@@ -24,7 +24,7 @@ async function capture(
 }
 
 Deno.test("score CLI: writes every file; exit 0 even with errors.csv rows", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await tempDir();
   const r = await capture(() => score([FIXTURE, "--out", out, "--no-cache", "--workers", "0"]));
   assert.equal(r.code, 0, r.err);
   assert.match(r.err, /5 turns scored, 0 turns with errors \(5 found\)/);
@@ -33,7 +33,7 @@ Deno.test("score CLI: writes every file; exit 0 even with errors.csv rows", asyn
 
   const broken = await copyCorpus();
   await Deno.remove(join(broken, "runs/k1/c2/turn2/log.traj.json"));
-  const out2 = await Deno.makeTempDir();
+  const out2 = await tempDir();
   const r2 = await capture(() => score([broken, "--out", out2, "--no-cache", "--workers", "0"]));
   assert.equal(r2.code, 0, r2.err);
   assert.match(r2.err, /4 turns scored, 1 turns with errors \(5 found\)/);
@@ -42,11 +42,11 @@ Deno.test("score CLI: writes every file; exit 0 even with errors.csv rows", asyn
 });
 
 Deno.test("score CLI: unusable input exits 1, usage errors exit 2", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await tempDir();
   const missing = await capture(() => score(["/nonexistent/corpus", "--out", out]));
   assert.equal(missing.code, 1);
   assert.match(missing.err, /corpus directory does not exist/);
-  const empty = await capture(async () => score([await Deno.makeTempDir(), "--out", out]));
+  const empty = await capture(async () => score([await tempDir(), "--out", out]));
   assert.equal(empty.code, 1);
   assert.match(empty.err, /neither tasks\/ nor runs\//);
   const file = await Deno.makeTempFile();

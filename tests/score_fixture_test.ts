@@ -4,13 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copyCorpus, FIXTURE } from "./score_helpers.ts";
+import { copyCorpus, FIXTURE, tempDir } from "./score_helpers.ts";
 import { type ScoredRows, scoreRows } from "../lib/frames/mod.ts";
 import type { TargetRow, TurnRow } from "../lib/frames/schema.ts";
 
 let scored: Promise<ScoredRows> | undefined;
 function fixture(): Promise<ScoredRows> {
-  scored ??= Deno.makeTempDir().then((cacheDir) => scoreRows(FIXTURE, { workers: 0, cacheDir }));
+  scored ??= tempDir().then((cacheDir) => scoreRows(FIXTURE, { workers: 0, cacheDir }));
   return scored;
 }
 
@@ -223,7 +223,7 @@ Deno.test("fixture c2: re-implementation below 80%; a self target the agent neve
 });
 
 Deno.test("fixture: scoring is cached and the cache gives identical rows; --no-cache too", async () => {
-  const cacheDir = await Deno.makeTempDir();
+  const cacheDir = await tempDir();
   const cold = await scoreRows(FIXTURE, { workers: 1, cacheDir });
   const warm = await scoreRows(FIXTURE, { workers: 1, cacheDir });
   const none = await scoreRows(FIXTURE, { workers: 0, cache: false });
@@ -271,7 +271,7 @@ Deno.test("malformed corpus: every problem is an error row; turns found = scored
 
 Deno.test("cache: a changed input re-scores exactly what it affects", async () => {
   const dir = await copyCorpus();
-  const cacheDir = await Deno.makeTempDir();
+  const cacheDir = await tempDir();
   const first = await scoreRows(dir, { workers: 0, cacheDir });
   assert.equal(turn(first, "c1", 2).passed, 2);
   await Deno.writeTextFile(
