@@ -5,25 +5,19 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
-import { Buffer } from "node:buffer";
+import type pl from "nodejs-polars";
 import { rowsOf } from "./build.ts";
 import type { TargetRow } from "./schema.ts";
+import {
+  compareTruth,
+  type CompareTruthOptions,
+  readTruthCsv,
+  TARGET_KEYS,
+  TRUTH_COLUMNS,
+} from "../simulate/truth.ts";
 
-/** Columns compared between truth and scored targets. */
-export const TRUTH_COLUMNS = [
-  "kind",
-  "implemented",
-  "read",
-  "reused",
-  "reimplemented",
-  "reimplemented_by",
-  "file",
-  "start",
-  "body_start",
-  "end",
-  "callees",
-] as const;
+/** Columns compared between truth and scored targets (the simulator's list). */
+export { TRUTH_COLUMNS };
 
 /** Result of {@link checkTruth}. */
 export interface TruthCheck {
@@ -41,14 +35,31 @@ export interface TruthCheck {
   ok: boolean;
 }
 
-const KEYS = ["harness", "model", "memory", "chain", "turn", "target"] as const;
+// truth names the re-implementing function, the scorer gives its qualified id
+const lastName = (column: string, v: string) =>
+  column === "reimplemented_by" ? v.slice(v.lastIndexOf(".") + 1) : v;
 
-function norm(column: string, v: unknown): string {
-  if (v === null || v === undefined) return "";
-  const s = String(v);
-  // truth names the re-implementing function, the scorer gives its qualified id
-  if (column === "reimplemented_by") return s.slice(s.lastIndexOf(".") + 1);
-  return s;
+/** Runs lib/simulate's {@link compareTruth} and counts its mismatches by column. */
+async function check(
+  scored: readonly object[],
+  truthCsv: string,
+  opts: CompareTruthOptions,
+): Promise<TruthCheck> {
+  const r = compareTruth(await readTruthCsv(truthCsv), scored, { ...opts, normalize: lastName });
+  const mismatches: TruthCheck["mismatches"] = {};
+  for (const d of r.mismatches) {
+    const m = mismatches[d.column] ??= { count: 0, examples: [] };
+    m.count++;
+    if (m.examples.length < 5) m.examples.push(`${d.key}: truth ${d.planted}, scored ${d.scored}`);
+  }
+  return {
+    truth: r.planted,
+    scored: r.scored,
+    missing: r.missing,
+    extra: r.extra,
+    mismatches,
+    ok: !r.missing.length && !r.extra.length && !r.mismatches.length,
+  };
 }
 
 /**
@@ -56,38 +67,8 @@ function norm(column: string, v: unknown): string {
  * {@link TRUTH_COLUMNS} that the truth file has are compared as text, `reimplemented_by` by its
  * last name component).
  */
-export async function checkTruth(targets: pl.DataFrame, truthCsv: string): Promise<TruthCheck> {
-  const truth = pl.readCSV(Buffer.from(await Deno.readFile(truthCsv)), { inferSchemaLength: 0 });
-  const key = (r: Record<string, unknown>) => KEYS.map((k) => String(r[k])).join("|");
-  const planted = new Map(
-    (truth.toRecords() as Record<string, unknown>[]).map((r) => [key(r), r] as const),
-  );
-  const scored = new Map(rowsOf<TargetRow>(targets).map((r) => [key({ ...r }), r] as const));
-  const columns = TRUTH_COLUMNS.filter((c) => truth.columns.includes(c));
-  const out: TruthCheck = {
-    truth: planted.size,
-    scored: scored.size,
-    missing: [],
-    extra: [],
-    mismatches: {},
-    ok: true,
-  };
-  for (const [k, t] of planted) {
-    const g = scored.get(k) as Record<string, unknown> | undefined;
-    if (!g) {
-      out.missing.push(k);
-      continue;
-    }
-    for (const c of columns) {
-      if (norm(c, t[c]) === norm(c, g[c])) continue;
-      const m = out.mismatches[c] ??= { count: 0, examples: [] };
-      m.count++;
-      if (m.examples.length < 5) m.examples.push(`${k}: truth ${t[c]}, scored ${g[c]}`);
-    }
-  }
-  for (const k of scored.keys()) if (!planted.has(k)) out.extra.push(k);
-  out.ok = !out.missing.length && !out.extra.length && !Object.keys(out.mismatches).length;
-  return out;
+export function checkTruth(targets: pl.DataFrame, truthCsv: string): Promise<TruthCheck> {
+  return check(rowsOf<TargetRow>(targets), truthCsv, {});
 }
 
 /** Turn columns compared by {@link checkTurnsTruth}: scored column ← truth column. */
@@ -108,39 +89,9 @@ export const TURN_TRUTH_COLUMNS: Record<string, string> = {
  * test outcomes, re-implementations, and the planner's Files/Lines), same result shape as
  * {@link checkTruth}. Columns the truth file lacks are skipped.
  */
-export async function checkTurnsTruth(turns: pl.DataFrame, truthCsv: string): Promise<TruthCheck> {
-  const truth = pl.readCSV(Buffer.from(await Deno.readFile(truthCsv)), { inferSchemaLength: 0 });
-  const keys = KEYS.slice(0, 5);
-  const key = (r: Record<string, unknown>) => keys.map((k) => String(r[k])).join("|");
-  const planted = new Map(
-    (truth.toRecords() as Record<string, unknown>[]).map((r) => [key(r), r] as const),
-  );
-  const scored = new Map(
-    (turns.toRecords() as Record<string, unknown>[]).map((r) => [key(r), r] as const),
-  );
-  const out: TruthCheck = {
-    truth: planted.size,
-    scored: scored.size,
-    missing: [],
-    extra: [],
-    mismatches: {},
-    ok: true,
-  };
-  const columns = Object.entries(TURN_TRUTH_COLUMNS).filter(([, t]) => truth.columns.includes(t));
-  for (const [k, t] of planted) {
-    const g = scored.get(k);
-    if (!g) {
-      out.missing.push(k);
-      continue;
-    }
-    for (const [c, tc] of columns) {
-      if (norm(c, t[tc]) === norm(c, g[c])) continue;
-      const m = out.mismatches[c] ??= { count: 0, examples: [] };
-      m.count++;
-      if (m.examples.length < 5) m.examples.push(`${k}: truth ${t[tc]}, scored ${g[c]}`);
-    }
-  }
-  for (const k of scored.keys()) if (!planted.has(k)) out.extra.push(k);
-  out.ok = !out.missing.length && !out.extra.length && !Object.keys(out.mismatches).length;
-  return out;
+export function checkTurnsTruth(turns: pl.DataFrame, truthCsv: string): Promise<TruthCheck> {
+  return check(turns.toRecords() as Record<string, unknown>[], truthCsv, {
+    keys: TARGET_KEYS.slice(0, 5),
+    columns: TURN_TRUTH_COLUMNS,
+  });
 }

@@ -29,8 +29,11 @@ export {
 export { Rng } from "./rng.ts";
 export {
   compareTruth,
+  type CompareTruthOptions,
   parseTruthCsv,
   readTruth,
+  readTruthCsv,
+  TARGET_KEYS,
   TRUTH_COLUMNS,
   type TruthComparison,
   type TruthRow,

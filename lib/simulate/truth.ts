@@ -57,21 +57,28 @@ export function parseTruthCsv(text: string): TruthRow[] {
   return body.map((r) => Object.fromEntries(head.map((c, i) => [c, r[i] ?? ""])));
 }
 
+/** Reads and parses one truth CSV; errors name the file. */
+export async function readTruthCsv(path: string): Promise<TruthRow[]> {
+  try {
+    return parseTruthCsv(await Deno.readTextFile(path));
+  } catch (e) {
+    throw new Error(`${path}: ${(e as Error).message}`);
+  }
+}
+
 /** Reads `<dir>/truth/targets.csv` and `<dir>/truth/turns.csv`. */
 export async function readTruth(dir: string): Promise<{ targets: TruthRow[]; turns: TruthRow[] }> {
-  const read = async (name: string) => {
-    try {
-      return parseTruthCsv(await Deno.readTextFile(`${dir}/truth/${name}`));
-    } catch (e) {
-      throw new Error(`${dir}/truth/${name}: ${(e as Error).message}`);
-    }
+  return {
+    targets: await readTruthCsv(`${dir}/truth/targets.csv`),
+    turns: await readTruthCsv(`${dir}/truth/turns.csv`),
   };
-  return { targets: await read("targets.csv"), turns: await read("turns.csv") };
 }
 
 /** Result of {@link compareTruth}. */
 export interface TruthComparison {
   planted: number;
+  /** Distinct scored keys. */
+  scored: number;
   matched: number;
   /** Planted targets the scorer did not produce (keys). */
   missing: string[];
@@ -80,18 +87,41 @@ export interface TruthComparison {
   mismatches: { key: string; column: string; planted: string; scored: string }[];
 }
 
-const keyOf = (r: Record<string, unknown>) =>
-  [r.harness, r.model, r.memory, r.chain, r.turn, r.target].join(" | ");
+/** Options of {@link compareTruth}. */
+export interface CompareTruthOptions {
+  /** Compare only configurations present in the scored rows. */
+  onlyScoredConfigs?: boolean;
+  /** Columns identifying a row (default: harness, model, memory, chain, turn, target). */
+  keys?: readonly string[];
+  /**
+   * Compared columns as scored column → truth column (default: every {@link TRUTH_COLUMNS} under
+   * its own name). A column the truth row lacks is skipped.
+   */
+  columns?: Readonly<Record<string, string>>;
+  /** Maps a value (null/undefined already ""), per scored column, before comparing. */
+  normalize?: (column: string, value: string) => string;
+}
+
+/** Key columns of a target row. */
+export const TARGET_KEYS = ["harness", "model", "memory", "chain", "turn", "target"] as const;
+
+const text = (v: unknown) => v === null || v === undefined ? "" : String(v);
 
 /**
- * Compares planted truth rows with scored target rows (`targets` frame rows, any value types).
- * Only configurations present in the scored rows are compared when `onlyScoredConfigs` is set.
+ * Compares planted truth rows with scored rows (`targets` frame rows, any value types, by default;
+ * other tables through `keys` and `columns`). Values are compared as text.
  */
 export function compareTruth(
-  truth: TruthRow[],
+  truth: readonly TruthRow[],
   scoredRows: readonly object[],
-  opts: { onlyScoredConfigs?: boolean } = {},
+  opts: CompareTruthOptions = {},
 ): TruthComparison {
+  const keys = opts.keys ?? TARGET_KEYS;
+  const columns = Object.entries(
+    opts.columns ?? Object.fromEntries(TRUTH_COLUMNS.map((c) => [c, c])),
+  );
+  const norm = opts.normalize ?? ((_c: string, v: string) => v);
+  const keyOf = (r: Record<string, unknown>) => keys.map((k) => r[k]).join(" | ");
   const scored = scoredRows as Record<string, unknown>[];
   const configs = new Set(scored.map((r) => [r.harness, r.model, r.memory].join(" | ")));
   const planted = opts.onlyScoredConfigs
@@ -100,6 +130,7 @@ export function compareTruth(
   const byKey = new Map(scored.map((r) => [keyOf(r), r]));
   const out: TruthComparison = {
     planted: planted.length,
+    scored: byKey.size,
     matched: 0,
     missing: [],
     extra: [],
@@ -115,12 +146,12 @@ export function compareTruth(
       continue;
     }
     let ok = true;
-    for (const c of TRUTH_COLUMNS) {
-      if (t[c] === undefined) continue;
-      const v = s[c] === null || s[c] === undefined ? "" : String(s[c]);
-      if (v !== t[c]) {
+    for (const [c, tc] of columns) {
+      if (t[tc] === undefined) continue;
+      const v = text(s[c]);
+      if (norm(c, v) !== norm(c, t[tc])) {
         ok = false;
-        out.mismatches.push({ key: k, column: c, planted: t[c], scored: v });
+        out.mismatches.push({ key: k, column: c, planted: t[tc], scored: v });
       }
     }
     if (ok) out.matched++;
