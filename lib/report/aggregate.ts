@@ -12,22 +12,18 @@
  */
 import type pl from "nodejs-polars";
 import type { TurnRow } from "../frames/schema.ts";
-import { type MetricSummary, summarizeByTurn, summarizeTurns } from "../metrics/macro.ts";
+import {
+  type ConfigKey,
+  FIRST_LAST_METRICS,
+  type MetricSummary,
+  summarizeByTurn,
+  summarizeTurns,
+} from "../metrics/macro.ts";
 
-export type { TurnRow };
+export type { ConfigKey, TurnRow };
 
-/** The metrics of Tables 2 and 4, in the paper's column order. */
-export const METRICS = [
-  "reuse_repo",
-  "reuse_self",
-  "recall_repo",
-  "recall_self",
-  "files",
-  "lines",
-  "resolve",
-  "pass",
-  "c_dup",
-] as const;
+/** The metrics of Tables 2 and 4, in the paper's column order (the same list as Tables 3 and 5). */
+export const METRICS: typeof FIRST_LAST_METRICS = FIRST_LAST_METRICS;
 /** A Table 2 metric. */
 export type Metric = typeof METRICS[number];
 
@@ -122,13 +118,6 @@ export function turnRows(turns: pl.DataFrame): TurnRow[] {
     cmp(a.harness, b.harness) || cmp(a.model, b.model) || cmp(a.memory, b.memory) ||
     cmp(a.chain, b.chain) || a.turn - b.turn
   );
-}
-
-/** A configuration's keys. */
-export interface ConfigKey {
-  harness: string;
-  model: string;
-  memory: string;
 }
 
 /** Stable string id of a configuration. */
