@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./commands/_args.ts";
 import { reproduce } from "../lib/report/reproduce.ts";
 
 /** Usage text. */
@@ -37,28 +37,24 @@ function int(name: string, v: string | undefined, dflt: number): number {
 
 /** Runs the task; returns the exit code. */
 export async function main(args: string[]): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        runs: { type: "string" },
-        out: { type: "string", default: "out" },
-        seed: { type: "string" },
-        scale: { type: "string" },
-        B: { type: "string" },
-        "boot-seed": { type: "string" },
-        "no-cache": { type: "boolean", default: false },
-        quiet: { type: "boolean", short: "q", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (e) {
-    console.error(`reproduce: ${(e as Error).message}\n\n${help}`);
-    return 2;
-  }
+  const parsed = parseOptions("reproduce", {
+    args,
+    options: {
+      runs: { type: "string" },
+      out: { type: "string", default: "out" },
+      seed: { type: "string" },
+      scale: { type: "string" },
+      B: { type: "string" },
+      "boot-seed": { type: "string" },
+      "no-cache": { type: "boolean", default: false },
+      quiet: { type: "boolean", short: "q", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  }, `\n\n${help}`);
+  if (!parsed) return 2;
+  const values = parsed.values;
   if (values.help) {
     console.log(help);
     return 0;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./commands/_args.ts";
 import { simulateCorpus } from "../lib/simulate/mod.ts";
 
 const HELP = `deno task simulate --out <dir> [--seed N] [--scale paper|small]
@@ -25,22 +25,18 @@ Options:
 
 /** Runs the command; returns the exit code. */
 export async function main(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        out: { type: "string" },
-        seed: { type: "string" },
-        scale: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    console.error(`simulate: ${(e as Error).message}\n\n${HELP}`);
-    return 2;
-  }
+  const parsed = parseOptions("simulate", {
+    args,
+    options: {
+      out: { type: "string" },
+      seed: { type: "string" },
+      scale: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  }, `\n\n${HELP}`);
+  if (!parsed) return 2;
+  const { values } = parsed;
   if (values.help) {
     console.log(HELP);
     return 0;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./_args.ts";
 import { apiKeyFromEnv, ModelClient, ModelError } from "../../lib/construct/llm.ts";
 import { buildChain } from "../../lib/construct/pipeline.ts";
 
@@ -76,37 +76,34 @@ async function reachable(baseURL: string): Promise<string | null> {
 }
 
 export async function run(args: string[]): Promise<number> {
-  let v;
-  try {
-    v = parseArgs({
-      args,
-      options: {
-        repo: { type: "string" },
-        package: { type: "string" },
-        out: { type: "string" },
-        chain: { type: "string" },
-        chains: { type: "string" },
-        "base-url": { type: "string" },
-        model: { type: "string" },
-        turns: { type: "string" },
-        functions: { type: "string" },
-        lo: { type: "string" },
-        hi: { type: "string" },
-        start: { type: "string" },
-        seed: { type: "string" },
-        attempts: { type: "string" },
-        "min-cases": { type: "string" },
-        python: { type: "string" },
-        retries: { type: "string" },
-        "no-cache": { type: "boolean" },
-        "repo-name": { type: "string" },
-        version: { type: "string" },
-      },
-      allowPositionals: false,
-    }).values;
-  } catch (e) {
-    return fail(`${(e as Error).message} (see --help)`);
-  }
+  const parsed = parseOptions("reporeuse build", {
+    args,
+    options: {
+      repo: { type: "string" },
+      package: { type: "string" },
+      out: { type: "string" },
+      chain: { type: "string" },
+      chains: { type: "string" },
+      "base-url": { type: "string" },
+      model: { type: "string" },
+      turns: { type: "string" },
+      functions: { type: "string" },
+      lo: { type: "string" },
+      hi: { type: "string" },
+      start: { type: "string" },
+      seed: { type: "string" },
+      attempts: { type: "string" },
+      "min-cases": { type: "string" },
+      python: { type: "string" },
+      retries: { type: "string" },
+      "no-cache": { type: "boolean" },
+      "repo-name": { type: "string" },
+      version: { type: "string" },
+    },
+    allowPositionals: false,
+  }, " (see --help)");
+  if (!parsed) return 2;
+  const v = parsed.values;
   for (const k of ["repo", "package", "out"] as const) {
     if (!v[k]) return fail(`--${k} is required (see --help)`);
   }

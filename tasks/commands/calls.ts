@@ -3,7 +3,7 @@
  * function-value references of one Python file as JSON `{ module, uses }`.
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./_args.ts";
 import { resolve as resolvePath } from "node:path";
 import { workspaceProject } from "../../lib/python/workspace.ts";
 
@@ -31,13 +31,12 @@ Options:
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { root: { type: "string" } } });
-  } catch (e) {
-    console.error(`reporeuse calls: ${(e as Error).message}`);
-    return 2;
-  }
+  const parsed = parseOptions("reporeuse calls", {
+    args,
+    allowPositionals: true,
+    options: { root: { type: "string" } },
+  });
+  if (!parsed) return 2;
   const [file, ...extra] = parsed.positionals;
   if (!file || extra.length) {
     console.error("reporeuse calls: expected exactly one <file.py> (see --help)");

@@ -3,7 +3,7 @@
  * Python package as JSON `{ root, nodes, edges, errors }`.
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./_args.ts";
 import { analyzePackage } from "../../lib/python/mod.ts";
 
 /** One-line summary for `reporeuse --help`. */
@@ -33,17 +33,12 @@ Options:
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { out: { type: "string" }, "no-cache": { type: "boolean" } },
-    });
-  } catch (e) {
-    console.error(`reporeuse graph: ${(e as Error).message}`);
-    return 2;
-  }
+  const parsed = parseOptions("reporeuse graph", {
+    args,
+    allowPositionals: true,
+    options: { out: { type: "string" }, "no-cache": { type: "boolean" } },
+  });
+  if (!parsed) return 2;
   const [dir, ...extra] = parsed.positionals;
   if (!dir || extra.length) {
     console.error("reporeuse graph: expected exactly one <package-dir> (see --help)");

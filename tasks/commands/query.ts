@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./_args.ts";
 import { isAbsolute, resolve } from "node:path";
 import {
   type Format,
@@ -74,22 +74,18 @@ async function readQuery(file: string): Promise<string> {
 
 /** Runs the command; returns the exit code (0 ok, 1 query/data error, 2 usage error). */
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        scored: { type: "string", default: DEFAULT_SCORED },
-        format: { type: "string", default: "table" },
-        limit: { type: "string" },
-        file: { type: "string" },
-        schema: { type: "boolean", default: false },
-      },
-    });
-  } catch (e) {
-    return fail(`${(e as Error).message} (see --help)`, 2);
-  }
+  const parsed = parseOptions("query", {
+    args,
+    allowPositionals: true,
+    options: {
+      scored: { type: "string", default: DEFAULT_SCORED },
+      format: { type: "string", default: "table" },
+      limit: { type: "string" },
+      file: { type: "string" },
+      schema: { type: "boolean", default: false },
+    },
+  }, " (see --help)");
+  if (!parsed) return 2;
   const { values, positionals } = parsed;
   const format = values.format as Format;
   if (!FORMATS.includes(format)) {

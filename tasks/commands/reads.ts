@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./_args.ts";
 import { LogFormatError, readLog } from "../../lib/logs/mod.ts";
 
 /** One-line summary. */
@@ -36,17 +36,13 @@ Exit codes: 0 ok, 2 unusable input (unknown format, invalid JSON, missing file).
 
 /** Runs the command. */
 export async function run(args: string[]): Promise<number> {
-  let values: { root?: string; cwd?: string; compact?: boolean }, positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      options: { root: { type: "string" }, cwd: { type: "string" }, compact: { type: "boolean" } },
-      allowPositionals: true,
-    }));
-  } catch (e) {
-    console.error(`reporeuse reads: ${e instanceof Error ? e.message : e}\n\n${help}`);
-    return 2;
-  }
+  const parsed = parseOptions("reporeuse reads", {
+    args,
+    options: { root: { type: "string" }, cwd: { type: "string" }, compact: { type: "boolean" } },
+    allowPositionals: true,
+  }, `\n\n${help}`);
+  if (!parsed) return 2;
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) {
     console.error(`reporeuse reads: expected one log file\n\n${help}`);
     return 2;

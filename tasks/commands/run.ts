@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./_args.ts";
 import { configDirName, runProtocol } from "../../lib/protocol/runner.ts";
 import type { Memory } from "../../lib/protocol/requirement.ts";
 
@@ -62,28 +62,24 @@ function fail(message: string): number {
 }
 
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        agent: { type: "string" },
-        harness: { type: "string" },
-        model: { type: "string" },
-        memory: { type: "string" },
-        config: { type: "string" },
-        chain: { type: "string", multiple: true },
-        "wall-time": { type: "string" },
-        "test-timeout": { type: "string" },
-        python: { type: "string" },
-        "work-root": { type: "string" },
-        cwd: { type: "string" },
-      },
-      allowPositionals: true,
-    });
-  } catch (e) {
-    return fail(`${(e as Error).message} (see --help)`);
-  }
+  const parsed = parseOptions("reporeuse run", {
+    args,
+    options: {
+      agent: { type: "string" },
+      harness: { type: "string" },
+      model: { type: "string" },
+      memory: { type: "string" },
+      config: { type: "string" },
+      chain: { type: "string", multiple: true },
+      "wall-time": { type: "string" },
+      "test-timeout": { type: "string" },
+      python: { type: "string" },
+      "work-root": { type: "string" },
+      cwd: { type: "string" },
+    },
+    allowPositionals: true,
+  }, " (see --help)");
+  if (!parsed) return 2;
   const v = parsed.values;
   if (parsed.positionals.length !== 1) return fail("expected one corpus directory (see --help)");
   const corpus = parsed.positionals[0];

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./_args.ts";
 import { LayoutError } from "../../lib/layout/mod.ts";
 import { erroredTurns, scoreCorpus, summarize, writeScored } from "../../lib/frames/mod.ts";
 
@@ -37,21 +37,16 @@ Progress is shown on stderr when it is a terminal. Exit code: 0 scored (even wit
 rows), 1 unusable input or unwritable output, 2 usage error.`;
 
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        out: { type: "string" },
-        "no-cache": { type: "boolean", default: false },
-        workers: { type: "string" },
-      },
-      allowPositionals: true,
-    });
-  } catch (e) {
-    console.error(`score: ${(e as Error).message}\n\n${help}`);
-    return 2;
-  }
+  const parsed = parseOptions("score", {
+    args,
+    options: {
+      out: { type: "string" },
+      "no-cache": { type: "boolean", default: false },
+      workers: { type: "string" },
+    },
+    allowPositionals: true,
+  }, `\n\n${help}`);
+  if (!parsed) return 2;
   const [dir, ...rest] = parsed.positionals;
   const out = parsed.values.out;
   const workers = parsed.values.workers === undefined ? undefined : Number(parsed.values.workers);

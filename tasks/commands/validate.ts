@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "./_args.ts";
 import { validateCorpus } from "../../lib/layout/mod.ts";
 import { detectFormat } from "../../lib/logs/mod.ts";
 
@@ -26,17 +26,12 @@ Options:
 Exit code: 0 no problem, 1 problems found, 2 usage error.`;
 
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: { json: { type: "boolean", default: false } },
-      allowPositionals: true,
-    });
-  } catch (e) {
-    console.error(`validate: ${(e as Error).message}\n\n${help}`);
-    return 2;
-  }
+  const parsed = parseOptions("validate", {
+    args,
+    options: { json: { type: "boolean", default: false } },
+    allowPositionals: true,
+  }, `\n\n${help}`);
+  if (!parsed) return 2;
   const [dir, ...rest] = parsed.positionals;
   if (!dir || rest.length) {
     console.error(help);
