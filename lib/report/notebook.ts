@@ -24,6 +24,7 @@ import type { CellInterval, PairedComparison } from "./ci.ts";
 import { Chart, jsonSafe, type MimeBundle } from "./display.ts";
 import { type ScoredFrames, SIMULATED, simulatedScored } from "./reproduce.ts";
 import { fmt } from "./table.ts";
+import { escapeHtml } from "../util/text.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Loading
@@ -114,11 +115,8 @@ export function sqlContext(scored: ScoredFrames): ScoredQuery {
 // ---------------------------------------------------------------------------------------------
 // Display
 
-/** Escapes text for HTML. */
-export function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
-}
+/** Escapes text for HTML (lib/util/text.ts). */
+export { escapeHtml };
 
 /**
  * The MIME bundle an object shows in Deno's Jupyter kernel (what its `Symbol.for("Jupyter.display")`

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { csvField, escapeHtml } from "../util/text.ts";
 
 /** A numeric column. */
 export interface Column {
@@ -229,12 +230,8 @@ export function toMarkdown(t: TableData): string {
   return lines.join("\n");
 }
 
-/** RFC 4180 field quoting. */
-export function csvField(v: string | number | boolean | null | undefined): string {
-  if (v === null || v === undefined) return "";
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
+/** RFC 4180 field quoting (lib/util/text.ts). */
+export { csvField };
 
 /**
  * CSV rendering: one line per row; for each column `<key>`, `<key>_paper`, `<key>_diff` (values at
@@ -356,17 +353,12 @@ export function toLaTeX(t: TableData): string {
   return out.join("\n") + "\n";
 }
 
-function htmlEscape(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
-}
-
 /** HTML rendering (for notebooks). */
 export function toHTML(t: TableData): string {
   const best = bestCells(t);
   const head = [...t.keys.map((k) => k.label), ...t.columns.map(fullLabel)];
   const rows = t.rows.map((row, i) => {
-    const cells = row.keys.map((k) => `<td>${htmlEscape(k)}</td>`);
+    const cells = row.keys.map((k) => `<td>${escapeHtml(k)}</td>`);
     for (const c of t.columns) {
       const x = cellText(t, row, c);
       const v = best.has(`${i}:${c.key}`) ? `<b>${x.value}</b>` : x.value;
@@ -379,11 +371,11 @@ export function toHTML(t: TableData): string {
   });
   const summary = checkSummary(t);
   return [
-    `<div><p><b>${htmlEscape(t.title)}</b> — <i>Data: ${htmlEscape(t.provenance)}</i></p>`,
-    `<table><thead><tr>${head.map((h) => `<th>${htmlEscape(h)}</th>`).join("")}</tr></thead>`,
+    `<div><p><b>${escapeHtml(t.title)}</b> — <i>Data: ${escapeHtml(t.provenance)}</i></p>`,
+    `<table><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`,
     `<tbody>${rows.join("")}</tbody></table>`,
-    `<p><small>${htmlEscape(t.caption)}${
-      summary ? ` ${htmlEscape(summary)}` : ""
+    `<p><small>${escapeHtml(t.caption)}${
+      summary ? ` ${escapeHtml(summary)}` : ""
     }</small></p></div>`,
   ].join("\n");
 }

@@ -13,7 +13,7 @@ import { generateChains, reqTurn, type TaskChain } from "./tasks.ts";
 import { type SimConfig, type SimTurn, simulateConfig } from "./runs.ts";
 import { planTurn, tally, type Workspace } from "./reads.ts";
 import { renderMini, renderOpenCode } from "./formats.ts";
-import { csvField as csv } from "../report/table.ts";
+import { csvField as csv, escapeHtml } from "../util/text.ts";
 import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
 
 /** Corpus size presets. */
@@ -361,13 +361,6 @@ function writeConfig(
   return count;
 }
 
-function xmlEscape(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll(
-    '"',
-    "&quot;",
-  );
-}
-
 function writeResults(
   rng: Rng,
   turn: SimTurn,
@@ -396,7 +389,7 @@ function writeResults(
       (0.001 + rng.float() * 0.01).toFixed(3)
     }"`;
     if (turn.passed[i]) return `<testcase ${attrs} />`;
-    const m = xmlEscape(fail(i));
+    const m = escapeHtml(fail(i));
     return `<testcase ${attrs}><failure message="${m}">${m}</failure></testcase>`;
   }).join("");
   put(
