@@ -151,3 +151,16 @@ Deno.test("loadRunContents: no submission fails every case; missing result fails
   const c1t2 = await loadRunContents(corpus.runs[1], c1.turns[1]);
   assert.deepEqual(c1t2.meta, { cost: 0.25, steps: 7, seconds: 42.5 });
 });
+
+Deno.test("parseResults: JUnit messages from the attribute, else the text, else the element name", () => {
+  const xml = `<testsuites><testsuite name="pytest">
+    <testcase name="a"><failure message="line 1&#10;line 2">trace</failure></testcase>
+    <testcase name="b"><error>boom &amp; more</error></testcase>
+    <testcase name="c"><skipped/></testcase>
+  </testsuite></testsuites>`;
+  assert.deepEqual(parseResults(xml, "results.xml"), [
+    { id: "a", passed: false, message: "line 1\nline 2" },
+    { id: "b", passed: false, message: "boom & more" },
+    { id: "c", passed: false, message: "skipped" },
+  ]);
+});

@@ -62,7 +62,8 @@ export function parseTests(text: string, path: string): TestCase[] {
  * of such objects is accepted too).
  *
  * JUnit: each `<testcase>` is a case named by its `name` attribute; it passed when it has no
- * `<failure>`, `<error>` or `<skipped>` child.
+ * `<failure>`, `<error>` or `<skipped>` child, whose `message` attribute (else its text, else its
+ * element name) is the case's message. Character references (`&#10;`) are decoded.
  */
 export function parseResults(text: string, path: string): CaseResult[] {
   const trimmed = text.trimStart();
@@ -91,6 +92,7 @@ function parseJUnit(text: string, path: string): CaseResult[] {
   const parser = new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: "",
+    htmlEntities: true,
     isArray: (name, jpath) =>
       name === "testcase" || name === "testsuite" || ARRAYS.has(String(jpath)),
   });
@@ -116,8 +118,8 @@ function parseJUnit(text: string, path: string): CaseResult[] {
       const r: CaseResult = { id: name, passed: !bad };
       if (bad) {
         const detail = tc[bad];
-        const msg = isObject(detail) && typeof detail.message === "string" ? detail.message : bad;
-        r.message = msg;
+        const text = isObject(detail) ? detail.message ?? detail["#text"] : detail;
+        r.message = text === undefined || text === null || text === "" ? bad : String(text);
       }
       out.push(r);
     }

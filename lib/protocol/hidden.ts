@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { XMLParser } from "fast-xml-parser";
+import { parseResults } from "../layout/results.ts";
+import type { CaseResult } from "../layout/types.ts";
 import { defaultPython, NAMESPACE_PY, pythonEnv } from "../construct/calls.ts";
 import { runProcess } from "../construct/exec.ts";
 
@@ -18,12 +19,8 @@ export interface TestCase {
   expected: string;
 }
 
-/** One case's result, as written to `results.json`. */
-export interface CaseResult {
-  id: string;
-  passed: boolean;
-  message?: string;
-}
+/** One case's result, as written to `results.json` (lib/layout's type). */
+export type { CaseResult };
 
 /** Options of {@link runHiddenTests}. */
 export interface HiddenTestOptions {
@@ -117,40 +114,24 @@ export async function runHiddenTests(
   }
 }
 
-/** Case results of a pytest JUnit report of the hidden tests (`test_case[<id>]` → `<id>`). */
+/**
+ * Case results of a pytest JUnit report of the hidden tests (`test_case[<id>]` → `<id>`), read with
+ * lib/layout's {@link parseResults}; messages are cut to their first line (500 characters at most).
+ * A report that cannot be parsed yields no results.
+ */
 export function parseJunit(xml: string): Map<string, CaseResult> {
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: "",
-    htmlEntities: true,
-  });
-  const doc = parser.parse(xml);
+  let cases: CaseResult[];
+  try {
+    cases = parseResults(xml, "results.xml");
+  } catch {
+    return new Map();
+  }
   const out = new Map<string, CaseResult>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    for (const [key, value] of Object.entries(obj)) {
-      if (key === "testcase") {
-        for (const tc of Array.isArray(value) ? value : [value]) {
-          const t = tc as Record<string, unknown>;
-          const name = String(t.name ?? "");
-          const m = /\[(.*)\]$/.exec(name);
-          const id = m ? m[1] : name;
-          const bad = (t.failure ?? t.error ?? t.skipped) as
-            | Record<string, unknown>
-            | string
-            | undefined;
-          const result: CaseResult = { id, passed: bad === undefined };
-          if (bad !== undefined) {
-            const msg = typeof bad === "string" ? bad : String(bad.message ?? bad["#text"] ?? "");
-            result.message = msg.split("\n")[0].slice(0, 500);
-          }
-          out.set(id, result);
-        }
-      } else visit(value);
-    }
-  };
-  visit(doc);
+  for (const c of cases) {
+    const id = /\[(.*)\]$/.exec(c.id)?.[1] ?? c.id;
+    const result: CaseResult = { id, passed: c.passed };
+    if (c.message !== undefined) result.message = c.message.split("\n")[0].slice(0, 500);
+    out.set(id, result);
+  }
   return out;
 }
