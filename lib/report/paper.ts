@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { MEMORIES as LAYOUT_MEMORIES } from "../layout/read.ts";
 
 /**
  * Parses RFC 4180 CSV text into records keyed by the header.
@@ -96,5 +97,5 @@ export const MEMORY_LABELS: Record<string, string> = {
 export const HARNESSES = ["mini-SWE-agent", "OpenCode"];
 /** Paper model order (Tables 2–3). */
 export const MODELS = ["GPT-5.6 Terra", "DeepSeek-v4.1-flash", "Qwen3.7-plus", "GLM-5.3"];
-/** Paper memory order (Tables 4–5). */
-export const MEMORIES = ["none", "interface", "source"];
+/** Paper memory order (Tables 4–5): lib/layout's config.json memory values, in that order. */
+export const MEMORIES: readonly string[] = LAYOUT_MEMORIES;
