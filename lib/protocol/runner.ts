@@ -17,6 +17,7 @@
  * @module
  */
 import { runProcess } from "../construct/exec.ts";
+import { shellQuote } from "../util/text.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import {
@@ -76,10 +77,8 @@ interface ChainJson {
   turns: (TurnSpec & { goal?: string })[];
 }
 
-/** Shell-quotes a value for bash. */
-export function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", `'"'"'`)}'`;
-}
+/** Shell-quotes a value for bash (lib/util/text.ts). */
+export { shellQuote };
 
 /** Fills a command template's `{name}` placeholders with shell-quoted values. */
 export function fillCommand(template: string, values: Record<string, string>): string {

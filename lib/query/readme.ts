@@ -7,6 +7,7 @@
 import { EXAMPLES } from "./examples.ts";
 import { toTable } from "./format.ts";
 import type { ScoredQuery } from "./open.ts";
+import { shellQuote as singleQuoted } from "../util/text.ts";
 
 /** Marker lines delimiting the generated section. */
 export const START = "<!-- queries:start -->";
@@ -20,7 +21,7 @@ export const END = "<!-- queries:end -->";
 export function shellQuote(sql: string): string {
   const line = sql.replace(/\s*\n\s*/g, " ");
   if (!/["$`!]|\\[\\"$`]/.test(line)) return `"${line}"`;
-  return `'${line.replaceAll("'", `'"'"'`)}'`;
+  return singleQuoted(line);
 }
 
 /**
