@@ -4,8 +4,9 @@
  * this agent's earlier submissions), and the log is written in the harness's own format —
  * mini-SWE-agent v1 trajectory (`log.traj`) or OpenCode 1.2.5 export (`log.json`) — with the
  * real outputs; the submission is the hand-written `agents/<cfg>/turn<N>.py`.
- * Output: agents/<cfg>/turn<N>/{log.*, submission.py}, replayed into runs/ by `replay.sh` via
- * `deno task reporeuse run` (see data/sample/README.md).
+ * Output: agents/<cfg>/turn<N>/log.*, replayed into runs/ together with the submission
+ * `agents/<cfg>/turn<N>.py` by `replay.sh` via `deno task reporeuse run` (see
+ * data/sample/README.md).
  *
  *   deno run -A data/sample/construction/make_agents.ts
  */
@@ -265,7 +266,6 @@ for (const cfg of ["mini", "opencode"] as const) {
     }
     const written = await Deno.readTextFile(`${ws}/${draft.turns[ti].path}`);
     if (written.trimEnd() !== submission.trimEnd()) throw new Error(`${cfg} turn ${ti + 1}: write step did not produce the submission`);
-    await Deno.writeTextFile(`${out}/submission.py`, submission);
     console.log(`${cfg} turn ${ti + 1}: ok`);
   }
   await Deno.remove(ws, { recursive: true });
