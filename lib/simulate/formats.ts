@@ -481,15 +481,7 @@ function toolFor(
   a: Action,
   dir: string,
   dialect: Dialect,
-): {
-  tool: string;
-  input: Record<string, unknown>;
-  output: string;
-  title: string;
-  metadata: Record<string, unknown>;
-  /** Set when the tool call failed (`state.status: "error"`). */
-  error?: string;
-} {
+): ToolCall {
   const abs = (p: string) => (p === "" ? dir : `${dir}/${p}`);
   const bash = () => {
     const r = bashFor(rng, ws, a, dir);

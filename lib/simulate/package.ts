@@ -15,7 +15,15 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import { adjective, LOCALS, NOUNS, renderFunction, VERBS, words } from "./pygen.ts";
+import {
+  adjective,
+  type FunctionGen,
+  LOCALS,
+  NOUNS,
+  renderFunction,
+  VERBS,
+  words,
+} from "./pygen.ts";
 
 const RESERVED = new Set<string>([
   ...LOCALS,
@@ -51,6 +59,33 @@ export interface PyDef {
   role: "helper" | "target" | "method" | "class";
   params: string[];
   summary: string;
+}
+
+/**
+ * Appends a rendered function (or method: `def.id`, `spec.indent`) to `lines` and returns its
+ * definition, located at the lines it took.
+ */
+function appendFunction(
+  rng: Rng,
+  lines: string[],
+  file: { module: string; path: string },
+  spec: FunctionGen,
+  def: { role: PyDef["role"]; callees: readonly { id: string }[]; id?: string },
+): PyDef {
+  const start = lines.length + 1;
+  lines.push(...renderFunction(rng, spec));
+  return {
+    id: def.id ?? `${file.module}.${spec.name}`,
+    module: file.module,
+    name: spec.name,
+    path: file.path,
+    start,
+    end: lines.length,
+    callees: [...new Set(def.callees.map((c) => c.id))].sort(),
+    role: def.role,
+    params: spec.params,
+    summary: spec.summary,
+  };
 }
 
 /** A generated Python (or other) file. */
@@ -201,28 +236,15 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
         "key=None",
       ]]);
       lines.push("", "");
-      const start = lines.length + 1;
       const summary = `${capital(words(name))} of the given ${params[0]}.`;
-      lines.push(...renderFunction(rng, {
+      const d = appendFunction(rng, lines, { module, path }, {
         name,
         params,
         calls: local.map((d) => d.name),
         summary,
         bodyLines: rng.int(4, 16),
         docStyle: rng.pick(["short", "short", "numpy"]),
-      }));
-      const d: PyDef = {
-        id: `${module}.${name}`,
-        module,
-        name,
-        path,
-        start,
-        end: lines.length,
-        callees: local.map((x) => x.id).sort(),
-        role: "helper",
-        params,
-        summary,
-      };
+      }, { role: "helper", callees: local });
       fileDefs.push(d);
       helpers.push(d);
     }
@@ -275,28 +297,15 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
       const calls = rng.sample(pool, rng.int(0, 2));
       const params = ["values", "default=None"];
       lines.push("", "");
-      const start = lines.length + 1;
       const summary = `${capital(words(name))} (module-private helper).`;
-      lines.push(...renderFunction(rng, {
+      const d = appendFunction(rng, lines, { module, path }, {
         name,
         params,
         calls: calls.map((d) => callExpr.get(d.id)!),
         summary,
         bodyLines: rng.int(4, 12),
         docStyle: "short",
-      }));
-      const d: PyDef = {
-        id: `${module}.${name}`,
-        module,
-        name,
-        path,
-        start,
-        end: lines.length,
-        callees: [...new Set(calls.map((c) => c.id))].sort(),
-        role: "helper",
-        params,
-        summary,
-      };
+      }, { role: "helper", callees: calls });
       fileDefs.push(d);
       helpers.push(d);
       callExpr.set(d.id, name);
@@ -326,9 +335,8 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
           const mname = uniqueName(rng.chance(0.3) ? "_" : "");
           const calls = rng.sample(pool, rng.int(1, 3));
           lines.push("");
-          const mstart = lines.length + 1;
           const summary = `${capital(words(mname))} for this ${cname}.`;
-          lines.push(...renderFunction(rng, {
+          methods.push(appendFunction(rng, lines, { module, path }, {
             name: mname,
             params: ["self", "key=None"],
             calls: calls.map((d) => callExpr.get(d.id)!),
@@ -336,19 +344,7 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
             bodyLines: rng.int(4, 12),
             docStyle: "short",
             indent: "    ",
-          }));
-          methods.push({
-            id: `${module}.${cname}.${mname}`,
-            module,
-            name: mname,
-            path,
-            start: mstart,
-            end: lines.length,
-            callees: [...new Set(calls.map((c) => c.id))].sort(),
-            role: "method",
-            params: ["self", "key=None"],
-            summary,
-          });
+          }, { role: "method", callees: calls, id: `${module}.${cname}.${mname}` }));
         }
         const cls: PyDef = {
           id: `${module}.${cname}`,
@@ -380,14 +376,13 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
         ["levels", "mapping=None"],
       ]);
       lines.push("", "");
-      const start = lines.length + 1;
       const summary = `${capital(words(name))} for ${
         rng.pick(["plotting", "grouped", "categorical", "numeric", "layered"])
       } ${rng.pick(NOUNS)}.`;
       // a helper passed as a value (`key=…`) is a reference, not a callee
       const refPool = pool.filter((d) => !calls.includes(d));
       const refs = rng.chance(0.15) && refPool.length ? [rng.pick(refPool)] : [];
-      lines.push(...renderFunction(rng, {
+      const d = appendFunction(rng, lines, { module, path }, {
         name,
         params,
         calls: calls.map((d) => callExpr.get(d.id)!),
@@ -404,19 +399,7 @@ export function generatePackage(rng: Rng, opts: PackageOptions): GenPackage {
             }.`,
           ]
           : undefined,
-      }));
-      const d: PyDef = {
-        id: `${module}.${name}`,
-        module,
-        name,
-        path,
-        start,
-        end: lines.length,
-        callees: [...new Set(calls.map((c) => c.id))].sort(),
-        role: "target",
-        params,
-        summary,
-      };
+      }, { role: "target", callees: calls });
       fileDefs.push(d);
       targetable.push(d);
     }
