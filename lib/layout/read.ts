@@ -21,7 +21,7 @@
  * ```
  * @module
  */
-import { isAbsolute, join, normalize, relative, resolve } from "node:path";
+import { basename, isAbsolute, join, normalize, relative, resolve } from "node:path";
 import { LayoutError, parseJson, parseTests } from "./results.ts";
 import type {
   ChainSpec,
@@ -247,6 +247,26 @@ export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A JSON object file, or what is wrong with it ("missing <name>", invalid JSON, not an object). */
+async function readJsonObject(
+  path: string,
+  shown: string,
+): Promise<Record<string, unknown> | string> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return `missing ${basename(path)}`;
+  }
+  let data: unknown;
+  try {
+    data = parseJson(text, shown);
+  } catch (e) {
+    return messageOf(e);
+  }
+  return isObject(data) ? data : "expected a JSON object";
+}
+
 async function readConfig(
   kdir: string,
   id: string,
@@ -254,19 +274,8 @@ async function readConfig(
 ): Promise<{ config?: ConfigSpec; problem?: Problem }> {
   const path = join(kdir, "config.json");
   const fail = (message: string) => ({ problem: { path: rel(path), message, config: id } });
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch {
-    return fail("missing config.json");
-  }
-  let data: unknown;
-  try {
-    data = parseJson(text, rel(path));
-  } catch (e) {
-    return fail(messageOf(e));
-  }
-  if (!isObject(data)) return fail("expected a JSON object");
+  const data = await readJsonObject(path, rel(path));
+  if (typeof data === "string") return fail(data);
   for (const key of ["harness", "model"]) {
     if (typeof data[key] !== "string" || data[key] === "") {
       return fail(`"${key}" must be a non-empty string`);
@@ -318,19 +327,8 @@ async function readChain(
     out.blocking.push(problem);
     return out;
   };
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch {
-    return block("missing chain.json");
-  }
-  let data: unknown;
-  try {
-    data = parseJson(text, rel(path));
-  } catch (e) {
-    return block(messageOf(e));
-  }
-  if (!isObject(data)) return block("expected a JSON object");
+  const data = await readJsonObject(path, rel(path));
+  if (typeof data === "string") return block(data);
   if (Array.isArray(data.turns)) out.declaredTurns = data.turns.length;
   if (data.chain !== undefined && data.chain !== name) {
     return block(`"chain" is ${JSON.stringify(data.chain)} but the directory is "${name}"`);
