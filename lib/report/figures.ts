@@ -18,14 +18,7 @@ import {
   turnsOf,
 } from "./aggregate.ts";
 import { Chart, type VegaLiteSpec } from "./display.ts";
-import {
-  HARNESSES,
-  MEMORIES,
-  MEMORY_LABELS,
-  MODELS,
-  numericFields,
-  paperRecords,
-} from "./paper.ts";
+import { HARNESSES, MEMORIES, memoryLabel, MODELS, numericFields, paperRecords } from "./paper.ts";
 import type { Interval } from "./stats.ts";
 
 /** Options of the figure builders. */
@@ -317,9 +310,7 @@ export function memoryFigure(
     g.key.harness === which.harness && g.key.model === which.model
   );
   const ms = METRICS.filter((m) => m !== "files" && m !== "lines");
-  const memories = sorted(groups.map((g) => g.key.memory), MEMORIES).map((m) =>
-    MEMORY_LABELS[m] ?? m
-  );
+  const memories = sorted(groups.map((g) => g.key.memory), MEMORIES).map(memoryLabel);
   const isPaper = opts.paper !== false && which.harness === "OpenCode" &&
     which.model === "Qwen3.7-plus";
   const values = groups.flatMap((g) => {
@@ -328,7 +319,7 @@ export function memoryFigure(
     return ms.map((m) => {
       const ci = opts.intervals?.[`${g.key.memory}:${m}`];
       return {
-        memory: MEMORY_LABELS[g.key.memory] ?? g.key.memory,
+        memory: memoryLabel(g.key.memory),
         metric: m,
         value: v[m],
         low: ci?.low ?? null,

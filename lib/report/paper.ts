@@ -93,6 +93,11 @@ export const MEMORY_LABELS: Record<string, string> = {
   source: "Source memory",
 };
 
+/** Display label of a memory setting (the setting itself when it has none). */
+export function memoryLabel(memory: string): string {
+  return MEMORY_LABELS[memory] ?? memory;
+}
+
 /** Paper harness order (Tables 2–3). */
 export const HARNESSES = ["mini-SWE-agent", "OpenCode"];
 /** Paper model order (Tables 2–3). */

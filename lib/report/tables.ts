@@ -15,14 +15,7 @@ import {
   turnRows,
   turnsOf,
 } from "./aggregate.ts";
-import {
-  HARNESSES,
-  MEMORIES,
-  MEMORY_LABELS,
-  MODELS,
-  numericFields,
-  paperRecords,
-} from "./paper.ts";
+import { HARNESSES, MEMORIES, memoryLabel, MODELS, numericFields, paperRecords } from "./paper.ts";
 import { type Column, roundTo, type Row, type TableData } from "./table.ts";
 
 /** Options shared by the builders. */
@@ -153,13 +146,7 @@ export function table2(
   opts: TableOptions & { memory?: string } = {},
 ): TableData {
   const { memory, groups, notes } = gridOf(rowsOf(turns), opts.memory);
-  const rows: Row[] = groups.map((g) => ({
-    keys: [g.key.harness, modelLabel(g.key, memory)],
-    values: mainValues(g.rows),
-    paper: opts.paper === false || memory !== "interface"
-      ? undefined
-      : paperRow(2, { harness: g.key.harness, model: g.key.model }, ["harness", "model"]),
-  }));
+  const rows = gridRows(groups, memory, opts, 2, mainValues);
   return {
     id: "table2",
     title: "Table 2: Main results on RepoReuse",
@@ -276,16 +263,28 @@ export function table3(
     provenance: opts.provenance ?? DEFAULT_PROVENANCE,
     keys: [{ name: "harness", label: "Harness" }, { name: "model", label: "Model" }],
     columns: turnColumns(),
-    rows: groups.map((g) => ({
-      keys: [g.key.harness, modelLabel(g.key, memory)],
-      values: turnValues(g.rows),
-      paper: opts.paper === false || memory !== "interface"
-        ? undefined
-        : paperRow(3, { harness: g.key.harness, model: g.key.model }, ["harness", "model"]),
-    })),
+    rows: gridRows(groups, memory, opts, 3, turnValues),
     notes: [...notes, ...lastTurnNote(groups)],
     groupKeys: true,
   };
+}
+
+/** Rows of Tables 2–3: one per harness × model (paper values under the "interface" memory). */
+function gridRows(
+  groups: readonly { key: ConfigKey; rows: TurnRow[] }[],
+  memory: string | null,
+  opts: TableOptions,
+  table: 2 | 3,
+  values: (rows: readonly TurnRow[]) => Record<string, number | null>,
+): Row[] {
+  const paper = opts.paper !== false && memory === "interface";
+  return groups.map(({ key: k, rows }) => ({
+    keys: [k.harness, modelLabel(k, memory)],
+    values: values(rows),
+    paper: paper
+      ? paperRow(table, { harness: k.harness, model: k.model }, ["harness", "model"])
+      : undefined,
+  }));
 }
 
 function memoryGroups(rows: TurnRow[], harness: string, model: string) {
@@ -310,12 +309,27 @@ function isPaperCell(o: MemoryOptions): boolean {
     (o.model ?? "Qwen3.7-plus") === "Qwen3.7-plus";
 }
 
+/** Rows of Tables 4–5: one per memory setting. */
+function memoryRows(
+  groups: readonly { key: ConfigKey; rows: TurnRow[] }[],
+  opts: MemoryOptions,
+  table: 4 | 5,
+  values: (rows: readonly TurnRow[]) => Record<string, number | null>,
+): Row[] {
+  const paper = isPaperCell(opts);
+  return groups.map(({ key: k, rows }) => ({
+    keys: [memoryLabel(k.memory)],
+    values: values(rows),
+    paper: paper ? paperRow(table, { memory: k.memory }, ["memory", "label"]) : undefined,
+  }));
+}
+
 /** Table 4 (memory settings of one harness × model, default OpenCode × Qwen3.7-plus). */
 export function table4(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}): TableData {
   const harness = opts.harness ?? "OpenCode", model = opts.model ?? "Qwen3.7-plus";
   const groups = memoryGroups(rowsOf(turns), harness, model);
   const counts = groups.map((g) =>
-    `${MEMORY_LABELS[g.key.memory] ?? g.key.memory}: ${new Set(g.rows.map((r) => r.chain)).size} ` +
+    `${memoryLabel(g.key.memory)}: ${new Set(g.rows.map((r) => r.chain)).size} ` +
     `chains, ${g.rows.length} turns`
   );
   return {
@@ -326,13 +340,7 @@ export function table4(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}
     provenance: opts.provenance ?? DEFAULT_PROVENANCE,
     keys: [{ name: "memory", label: "Memory" }],
     columns: mainColumns(),
-    rows: groups.map((g) => ({
-      keys: [MEMORY_LABELS[g.key.memory] ?? g.key.memory],
-      values: mainValues(g.rows),
-      paper: isPaperCell(opts)
-        ? paperRow(4, { memory: g.key.memory }, ["memory", "label"])
-        : undefined,
-    })),
+    rows: memoryRows(groups, opts, 4, mainValues),
     notes: counts.length
       ? [`Scored: ${counts.join("; ")}.`]
       : [`No scored turns of ${harness} with ${model}.`],
@@ -352,13 +360,7 @@ export function table5(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}
     provenance: opts.provenance ?? DEFAULT_PROVENANCE,
     keys: [{ name: "memory", label: "Memory" }],
     columns: turnColumns(),
-    rows: groups.map((g) => ({
-      keys: [MEMORY_LABELS[g.key.memory] ?? g.key.memory],
-      values: turnValues(g.rows),
-      paper: isPaperCell(opts)
-        ? paperRow(5, { memory: g.key.memory }, ["memory", "label"])
-        : undefined,
-    })),
+    rows: memoryRows(groups, opts, 5, turnValues),
     notes: groups.length ? lastTurnNote(groups) : [`No scored turns of ${harness} with ${model}.`],
   };
 }
