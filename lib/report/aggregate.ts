@@ -19,6 +19,7 @@ import {
   summarizeByTurn,
   summarizeTurns,
 } from "../metrics/macro.ts";
+import { HARNESSES, MEMORIES, MODELS, orderIndex } from "./paper.ts";
 
 export type { ConfigKey, TurnRow };
 
@@ -118,6 +119,21 @@ export function turnRows(turns: pl.DataFrame): TurnRow[] {
     cmp(a.harness, b.harness) || cmp(a.model, b.model) || cmp(a.memory, b.memory) ||
     cmp(a.chain, b.chain) || a.turn - b.turn
   );
+}
+
+/** The rows of a `turns` frame ({@link turnRows}), or the rows themselves. */
+export function asTurnRows(turns: pl.DataFrame | TurnRow[]): TurnRow[] {
+  return Array.isArray(turns) ? turns : turnRows(turns);
+}
+
+/** Paper order of configurations: harness, model, memory as in the paper, unknown ones after. */
+export function configOrder(a: ConfigKey, b: ConfigKey): number {
+  return orderIndex(HARNESSES, a.harness) - orderIndex(HARNESSES, b.harness) ||
+    a.harness.localeCompare(b.harness) ||
+    orderIndex(MODELS, a.model) - orderIndex(MODELS, b.model) ||
+    a.model.localeCompare(b.model) ||
+    orderIndex(MEMORIES, a.memory) - orderIndex(MEMORIES, b.memory) ||
+    a.memory.localeCompare(b.memory);
 }
 
 /** Stable string id of a configuration. */

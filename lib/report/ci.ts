@@ -7,12 +7,14 @@
  */
 import type pl from "nodejs-polars";
 import {
+  asTurnRows,
   byChain,
   byConfig,
   type ChainStats,
   chainStats,
   configId,
   type ConfigKey,
+  configOrder,
   type Metric,
   METRICS,
   metrics,
@@ -20,9 +22,7 @@ import {
   metricsOfStats,
   PERCENT_METRICS,
   type TurnRow,
-  turnRows,
 } from "./aggregate.ts";
-import { HARNESSES, MEMORIES, MODELS } from "./paper.ts";
 import {
   type BootstrapOptions,
   clusterBootstrapAll,
@@ -44,22 +44,6 @@ export interface CellInterval {
   interval: Interval;
 }
 
-function rowsOf(turns: pl.DataFrame | TurnRow[]): TurnRow[] {
-  return Array.isArray(turns) ? turns : turnRows(turns);
-}
-
-function idx(list: readonly string[], v: string): number {
-  const i = list.indexOf(v);
-  return i < 0 ? list.length : i;
-}
-
-function configOrder(a: ConfigKey, b: ConfigKey): number {
-  return idx(HARNESSES, a.harness) - idx(HARNESSES, b.harness) ||
-    a.harness.localeCompare(b.harness) ||
-    idx(MODELS, a.model) - idx(MODELS, b.model) || a.model.localeCompare(b.model) ||
-    idx(MEMORIES, a.memory) - idx(MEMORIES, b.memory) || a.memory.localeCompare(b.memory);
-}
-
 /**
  * Cluster-bootstrap 95% intervals (chains resampled with replacement) of every Table 2/4 metric of
  * every configuration. Each configuration's replicates reuse the same seed, so all its metrics are
@@ -70,7 +54,7 @@ export function cellIntervals(
   opts: BootstrapOptions = {},
 ): CellInterval[] {
   const out: CellInterval[] = [];
-  const groups = byConfig(rowsOf(turns)).sort((a, b) => configOrder(a.key, b.key));
+  const groups = byConfig(asTurnRows(turns)).sort((a, b) => configOrder(a.key, b.key));
   for (const g of groups) {
     const chains = byChain(g.rows).map(chainStats);
     const all = clusterBootstrapAll(chains, metricsOfStats, opts);
@@ -107,7 +91,7 @@ export function turnCellIntervals(
   opts: BootstrapOptions = {},
 ): TurnCellInterval[] {
   const out: TurnCellInterval[] = [];
-  const groups = byConfig(rowsOf(turns)).sort((a, b) => configOrder(a.key, b.key));
+  const groups = byConfig(asTurnRows(turns)).sort((a, b) => configOrder(a.key, b.key));
   for (const g of groups) {
     const last = Math.max(...g.rows.map((r) => r.turn));
     const chains = byChain(g.rows).map(chainStats);
@@ -223,7 +207,7 @@ export function pairedComparison(
   b: ConfigKey,
   opts: BootstrapOptions = {},
 ): PairedComparison {
-  const rows = rowsOf(turns);
+  const rows = asTurnRows(turns);
   const pick = (k: ConfigKey) => {
     const id = configId(k);
     return byChain(rows.filter((r) => configId(r) === id));

@@ -8,17 +8,25 @@
  */
 import type pl from "nodejs-polars";
 import {
+  asTurnRows,
   byConfig,
   type ConfigKey,
   METRICS,
   metrics,
   metricsByTurn,
   type TurnRow,
-  turnRows,
   turnsOf,
 } from "./aggregate.ts";
 import { Chart, type VegaLiteSpec } from "./display.ts";
-import { HARNESSES, MEMORIES, memoryLabel, MODELS, numericFields, paperRecords } from "./paper.ts";
+import {
+  HARNESSES,
+  MEMORIES,
+  memoryLabel,
+  MODELS,
+  numericFields,
+  orderIndex,
+  paperRecords,
+} from "./paper.ts";
 import type { Interval } from "./stats.ts";
 
 /** Options of the figure builders. */
@@ -44,35 +52,28 @@ function label(k: ConfigKey): string {
   return `${k.harness} · ${k.model}`;
 }
 
-function rowsOf(turns: pl.DataFrame | TurnRow[]): TurnRow[] {
-  return Array.isArray(turns) ? turns : turnRows(turns);
-}
-
-function idx(list: readonly string[], v: string): number {
-  const i = list.indexOf(v);
-  return i < 0 ? list.length : i;
-}
-
 /** Configurations of the main grid: the interface-memory ones when present, else all. */
 function mainGroups(rows: TurnRow[]) {
   const all = byConfig(rows);
   const main = all.filter((g) => g.key.memory === "interface");
   return (main.length ? main : all).sort((a, b) =>
-    idx(HARNESSES, a.key.harness) - idx(HARNESSES, b.key.harness) ||
-    idx(MODELS, a.key.model) - idx(MODELS, b.key.model) ||
+    orderIndex(HARNESSES, a.key.harness) - orderIndex(HARNESSES, b.key.harness) ||
+    orderIndex(MODELS, a.key.model) - orderIndex(MODELS, b.key.model) ||
     label(a.key).localeCompare(label(b.key))
   );
 }
 
 function sorted(values: string[], order: readonly string[]): string[] {
-  return [...new Set(values)].sort((a, b) => idx(order, a) - idx(order, b) || a.localeCompare(b));
+  return [...new Set(values)].sort((a, b) =>
+    orderIndex(order, a) - orderIndex(order, b) || a.localeCompare(b)
+  );
 }
 
 const PCT = { type: "quantitative", scale: { domain: [0, 100] } } as const;
 
 /** Per-turn curves of recall_repo, reuse_self and C_dup per configuration (facets by metric). */
 export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptions = {}): Chart {
-  const groups = mainGroups(rowsOf(turns));
+  const groups = mainGroups(asTurnRows(turns));
   const shown = [
     ["recall_repo", "recall_repo (%)"],
     ["reuse_self", "reuse_self (%)"],
@@ -249,7 +250,7 @@ export function reuseResolveFigure(
   opts: FigureOptions = {},
 ): Chart {
   return scatter(
-    configValues(rowsOf(turns)),
+    configValues(asTurnRows(turns)),
     { field: "reuse_repo", title: "Repository reuse (%)" },
     { field: "resolve", title: "Resolve rate (%)" },
     "Reuse vs resolve across configurations",
@@ -263,7 +264,7 @@ export function linesRecallFigure(
   opts: FigureOptions = {},
 ): Chart {
   return scatter(
-    configValues(rowsOf(turns)),
+    configValues(asTurnRows(turns)),
     { field: "lines", title: "Distinct source lines viewed per turn", zero: true },
     { field: "recall_repo", title: "Repository recall (%)" },
     "Lines viewed vs repository recall",
@@ -301,7 +302,7 @@ export function memoryFigure(
     intervals?: Record<string, Interval>;
   } = {},
 ): Chart | undefined {
-  const rows = rowsOf(turns);
+  const rows = asTurnRows(turns);
   const which = opts.harness && opts.model
     ? { harness: opts.harness, model: opts.model }
     : memoryConfig(rows);

@@ -98,6 +98,12 @@ export function memoryLabel(memory: string): string {
   return MEMORY_LABELS[memory] ?? memory;
 }
 
+/** Position of `v` in a paper order (`list.length` for a value the list lacks). */
+export function orderIndex(list: readonly string[], v: string): number {
+  const i = list.indexOf(v);
+  return i < 0 ? list.length : i;
+}
+
 /** Paper harness order (Tables 2–3). */
 export const HARNESSES = ["mini-SWE-agent", "OpenCode"];
 /** Paper model order (Tables 2–3). */

@@ -6,16 +6,17 @@
  */
 import type pl from "nodejs-polars";
 import {
+  asTurnRows,
   byConfig,
   type ConfigKey,
+  configOrder,
   type Metric,
   metrics,
   metricsByTurn,
   type TurnRow,
-  turnRows,
   turnsOf,
 } from "./aggregate.ts";
-import { HARNESSES, MEMORIES, memoryLabel, MODELS, numericFields, paperRecords } from "./paper.ts";
+import { MEMORIES, memoryLabel, numericFields, orderIndex, paperRecords } from "./paper.ts";
 import { type Column, roundTo, type Row, type TableData } from "./table.ts";
 
 /** Options shared by the builders. */
@@ -63,24 +64,8 @@ export function mainColumns(): Column[] {
   ];
 }
 
-function orderIndex(list: readonly string[], v: string): number {
-  const i = list.indexOf(v);
-  return i < 0 ? list.length : i;
-}
-
 function sortConfigs<T extends { key: ConfigKey }>(groups: T[]): T[] {
-  return [...groups].sort((a, b) =>
-    orderIndex(HARNESSES, a.key.harness) - orderIndex(HARNESSES, b.key.harness) ||
-    a.key.harness.localeCompare(b.key.harness) ||
-    orderIndex(MODELS, a.key.model) - orderIndex(MODELS, b.key.model) ||
-    a.key.model.localeCompare(b.key.model) ||
-    orderIndex(MEMORIES, a.key.memory) - orderIndex(MEMORIES, b.key.memory) ||
-    a.key.memory.localeCompare(b.key.memory)
-  );
-}
-
-function rowsOf(turns: pl.DataFrame | TurnRow[]): TurnRow[] {
-  return Array.isArray(turns) ? turns : turnRows(turns);
+  return [...groups].sort((a, b) => configOrder(a.key, b.key));
 }
 
 /** Table 2/4 values of one configuration's rows (report units). */
@@ -145,7 +130,7 @@ export function table2(
   turns: pl.DataFrame | TurnRow[],
   opts: TableOptions & { memory?: string } = {},
 ): TableData {
-  const { memory, groups, notes } = gridOf(rowsOf(turns), opts.memory);
+  const { memory, groups, notes } = gridOf(asTurnRows(turns), opts.memory);
   const rows = gridRows(groups, memory, opts, 2, mainValues);
   return {
     id: "table2",
@@ -253,7 +238,7 @@ export function table3(
   turns: pl.DataFrame | TurnRow[],
   opts: TableOptions & { memory?: string } = {},
 ): TableData {
-  const { memory, groups, notes } = gridOf(rowsOf(turns), opts.memory);
+  const { memory, groups, notes } = gridOf(asTurnRows(turns), opts.memory);
   return {
     id: "table3",
     title: "Table 3: Recall, reuse, and redundancy at the first and last turn",
@@ -327,7 +312,7 @@ function memoryRows(
 /** Table 4 (memory settings of one harness × model, default OpenCode × Qwen3.7-plus). */
 export function table4(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}): TableData {
   const harness = opts.harness ?? "OpenCode", model = opts.model ?? "Qwen3.7-plus";
-  const groups = memoryGroups(rowsOf(turns), harness, model);
+  const groups = memoryGroups(asTurnRows(turns), harness, model);
   const counts = groups.map((g) =>
     `${memoryLabel(g.key.memory)}: ${new Set(g.rows.map((r) => r.chain)).size} ` +
     `chains, ${g.rows.length} turns`
@@ -350,7 +335,7 @@ export function table4(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}
 /** Table 5 (memory settings across turns, default OpenCode × Qwen3.7-plus). */
 export function table5(turns: pl.DataFrame | TurnRow[], opts: MemoryOptions = {}): TableData {
   const harness = opts.harness ?? "OpenCode", model = opts.model ?? "Qwen3.7-plus";
-  const groups = memoryGroups(rowsOf(turns), harness, model);
+  const groups = memoryGroups(asTurnRows(turns), harness, model);
   return {
     id: "table5",
     title: `Table 5: Effect of historical memory across turns on ${harness} with ${model}`,
