@@ -18,6 +18,7 @@
  */
 import { runProcess } from "../construct/exec.ts";
 import { shellQuote } from "../util/text.ts";
+import { exists } from "../util/fs.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import {
@@ -95,15 +96,6 @@ export function fillCommand(template: string, values: Record<string, string>): s
 /** Default configuration directory name. */
 export function configDirName(c: RunConfig): string {
   return `${c.harness}__${c.model}__${c.memory}`.replace(/[^A-Za-z0-9._-]+/g, "-");
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await Deno.stat(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs the agent on every turn of the chains and records the runs. */

@@ -25,6 +25,7 @@ import { Chart, jsonSafe, type MimeBundle } from "./display.ts";
 import { type ScoredFrames, SIMULATED, simulatedScored } from "./reproduce.ts";
 import { fmt } from "./table.ts";
 import { escapeHtml } from "../util/text.ts";
+import { isDirectory } from "../util/fs.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Loading
@@ -62,14 +63,6 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The one call every notebook starts with. `runs` null → the project's simulated corpus, simulated
  * and scored once into the cache (shared by all notebooks and by `deno task reproduce`); a path →
@@ -85,16 +78,16 @@ export async function loadRuns(runs: string | null, opts: LoadOptions = {}): Pro
     return { scored: sim.scored, corpus: sim.corpus, simulated: true, provenance: SIMULATED };
   }
   const dir = isAbsolute(runs) ? runs : resolve(Deno.cwd(), runs);
-  if (!(await isDir(dir))) {
+  if (!(await isDirectory(dir))) {
     throw new Error(`loadRuns: '${runs}' is not a directory (resolved to ${dir})`);
   }
   if (await isFile(join(dir, "turns.parquet"))) {
     opts.log?.(`reading scored frames from ${dir}`);
     const scored: ScoredFrames = { ...(await readScored(dir)) };
-    const corpus = (await isDir(join(dir, "tasks"))) ? dir : null;
+    const corpus = (await isDirectory(join(dir, "tasks"))) ? dir : null;
     return { scored, corpus, simulated: false, provenance: `scored runs in ${dir}` };
   }
-  if (!(await isDir(join(dir, "runs"))) && !(await isDir(join(dir, "tasks")))) {
+  if (!(await isDirectory(join(dir, "runs"))) && !(await isDirectory(join(dir, "tasks")))) {
     throw new Error(
       `loadRuns: ${dir} is neither a scored directory (no turns.parquet) nor a corpus (no runs/ or tasks/; see docs/run-logs.md)`,
     );
@@ -319,10 +312,6 @@ export function frame(df: pl.DataFrame, opts: { title?: string; rows?: number } 
 // ---------------------------------------------------------------------------------------------
 // Intervals and paired comparisons as frames and charts
 
-function label(k: ConfigKey): string {
-  return `${k.harness} · ${k.model} · ${k.memory}`;
-}
-
 /** Digits a metric is shown with. */
 function digitsOf(m: Metric): number {
   return m === "lines" ? 0 : 1;
@@ -458,7 +447,7 @@ export function pairedChart(
 ): Chart {
   const values = comparisons.flatMap((p) =>
     p.deltas.filter((d) => PERCENT_METRICS.has(d.metric) && d.delta.estimate !== null).map((d) => ({
-      comparison: `${label(p.a)} − ${label(p.b)}`,
+      comparison: `${configId(p.a)} − ${configId(p.b)}`,
       metric: d.metric,
       delta: d.delta.estimate,
       low: d.delta.low,
@@ -1035,7 +1024,7 @@ function configSpec(configs: ConfigSpec[], k: ConfigKey): ConfigSpec {
   const c = configs.find((x) =>
     x.harness === k.harness && x.model === k.model && x.memory === k.memory
   );
-  if (!c) throw new Error(`caseStudy: no runs/<config>/config.json for ${label(k)}`);
+  if (!c) throw new Error(`caseStudy: no runs/<config>/config.json for ${configId(k)}`);
   return c;
 }
 

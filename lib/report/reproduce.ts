@@ -12,6 +12,7 @@ import type pl from "nodejs-polars";
 import { readScored, scoreCorpus, type Scored, SCORED_FILES, writeScored } from "../frames/mod.ts";
 import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
+import { exists } from "../util/fs.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {
@@ -126,15 +127,6 @@ async function publish(tmp: string, dest: string, keepExisting: boolean): Promis
   }
   await Deno.remove(dest, { recursive: true });
   await Deno.rename(tmp, dest);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
