@@ -22,7 +22,7 @@
  * @module
  */
 import { basename, isAbsolute, join, normalize, relative, resolve } from "node:path";
-import { LayoutError, parseJson, parseTests } from "./results.ts";
+import { isObject, LayoutError, parseJson, parseTests } from "./results.ts";
 import type {
   ChainSpec,
   ConfigSpec,
@@ -63,10 +63,6 @@ async function listDir(path: string): Promise<Deno.DirEntry[]> {
   const out: Deno.DirEntry[] = [];
   for await (const e of Deno.readDir(path)) out.push(e);
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 const TURN_DIR = /^turn(\d+)$/;

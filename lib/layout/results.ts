@@ -36,7 +36,8 @@ export function parseJson(text: string, path: string): unknown {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+/** A plain object (not null, not an array). */
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
