@@ -25,3 +25,27 @@ export function parseOptions<T extends ParseArgsConfig>(
     return undefined;
   }
 }
+
+/**
+ * The single positional argument when it names an existing file or directory (`kind`); otherwise
+ * prints `<prefix>: …` (`expected exactly one <placeholder>`, `no such …`, `not a …`) and returns
+ * undefined (the caller then exits 2).
+ */
+export async function onePath(
+  prefix: string,
+  positionals: readonly string[],
+  kind: "file" | "directory",
+  placeholder: string,
+): Promise<string | undefined> {
+  const [path, ...extra] = positionals;
+  if (!path || extra.length) {
+    console.error(`${prefix}: expected exactly one ${placeholder} (see --help)`);
+    return undefined;
+  }
+  const stat = await Deno.stat(path).catch(() => null);
+  if (!(kind === "file" ? stat?.isFile : stat?.isDirectory)) {
+    console.error(`${prefix}: ${path}: ${stat ? `not a ${kind}` : `no such ${kind}`}`);
+    return undefined;
+  }
+  return path;
+}

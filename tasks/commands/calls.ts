@@ -3,7 +3,7 @@
  * function-value references of one Python file as JSON `{ module, uses }`.
  * @module
  */
-import { parseOptions } from "./_args.ts";
+import { onePath, parseOptions } from "./_args.ts";
 import { resolve as resolvePath } from "node:path";
 import { workspaceProject } from "../../lib/python/workspace.ts";
 
@@ -37,16 +37,8 @@ export async function run(args: string[]): Promise<number> {
     options: { root: { type: "string" } },
   });
   if (!parsed) return 2;
-  const [file, ...extra] = parsed.positionals;
-  if (!file || extra.length) {
-    console.error("reporeuse calls: expected exactly one <file.py> (see --help)");
-    return 2;
-  }
-  const stat = await Deno.stat(file).catch(() => null);
-  if (!stat?.isFile) {
-    console.error(`reporeuse calls: ${file}: ${stat ? "not a file" : "no such file"}`);
-    return 2;
-  }
+  const file = await onePath("reporeuse calls", parsed.positionals, "file", "<file.py>");
+  if (file === undefined) return 2;
   const root = parsed.values.root;
   if (root !== undefined && !(await Deno.stat(root).catch(() => null))?.isDirectory) {
     console.error(`reporeuse calls: --root ${root}: no such directory`);

@@ -3,7 +3,7 @@
  * Python package as JSON `{ root, nodes, edges, errors }`.
  * @module
  */
-import { parseOptions } from "./_args.ts";
+import { onePath, parseOptions } from "./_args.ts";
 import { analyzePackage } from "../../lib/python/mod.ts";
 
 /** One-line summary for `reporeuse --help`. */
@@ -39,16 +39,8 @@ export async function run(args: string[]): Promise<number> {
     options: { out: { type: "string" }, "no-cache": { type: "boolean" } },
   });
   if (!parsed) return 2;
-  const [dir, ...extra] = parsed.positionals;
-  if (!dir || extra.length) {
-    console.error("reporeuse graph: expected exactly one <package-dir> (see --help)");
-    return 2;
-  }
-  const stat = await Deno.stat(dir).catch(() => null);
-  if (!stat?.isDirectory) {
-    console.error(`reporeuse graph: ${dir}: ${stat ? "not a directory" : "no such directory"}`);
-    return 2;
-  }
+  const dir = await onePath("reporeuse graph", parsed.positionals, "directory", "<package-dir>");
+  if (dir === undefined) return 2;
   const project = await analyzePackage(dir, { cache: !parsed.values["no-cache"] });
   const graph = project.graph(dir);
   const nodes = graph.nodes.map((n) => ({
