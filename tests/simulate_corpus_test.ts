@@ -16,14 +16,6 @@ import {
 import { validateCorpus } from "../lib/layout/mod.ts";
 import { scoreRows } from "../lib/frames/mod.ts";
 
-const digest = (files: Map<string, string>) => {
-  const h = createHash("sha256");
-  for (const [p, t] of [...files].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    h.update(`${p}\u0000${t}\u0000`);
-  }
-  return h.digest("hex");
-};
-
 let small: Promise<string> | undefined;
 /** One small corpus on disk shared by the tests of this file (seed 11). */
 function smallCorpus(): Promise<string> {
