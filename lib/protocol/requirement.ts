@@ -44,6 +44,15 @@ export interface SubmittedSource {
   source: string | null;
 }
 
+/** A function's signature, return value and behaviour as Markdown list items. */
+function facts(f: FunctionSpec, bullet: string): string[] {
+  return [
+    `${bullet}Signature: \`${f.signature}\``,
+    `${bullet}Returns: ${f.returns}`,
+    `${bullet}Behaviour: ${f.behaviour}`,
+  ];
+}
+
 /** The body of a requirement without its historical note. */
 export function renderRequirementBody(turn: TurnSpec): string {
   const lines: string[] = [];
@@ -52,16 +61,7 @@ export function renderRequirementBody(turn: TurnSpec): string {
     `Create the module \`${turn.module}\` at \`${turn.path}\`, defining the following functions.`,
     "",
   );
-  for (const f of turn.functions) {
-    lines.push(
-      `### \`${f.name}\``,
-      "",
-      `- Signature: \`${f.signature}\``,
-      `- Returns: ${f.returns}`,
-      `- Behaviour: ${f.behaviour}`,
-      "",
-    );
-  }
+  for (const f of turn.functions) lines.push(`### \`${f.name}\``, "", ...facts(f, "- "), "");
   return lines.join("\n").trimEnd() + "\n";
 }
 
@@ -77,12 +77,7 @@ export function renderInterfaceNote(earlier: TurnSpec[]): string {
   for (const t of earlier) {
     lines.push(`### Round ${t.turn} – \`${t.module}\``, "");
     for (const f of t.functions) {
-      lines.push(
-        `- \`${f.name}\``,
-        `  - Signature: \`${f.signature}\``,
-        `  - Returns: ${f.returns}`,
-        `  - Behaviour: ${f.behaviour}`,
-      );
+      lines.push(`- \`${f.name}\``, ...facts(f, "  - "));
     }
     lines.push("");
   }
