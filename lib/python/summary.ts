@@ -18,9 +18,10 @@
  * ```
  * @module
  */
-import { type Node, Parser, parserFor, type Tree } from "../util/treesitter.ts";
+import { type PythonParser, pythonParser, rootOf, type SyntaxNode as Node } from "./direct.ts";
 import { BUILTINS, isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
+import type { Tree } from "web-tree-sitter";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
 export const SUMMARY_VERSION = 11;
@@ -92,22 +93,18 @@ export interface ModuleSummary {
   errors: AnalysisError[];
 }
 
-let parserPromise: Promise<Parser> | undefined;
-
 /** Summarises one module's source (phase 1). `file` is package-relative, `module` its dotted id. */
 export async function summarize(
   source: string,
   file: string,
   module: string,
 ): Promise<ModuleSummary> {
-  parserPromise ??= parserFor("python");
-  const parser = await parserPromise;
-  return summarizeWith(parser, source, file, module);
+  return summarizeWith(await pythonParser(), source, file, module);
 }
 
 /** {@link summarize} with a given parser (workers keep one). */
 export function summarizeWith(
-  parser: Parser,
+  fp: PythonParser,
   source: string,
   file: string,
   module: string,
@@ -116,15 +113,16 @@ export function summarizeWith(
   let tree: Tree | null = null;
   const errors: AnalysisError[] = [];
   try {
-    tree = parser.parse((i: number) => source.slice(i, i + 10240));
+    tree = fp.parser.parse(source);
   } catch (e) {
     errors.push({ file, line: null, message: `tree-sitter failed: ${e}` });
   }
   const s = new Summarizer(source, file, module, isPackage, errors);
   if (tree) {
     try {
-      s.run(tree.rootNode);
-      if (tree.rootNode.hasError) s.findErrors(tree.rootNode);
+      const root = rootOf(tree, source, fp);
+      s.run(root);
+      if (root.hasError) s.findErrors(root);
     } catch (e) {
       errors.push({ file, line: null, message: `analysis stopped: ${e}` });
     } finally {

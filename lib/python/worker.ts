@@ -8,11 +8,11 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { parserFor } from "../util/treesitter.ts";
 import { summaryText, writeSummaryText } from "./analyze.ts";
+import { pythonParser } from "./direct.ts";
 import { summarizeWith } from "./summary.ts";
 
-const parser = parserFor("python");
+const parser = pythonParser();
 
 self.onmessage = async (e: MessageEvent) => {
   const { id, source, file, module, key, cacheDir } = e.data;
