@@ -312,17 +312,23 @@ async function runWorkers(
 ): Promise<void> {
   let next = 0;
   const url = new URL("./worker.ts", import.meta.url).href;
+  // two files in flight per worker: the next one is queued while the worker parses, so it never
+  // waits for a message round trip (measured ~1.5 s idle per worker on sympy with one)
   const one = () =>
     new Promise<void>((resolve) => {
       const worker = new Worker(url, { type: "module" });
+      let inFlight = 0;
       const send = () => {
         if (next >= todo.length) {
-          worker.terminate();
-          resolve();
+          if (inFlight === 0) {
+            worker.terminate();
+            resolve();
+          }
           return;
         }
         const t = todo[next++];
         const f = files[t.index];
+        inFlight++;
         worker.postMessage({
           id: next - 1,
           source: t.source,
@@ -333,6 +339,7 @@ async function runWorkers(
         });
       };
       worker.onmessage = (e: MessageEvent) => {
+        inFlight--;
         const t = todo[e.data.id];
         if (typeof e.data.meta === "string") {
           texts[t.index] = { meta: e.data.meta, rest: e.data.rest };
@@ -344,6 +351,7 @@ async function runWorkers(
         worker.terminate();
         resolve();
       };
+      send();
       send();
     });
   await Promise.all(Array.from({ length: n }, one));
