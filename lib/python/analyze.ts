@@ -190,6 +190,24 @@ export function summaryPath(cacheDir: string, key: string): string {
   return `${cacheDir}/python-summary-v${SUMMARY_VERSION}/${key.slice(0, 2)}/${key}.txt`;
 }
 
+const madeDirs = new Set<string>();
+
+/**
+ * {@link writeSummaryText} done synchronously, for workers (a worker has nothing else to do
+ * meanwhile; sync writes and remembering made directories cost less CPU than async ones).
+ */
+export function writeSummaryTextSync(cacheDir: string, key: string, t: SummaryText): void {
+  const path = summaryPath(cacheDir, key);
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  if (!madeDirs.has(dir)) {
+    Deno.mkdirSync(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  Deno.writeTextFileSync(tmp, `${t.meta}\n${t.rest}`);
+  Deno.renameSync(tmp, path);
+}
+
 /** Stores a summary text under its key (atomically). */
 export async function writeSummaryText(cacheDir: string, key: string, t: SummaryText) {
   await writeText(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`);

@@ -8,7 +8,7 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { summaryText, writeSummaryText } from "./analyze.ts";
+import { summaryText, writeSummaryTextSync } from "./analyze.ts";
 import { pythonParser } from "./direct.ts";
 import { summarizeWith } from "./summary.ts";
 
@@ -18,7 +18,14 @@ self.onmessage = async (e: MessageEvent) => {
   const { id, source, file, module, key, cacheDir } = e.data;
   try {
     const text = summaryText(summarizeWith(await parser, source, file, module));
-    if (key && cacheDir) await writeSummaryText(cacheDir, key, text).catch(() => {});
+    // written before posting: the main thread terminates the worker after its last answer
+    if (key && cacheDir) {
+      try {
+        writeSummaryTextSync(cacheDir, key, text);
+      } catch {
+        // a cache that cannot be written only costs time
+      }
+    }
     self.postMessage({ id, meta: text.meta, rest: text.rest });
   } catch (err) {
     self.postMessage({ id, error: String(err) });
