@@ -9,6 +9,7 @@
  * @module
  */
 import { runCalls } from "./calls.ts";
+import { exists } from "../util/fs.ts";
 import type { FunctionSpec } from "./types.ts";
 import { type CaseResult, runHiddenTests, type TestCase } from "../protocol/hidden.ts";
 
@@ -68,7 +69,7 @@ export function emptyImplementation(functions: FunctionSpec[]): string {
  */
 export async function verifyTurn(turn: TurnUnderTest, opts: VerifyOptions): Promise<VerifyOutcome> {
   const file = `${opts.workspace}/${turn.path}`;
-  if (await Deno.stat(file).then(() => true, () => false)) {
+  if (await exists(file)) {
     return {
       ok: false,
       cases: [],

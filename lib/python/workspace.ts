@@ -20,10 +20,7 @@ import { type AnalyzeOptions, analyzePackage, decodeSource } from "./analyze.ts"
 import { moduleName } from "./names.ts";
 import { Project } from "./project.ts";
 import { type ModuleSummary, summarize } from "./summary.ts";
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
+import { exists } from "../util/fs.ts";
 
 /** The package directories of a workspace: top-level dirs with `__init__.py`, also under `src/`. */
 export async function workspacePackages(root: string): Promise<string[]> {

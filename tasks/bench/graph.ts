@@ -11,12 +11,13 @@
 import process from "node:process";
 import { analyzePackage, listPackageFiles } from "../../lib/python/mod.ts";
 import { parserFor } from "../../lib/util/treesitter.ts";
+import { exists } from "../../lib/util/fs.ts";
 
 const dir = Deno.args[0] ?? "/usr/lib/python3/dist-packages/sympy";
 const ORACLE = new URL("../../tests/fixtures/python/ast_defs.py", import.meta.url).pathname;
 const python = await Deno.stat("/usr/bin/python3").then(() => "/usr/bin/python3", () => "python3");
 
-if (!(await Deno.stat(dir).then(() => true, () => false))) {
+if (!(await exists(dir))) {
   console.error(`bench graph: ${dir} missing (install Debian's python3-sympy)`);
   Deno.exit(1);
 }
