@@ -24,7 +24,7 @@
  *   return [def.type, def.childForFieldName("name")?.text, def.endPosition];
  * });
  * console.assert(type === "function_definition" && name === "f");
- * console.assert(end.row === 2 && end.column === 0);
+ * console.assert(end.row === 1 && end.column === 12); // ends after `return x` (0-based row)
  * ```
  * @module
  */
