@@ -5,13 +5,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DENO_VERSION=2.9.6
 
-have_deno() { command -v deno >/dev/null 2>&1 && deno --version 2>/dev/null | head -n1 | grep -q " ${DENO_VERSION} "; }
-if ! have_deno; then
-  echo "setup: installing deno ${DENO_VERSION} from npm"
+# Deno must end up where a new shell finds it: npm's global bin. A deno already on PATH may be
+# npx's temporary copy (`npx deno@… task setup` puts it there), which the next shell does not have,
+# so check the global install itself, not `command -v deno`.
+GLOBAL_BIN="$(npm prefix -g)/bin"
+global_deno_ok() { "${GLOBAL_BIN}/deno" --version 2>/dev/null | head -n1 | grep -q " ${DENO_VERSION} "; }
+if ! global_deno_ok; then
+  echo "setup: installing deno ${DENO_VERSION} globally from npm (${GLOBAL_BIN})"
   npm install -g --silent "deno@${DENO_VERSION}"
-  export PATH="$(npm prefix -g)/bin:${PATH}"
 fi
-have_deno || { echo "setup: deno ${DENO_VERSION} is not on PATH after install" >&2; exit 1; }
+global_deno_ok || { echo "setup: deno ${DENO_VERSION} is not in ${GLOBAL_BIN} after npm install -g" >&2; exit 1; }
+export PATH="${GLOBAL_BIN}:${PATH}"
+# Is npm's global bin on the PATH a new shell gets (npx's own entries aside)?
+case ":$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e '/_npx/' -e 'node_modules/\.bin' | tr '\n' ':')" in
+  *":${GLOBAL_BIN}:"*) ;;
+  *) echo "setup: note: ${GLOBAL_BIN} is not on your PATH; add it (export PATH=\"${GLOBAL_BIN}:\$PATH\") so 'deno' is found" >&2 ;;
+esac
 
 PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert python3-nbclient jupyter-client)
 missing=()
