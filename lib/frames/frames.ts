@@ -8,6 +8,7 @@
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
+import { recoverDir, writeDirAtomic } from "../util/fs.ts";
 import { firstLastTurns, summarizeByTurn, summarizeTurns } from "../metrics/macro.ts";
 import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
 import {
@@ -127,30 +128,39 @@ export const SCORED_FILES = [
 /**
  * Writes the frames to `outDir` (created): turns.csv/.parquet, targets.csv/.parquet,
  * events.parquet, tests.parquet, configs.parquet, errors.csv (and errors.parquet, which
- * {@link readScored} reads back with exact types).
+ * {@link readScored} reads back with exact types). All or nothing (lib/util/fs.ts
+ * `writeDirAtomic`): the files are written to a new directory beside `outDir` that then replaces
+ * it, so a failure (disk full, interrupt) leaves the old frames whole; other files already in
+ * `outDir` are kept.
  */
 export async function writeScored(s: Scored, outDir: string): Promise<void> {
-  await Deno.mkdir(outDir, { recursive: true });
-  const parquet = (df: pl.DataFrame, name: string) => df.writeParquet(join(outDir, name));
-  const csv = async (df: pl.DataFrame, name: string) => {
-    // writeCSV to a path writes synchronously; write through a temp name for atomicity
-    const tmp = join(outDir, `.${name}.tmp`);
-    df.writeCSV(tmp);
-    await Deno.rename(tmp, join(outDir, name));
-  };
-  await csv(s.turns, "turns.csv");
-  parquet(s.turns, "turns.parquet");
-  await csv(s.targets, "targets.csv");
-  parquet(s.targets, "targets.parquet");
-  parquet(s.events, "events.parquet");
-  parquet(s.tests, "tests.parquet");
-  parquet(s.configs, "configs.parquet");
-  await csv(s.errors, "errors.csv");
-  parquet(s.errors, "errors.parquet");
+  await writeDirAtomic(outDir, async (dir) => {
+    const parquet = (df: pl.DataFrame, name: string) => df.writeParquet(join(dir, name));
+    const csv = (df: pl.DataFrame, name: string) => df.writeCSV(join(dir, name));
+    csv(s.turns, "turns.csv");
+    parquet(s.turns, "turns.parquet");
+    csv(s.targets, "targets.csv");
+    parquet(s.targets, "targets.parquet");
+    parquet(s.events, "events.parquet");
+    parquet(s.tests, "tests.parquet");
+    parquet(s.configs, "configs.parquet");
+    csv(s.errors, "errors.csv");
+    parquet(s.errors, "errors.parquet");
+    // the bytes must be on disk before the directory replaces the old one
+    for (const name of SCORED_FILES) {
+      const f = await Deno.open(join(dir, name), { read: true });
+      try {
+        await f.syncData();
+      } finally {
+        f.close();
+      }
+    }
+  });
 }
 
 /** Reads frames written by {@link writeScored}, cast to the schemas' dtypes. */
 export async function readScored(outDir: string): Promise<Scored> {
+  await recoverDir(outDir); // a write interrupted between its renames left the old copy beside
   const read = async (name: keyof typeof SCHEMAS) => {
     const path = join(outDir, `${name}.parquet`);
     let bytes: Uint8Array;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TurnRow } from "../frames/schema.ts";
+import type { TurnRow } from "./rows.ts";
 import { C_dup } from "./redundancy.ts";
 
 /**
@@ -83,20 +83,35 @@ function reimplementations(rows: readonly TurnRow[]): number[][] {
   });
 }
 
+/**
+ * The metrics averaged over turns (every Table 2 column but C_dup), each with the value it takes
+ * from a `turns` row — null where it is undefined at that turn, so the turn does not count:
+ * resolve only where the turn has test cases. The one table both `summarizeTurns` and the
+ * report's bootstrap (lib/report/aggregate.ts) average.
+ */
+export const TURN_VALUES = {
+  reuse_repo: (r: TurnRow) => r.reuse_repo,
+  reuse_self: (r: TurnRow) => r.reuse_self,
+  recall_repo: (r: TurnRow) => r.recall_repo,
+  recall_self: (r: TurnRow) => r.recall_self,
+  files: (r: TurnRow) => r.files,
+  lines: (r: TurnRow) => r.lines,
+  resolve: (r: TurnRow) => (r.tests > 0 ? Number(r.resolved) : null),
+  pass: (r: TurnRow) => r.pass_rate,
+} as const satisfies Record<string, (r: TurnRow) => number | null>;
+
+/** A metric averaged over turns (a key of {@link TURN_VALUES}). */
+export type MeanMetric = keyof typeof TURN_VALUES;
+
+/** The metrics of {@link TURN_VALUES}, in the paper's column order. */
+export const MEAN_METRICS = Object.keys(TURN_VALUES) as MeanMetric[];
+
 function averages(rows: readonly TurnRow[]) {
-  const avg = (f: (r: TurnRow) => number | null) => macroAverage(rows.map(f));
-  return {
-    turns: rows.length,
-    chains: new Set(rows.map((r) => r.chain)).size,
-    reuse_repo: avg((r) => r.reuse_repo),
-    reuse_self: avg((r) => r.reuse_self),
-    recall_repo: avg((r) => r.recall_repo),
-    recall_self: avg((r) => r.recall_self),
-    files: avg((r) => r.files),
-    lines: avg((r) => r.lines),
-    resolve: avg((r) => (r.tests > 0 ? Number(r.resolved) : null)),
-    pass: avg((r) => r.pass_rate),
-  };
+  const out = { turns: rows.length, chains: new Set(rows.map((r) => r.chain)).size } as
+    & { turns: number; chains: number }
+    & Record<MeanMetric, number | null>;
+  for (const m of MEAN_METRICS) out[m] = macroAverage(rows.map(TURN_VALUES[m]));
+  return out;
 }
 
 /**

@@ -6,8 +6,12 @@
  * - {@link passRate}, {@link resolved} — functional correctness;
  * - {@link isReimplemented} — re-implementation of a target;
  * - {@link C_dup} — eq. (3), duplicated-chain rate;
+ * - {@link extractTargets} / {@link scoreTargets} — a turn's targets and the decisions on each;
+ * - {@link scoreTurn} — every row of one turn from its decided inputs; {@link dupChain} — the
+ *   cumulative duplicated-chain indicator of eq. (3); the row types (`TurnRow`, `TargetRow`, …);
  * - {@link macroAverage}, {@link summarizeTurns}, {@link summarizeByTurn}, {@link firstLastTurns} —
- *   averaging over turns (Tables 2–5).
+ *   averaging over turns (Tables 2–5), with {@link TURN_VALUES} the per-turn value of each
+ *   averaged metric.
  *
  * @example
  * ```ts
@@ -33,7 +37,29 @@ export {
   type FirstLast,
   firstLastTurns,
   macroAverage,
+  MEAN_METRICS,
+  type MeanMetric,
   type MetricSummary,
   summarizeByTurn,
   summarizeTurns,
+  TURN_VALUES,
 } from "./macro.ts";
+export {
+  bodyOf,
+  type CodeModel,
+  extractTargets,
+  scoreTargets,
+  type Target,
+  type TargetScore,
+  type TurnModels,
+} from "./targets.ts";
+export { dupChain, scoreTurn, type TurnInput } from "./turn.ts";
+export type {
+  ErrorRow,
+  EventRow,
+  TargetRow,
+  TestRow,
+  TurnKeys,
+  TurnResult,
+  TurnRow,
+} from "./rows.ts";

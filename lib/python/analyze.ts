@@ -27,6 +27,7 @@
  * @module
  */
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
+import { writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
 import { type ModuleSummary, summarize, SUMMARY_VERSION } from "./summary.ts";
@@ -178,13 +179,6 @@ export function summaryText(s: ModuleSummary): SummaryText {
   return { meta: JSON.stringify(meta), rest: JSON.stringify({ scopes, uses, defScopes }) };
 }
 
-async function writeText(path: string, text: string): Promise<void> {
-  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
-}
-
 /** Path of a file's summary in the cache directory of namespace `python-summary`. */
 export function summaryPath(cacheDir: string, key: string): string {
   return `${cacheDir}/python-summary-v${SUMMARY_VERSION}/${key.slice(0, 2)}/${key}.txt`;
@@ -197,23 +191,35 @@ const madeDirs = new Set<string>();
  * meanwhile; sync writes and remembering made directories cost less CPU than async ones).
  */
 export function writeSummaryTextSync(cacheDir: string, key: string, t: SummaryText): void {
-  const path = summaryPath(cacheDir, key);
-  const dir = path.slice(0, path.lastIndexOf("/"));
-  if (!madeDirs.has(dir)) {
-    Deno.mkdirSync(dir, { recursive: true });
-    madeDirs.add(dir);
-  }
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  Deno.writeTextFileSync(tmp, `${t.meta}\n${t.rest}`);
-  Deno.renameSync(tmp, path);
+  writeFileAtomicSync(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`, madeDirs);
 }
 
 /** Stores a summary text under its key (atomically). */
 export async function writeSummaryText(cacheDir: string, key: string, t: SummaryText) {
-  await writeText(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`);
+  await writeFileAtomic(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`);
 }
 
-async function readSummaryText(cacheDir: string, key: string): Promise<SummaryText | undefined> {
+/**
+ * A summary read back from its two JSON texts, or undefined when they are not a summary of the
+ * current version (a cache entry of another shape counts as missing).
+ */
+export function summaryFromText(t: SummaryText): ModuleSummary | undefined {
+  try {
+    const s = { ...JSON.parse(t.meta), ...JSON.parse(t.rest) };
+    const ok = s.version === SUMMARY_VERSION && typeof s.module === "string" &&
+      typeof s.file === "string" && Array.isArray(s.definitions) && Array.isArray(s.scopes) &&
+      Array.isArray(s.uses) && Array.isArray(s.defScopes) && Array.isArray(s.errors);
+    return ok ? s as ModuleSummary : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cached summary text of a key (per-file entry), or undefined. */
+export async function readSummaryText(
+  cacheDir: string,
+  key: string,
+): Promise<SummaryText | undefined> {
   try {
     const text = await Deno.readTextFile(summaryPath(cacheDir, key));
     const nl = text.indexOf("\n");
@@ -311,7 +317,8 @@ export async function summarizeFiles(
   }}`;
   const restText = `[${done.map((t) => t.rest).join(",")}]`;
   if (useCache) {
-    await writeText(restFile, restText).then(() => writeText(metaFile, metaText)).catch(() => {});
+    await writeFileAtomic(restFile, restText).then(() => writeFileAtomic(metaFile, metaText))
+      .catch(() => {});
   }
   return {
     summaries: JSON.parse(metaText).metas,

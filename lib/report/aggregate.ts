@@ -11,14 +11,17 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import type { TurnRow } from "../frames/schema.ts";
+import type { TurnRow } from "../metrics/rows.ts";
 import {
   type ConfigKey,
   FIRST_LAST_METRICS,
+  MEAN_METRICS,
   type MetricSummary,
   summarizeByTurn,
   summarizeTurns,
+  TURN_VALUES,
 } from "../metrics/macro.ts";
+import { dupChain } from "../metrics/turn.ts";
 import { HARNESSES, MEMORIES, MODELS, orderIndex } from "./paper.ts";
 
 export type { ConfigKey, TurnRow };
@@ -247,31 +250,6 @@ export function metricAtTurn(rows: readonly TurnRow[], m: Metric, turn: number):
   return metricsByTurn(rows).get(turn)?.[m] ?? null;
 }
 
-/** Metrics averaged over rows (all but c_dup), in {@link METRICS} order. */
-const MEAN_METRICS = METRICS.filter((m) => m !== "c_dup");
-
-/** Per-row value of a mean metric, as `summarizeTurns` (lib/metrics/macro.ts) takes it. */
-function rowValue(r: TurnRow, m: Exclude<Metric, "c_dup">): number | null {
-  switch (m) {
-    case "reuse_repo":
-      return r.reuse_repo;
-    case "reuse_self":
-      return r.reuse_self;
-    case "recall_repo":
-      return r.recall_repo;
-    case "recall_self":
-      return r.recall_self;
-    case "files":
-      return r.files;
-    case "lines":
-      return r.lines;
-    case "resolve":
-      return r.tests > 0 ? Number(r.resolved) : null;
-    case "pass":
-      return r.pass_rate;
-  }
-}
-
 /** Sufficient statistics of one chain for the bootstrap (see {@link chainStats}). */
 export interface ChainStats {
   /** Sum and count of the defined values of each mean metric (MEAN_METRICS order). */
@@ -297,7 +275,7 @@ export function chainStats(rows: readonly TurnRow[]): ChainStats {
   const turnCounts = reimpl.map(() => MEAN_METRICS.map(() => 0));
   for (const r of rows) {
     MEAN_METRICS.forEach((m, i) => {
-      const v = rowValue(r, m);
+      const v = TURN_VALUES[m](r);
       if (v !== null && !Number.isNaN(v)) {
         sums[i] += v;
         counts[i]++;
@@ -309,13 +287,7 @@ export function chainStats(rows: readonly TurnRow[]): ChainStats {
     });
     if (r.turn >= 1) reimpl[r.turn - 1] += r.reimplemented;
   }
-  const dup: number[] = [];
-  let seen = 0;
-  for (const n of reimpl) {
-    if (n > 0) seen = 1;
-    dup.push(seen);
-  }
-  return { sums, counts, dup, turnSums, turnCounts };
+  return { sums, counts, dup: dupChain(reimpl).map(Number), turnSums, turnCounts };
 }
 
 /**
