@@ -54,7 +54,6 @@ import {
   moduleName,
   type ModuleSummary,
   type Project,
-  SUMMARY_VERSION,
 } from "../python/mod.ts";
 import {
   readSummaryText,

@@ -224,9 +224,9 @@ export async function readSummaryText(
     const text = await Deno.readTextFile(summaryPath(cacheDir, key));
     const nl = text.indexOf("\n");
     if (nl < 0) return undefined;
-    const meta = text.slice(0, nl);
-    if (JSON.parse(meta).version !== SUMMARY_VERSION) return undefined;
-    return { meta, rest: text.slice(nl + 1) };
+    const t = { meta: text.slice(0, nl), rest: text.slice(nl + 1) };
+    // an entry of another shape (or cut short) is a miss: the file is parsed again
+    return summaryFromText(t) ? t : undefined;
   } catch {
     return undefined;
   }
@@ -275,10 +275,17 @@ export async function summarizeFiles(
       const hit = JSON.parse(await Deno.readTextFile(metaFile)) as {
         metas: ModuleSummary[];
         errors: AnalysisError[];
+        restBytes: number;
       };
+      // the entry is used only whole: summaries of this version, and the rest file of the size
+      // recorded with them (it is read lazily, so it is checked here by its size)
       if (
-        hit.metas.every((s) => s.version === SUMMARY_VERSION) &&
-        (await Deno.stat(restFile).then((st) => st.isFile, () => false))
+        Array.isArray(hit.metas) && Array.isArray(hit.errors) &&
+        hit.metas.every((s) => s?.version === SUMMARY_VERSION) &&
+        (await Deno.stat(restFile).then(
+          (st) => st.isFile && st.size === hit.restBytes,
+          () => false,
+        ))
       ) {
         return {
           summaries: hit.metas,
@@ -312,10 +319,11 @@ export async function summarizeFiles(
     await runWorkers(n, todo, files, texts, useCache ? cacheDir : undefined);
   }
   const done = texts.filter((t): t is SummaryText => !!t);
+  const restText = `[${done.map((t) => t.rest).join(",")}]`;
+  const restBytes = new TextEncoder().encode(restText).length;
   const metaText = `{"metas":[${done.map((t) => t.meta).join(",")}],"errors":${
     JSON.stringify(errors)
-  }}`;
-  const restText = `[${done.map((t) => t.rest).join(",")}]`;
+  },"restBytes":${restBytes}}`;
   if (useCache) {
     await writeFileAtomic(restFile, restText).then(() => writeFileAtomic(metaFile, metaText))
       .catch(() => {});
