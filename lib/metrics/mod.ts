@@ -9,6 +9,8 @@
  * - {@link extractTargets} / {@link scoreTargets} — a turn's targets and the decisions on each;
  * - {@link scoreTurn} — every row of one turn from its decided inputs; {@link dupChain} — the
  *   cumulative duplicated-chain indicator of eq. (3); the row types (`TurnRow`, `TargetRow`, …);
+ * - {@link targetOutcome} — what became of a target (reused, or which gap missed it), the one
+ *   classification of the `missed_targets` view, the figures and the notebooks;
  * - {@link macroAverage}, {@link summarizeTurns}, {@link summarizeByTurn}, {@link firstLastTurns} —
  *   averaging over turns (Tables 2–5), with {@link TURN_VALUES} the per-turn value of each
  *   averaged metric.
@@ -54,6 +56,15 @@ export {
   type TurnModels,
 } from "./targets.ts";
 export { dupChain, scoreTurn, type TurnInput } from "./turn.ts";
+export {
+  MISSED_OUTCOMES,
+  type MissedOutcome,
+  type OutcomeInput,
+  TARGET_OUTCOMES,
+  type TargetOutcome,
+  targetOutcome,
+  targetOutcomeSql,
+} from "./outcomes.ts";
 export type {
   ErrorRow,
   EventRow,
