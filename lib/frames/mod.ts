@@ -12,8 +12,8 @@
  * - {@link scoreRows} / {@link framesOf} — the same as plain rows, and rows → frames;
  * - {@link toFrame} / {@link toKeyedFrame} / {@link conform} — typed frames from rows / cast
  *   frames to a schema;
- * - {@link checkTruth} / {@link checkTurnsTruth}(frame, truthCsv) — recovery of planted truth
- *   (simulated corpora, lib/simulate).
+ *
+ * The recovery of planted truth in simulated corpora (`checkTruth`) lives in lib/simulate.
  *
  * Rates are 0..1 (the paper prints %); undefined metrics are null, never 0.
  *
@@ -45,10 +45,3 @@ export {
   writeScored,
 } from "./frames.ts";
 export { type ScoredRows, type ScoreOptions, SCORER_VERSION, scoreRows } from "./score.ts";
-export {
-  checkTruth,
-  checkTurnsTruth,
-  TRUTH_COLUMNS,
-  type TruthCheck,
-  TURN_TRUTH_COLUMNS,
-} from "./truth.ts";

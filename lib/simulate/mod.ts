@@ -38,3 +38,4 @@ export {
   type TruthComparison,
   type TruthRow,
 } from "./truth.ts";
+export { checkTruth, checkTurnsTruth, type TruthCheck, TURN_TRUTH_COLUMNS } from "./check.ts";

@@ -20,7 +20,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { checkTruth, checkTurnsTruth, readScored } from "../../lib/frames/mod.ts";
+import { readScored } from "../../lib/frames/mod.ts";
+import { checkTruth, checkTurnsTruth } from "../../lib/simulate/check.ts";
 import { simulateCorpus } from "../../lib/simulate/mod.ts";
 
 const { values } = parseArgs({
