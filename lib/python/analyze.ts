@@ -28,6 +28,7 @@
  */
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
+import { WorkerPool } from "../util/pool.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
 import { type ModuleSummary, summarize, SUMMARY_VERSION } from "./summary.ts";
@@ -336,6 +337,16 @@ export async function summarizeFiles(
   };
 }
 
+/** A summary job of the package workers (lib/python/worker.ts). */
+export interface SummaryJob {
+  source: string;
+  file: string;
+  module: string;
+  /** Cache entry to write in the worker (key and root), when caching. */
+  key?: string;
+  cacheDir?: string;
+}
+
 async function runWorkers(
   n: number,
   todo: { index: number; source: string; key: string }[],
@@ -343,51 +354,17 @@ async function runWorkers(
   texts: (SummaryText | undefined)[],
   cacheDir: string | undefined,
 ): Promise<void> {
-  let next = 0;
-  const url = new URL("./worker.ts", import.meta.url).href;
-  // two files in flight per worker: the next one is queued while the worker parses, so it never
-  // waits for a message round trip (measured ~1.5 s idle per worker on sympy with one)
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const worker = new Worker(url, { type: "module" });
-      let inFlight = 0;
-      const send = () => {
-        if (next >= todo.length) {
-          if (inFlight === 0) {
-            worker.terminate();
-            resolve();
-          }
-          return;
-        }
-        const t = todo[next++];
-        const f = files[t.index];
-        inFlight++;
-        worker.postMessage({
-          id: next - 1,
-          source: t.source,
-          file: f.file,
-          module: f.module,
-          key: t.key,
-          cacheDir,
-        });
-      };
-      worker.onmessage = (e: MessageEvent) => {
-        inFlight--;
-        const t = todo[e.data.id];
-        if (typeof e.data.meta === "string") {
-          texts[t.index] = { meta: e.data.meta, rest: e.data.rest };
-        }
-        send();
-      };
-      worker.onerror = (e: ErrorEvent) => {
-        e.preventDefault();
-        worker.terminate();
-        resolve();
-      };
-      send();
-      send();
-    });
-  await Promise.all(Array.from({ length: n }, one));
+  // one queue, two files held per worker (lib/util/pool.ts); largest files were sorted first
+  const pool = new WorkerPool<SummaryJob, SummaryText>(new URL("./worker.ts", import.meta.url), n);
+  try {
+    await Promise.all(todo.map(async (t) => {
+      const f = files[t.index];
+      const job = { source: t.source, file: f.file, module: f.module, key: t.key, cacheDir };
+      texts[t.index] = await pool.run(job).catch(() => undefined);
+    }));
+  } finally {
+    pool.close();
+  }
   // anything a worker could not do (or left when it died) is done here
   for (const t of todo) {
     if (texts[t.index]) continue;
