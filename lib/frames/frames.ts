@@ -9,7 +9,7 @@ import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import { recoverDir, writeDirAtomic } from "../util/fs.ts";
-import { firstLastTurns, summarizeByTurn, summarizeTurns } from "../metrics/macro.ts";
+import { averageByConfig, averageByTurn, firstLastTurns } from "../metrics/macro.ts";
 import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
 import {
   CONFIG_KEYS,
@@ -181,7 +181,7 @@ export async function readScored(outDir: string): Promise<Scored> {
   };
 }
 
-/** Columns of {@link summarize}: per-configuration macro averages (rates 0..1). */
+/** Columns of {@link averages}: per-configuration macro averages (rates 0..1). */
 export const SUMMARY_SCHEMA = {
   harness: "str",
   model: "str",
@@ -205,17 +205,20 @@ export const SUMMARY_SCHEMA = {
  * averaged over the turns where each is defined (self metrics from turn 2; C_dup the mean of the
  * cumulative C_dup(1..T)). Sorted by harness, model, memory.
  */
-export function summarize(turns: pl.DataFrame): pl.DataFrame {
-  return toFrame(summarizeTurns(rowsOf<TurnRow>(turns)), SUMMARY_SCHEMA, CONFIG_KEYS);
+export function averages(turns: pl.DataFrame): pl.DataFrame {
+  return toFrame(averageByConfig(rowsOf<TurnRow>(turns)), SUMMARY_SCHEMA, CONFIG_KEYS);
 }
+
+/** @deprecated The old name of {@link averages} (which is not a module summary). */
+export const summarize: typeof averages = averages;
 
 /**
  * Per-configuration, per-turn macro averages of a `turns` frame (Tables 3 and 5 read T1/T2/T5
- * from it): the columns of {@link summarize} plus `turn`; `c_dup` is C_dup(t).
+ * from it): the columns of {@link averages} plus `turn`; `c_dup` is C_dup(t).
  */
 export function byTurn(turns: pl.DataFrame): pl.DataFrame {
   return toFrame(
-    summarizeByTurn(rowsOf<TurnRow>(turns)),
+    averageByTurn(rowsOf<TurnRow>(turns)),
     { ...SUMMARY_SCHEMA, turn: "i32" },
     [...CONFIG_KEYS, "turn"],
   );
@@ -246,6 +249,6 @@ export const FIRST_LAST_SCHEMA = {
  * lines, resolve, pass, c_dup (C_dup(t) at those turns).
  */
 export function firstLast(turns: pl.DataFrame): pl.DataFrame {
-  const rows = firstLastTurns(summarizeByTurn(rowsOf<TurnRow>(turns)));
+  const rows = firstLastTurns(averageByTurn(rowsOf<TurnRow>(turns)));
   return toFrame(rows, FIRST_LAST_SCHEMA, []);
 }

@@ -5,7 +5,7 @@
  *   `targets`, `events`, `tests`, `errors`, `configs` with the columns of `schema.ts`;
  * - {@link writeScored} / {@link readScored} — turns.csv/.parquet, targets.csv/.parquet,
  *   events.parquet, tests.parquet, configs.parquet, errors.csv (+ errors.parquet);
- * - {@link summarize}(turns) — per-configuration macro averages (Table 2/4 columns);
+ * - {@link averages}(turns) — per-configuration macro averages (Table 2/4 columns);
  * - {@link byTurn}(turns) — per-configuration, per-turn averages and C_dup(t) (Table 3/5);
  * - {@link firstLast}(turns) — first/last-turn values and Δ per configuration and metric;
  * - {@link erroredTurns}(errors) — turns left unscored (turns found = scored + errored);
@@ -20,15 +20,16 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { summarize, toFrame, TURNS_SCHEMA } from "./mod.ts";
+ * import { averages, toFrame, TURNS_SCHEMA } from "./mod.ts";
  * const turns = toFrame([], TURNS_SCHEMA, ["chain"]);
- * assert.equal(summarize(turns).height, 0);
+ * assert.equal(averages(turns).height, 0);
  * ```
  * @module
  */
 export * from "./schema.ts";
 export { column, conform, dtypeOf, rowsOf, sortRows, toFrame, toKeyedFrame } from "./build.ts";
 export {
+  averages,
   byTurn,
   erroredTurns,
   FIRST_LAST_SCHEMA,

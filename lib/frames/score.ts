@@ -49,12 +49,7 @@ import {
   type TurnResult,
   type TurnRow,
 } from "../metrics/mod.ts";
-import {
-  analyzePackage,
-  moduleName,
-  type ModuleSummary,
-  type Project,
-} from "../python/mod.ts";
+import { analyzePackage, moduleName, type ModuleSummary, type Project } from "../python/mod.ts";
 import {
   readSummaryText,
   summaryFromText,

@@ -11,7 +11,7 @@
  *   cumulative duplicated-chain indicator of eq. (3); the row types (`TurnRow`, `TargetRow`, …);
  * - {@link targetOutcome} — what became of a target (reused, or which gap missed it), the one
  *   classification of the `missed_targets` view, the figures and the notebooks;
- * - {@link macroAverage}, {@link summarizeTurns}, {@link summarizeByTurn}, {@link firstLastTurns} —
+ * - {@link macroAverage}, {@link averageByConfig}, {@link averageByTurn}, {@link firstLastTurns} —
  *   averaging over turns (Tables 2–5), with {@link TURN_VALUES} the per-turn value of each
  *   averaged metric.
  *
@@ -34,6 +34,8 @@ export {
   REIMPLEMENTATION_SHARE,
 } from "./redundancy.ts";
 export {
+  averageByConfig,
+  averageByTurn,
   type ConfigKey,
   FIRST_LAST_METRICS,
   type FirstLast,

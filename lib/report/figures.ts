@@ -11,8 +11,8 @@ import {
   asTurnRows,
   byConfig,
   type ConfigKey,
+  configMetrics,
   METRICS,
-  metrics,
   metricsByTurn,
   type TurnRow,
   turnsOf,
@@ -179,7 +179,7 @@ function configValues(rows: TurnRow[]) {
     model: g.key.model,
     memory: g.key.memory,
     config: label(g.key),
-    ...metrics(g.rows),
+    ...configMetrics(g.rows),
   }));
 }
 
@@ -316,7 +316,7 @@ export function memoryFigure(
   const isPaper = opts.paper !== false && which.harness === "OpenCode" &&
     which.model === "Qwen3.7-plus";
   const values = groups.flatMap((g) => {
-    const v = metrics(g.rows);
+    const v = configMetrics(g.rows);
     const rec = isPaper ? paperRecords(4).find((r) => r.memory === g.key.memory) : undefined;
     return ms.map((m) => {
       const ci = opts.intervals?.[`${g.key.memory}:${m}`];
