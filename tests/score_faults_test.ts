@@ -259,3 +259,24 @@ Deno.test({
     assert.deepEqual(await snapshot(out), NEW);
   },
 });
+
+Deno.test("writeDirAtomic: a file in place of --out is an error and is left alone; foreign files are kept", async () => {
+  const { writeDirAtomic } = await import("../lib/util/fs.ts");
+  const dir = await tempDir();
+  await Deno.writeTextFile(join(dir, "file"), "mine");
+  await assert.rejects(
+    writeDirAtomic(join(dir, "file"), (d) => Deno.writeTextFile(join(d, "a"), "1")),
+    /not a directory/,
+  );
+  assert.equal(await Deno.readTextFile(join(dir, "file")), "mine");
+  const out = join(dir, "out");
+  await Deno.mkdir(join(out, "notes"), { recursive: true });
+  await Deno.writeTextFile(join(out, "notes/keep.md"), "keep");
+  await Deno.writeTextFile(join(out, "a"), "old");
+  await writeDirAtomic(out, (d) => Deno.writeTextFile(join(d, "a"), "new"));
+  assert.deepEqual(await snapshot(out), {
+    a: sha256("new"),
+    "notes/keep.md": sha256("keep"),
+  });
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["file", "out"]);
+});

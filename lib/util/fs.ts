@@ -159,6 +159,9 @@ export async function writeDirAtomic(
   await recoverDir(dest);
   // a link (or `.`) is replaced where it leads
   const target = (await exists(dest)) ? await Deno.realPath(dest) : dest;
+  if ((await exists(target)) && !(await isDirectory(target))) {
+    throw new Error(`${dest}: exists and is not a directory`);
+  }
   const { parent, prefix } = siblings(target);
   await Deno.mkdir(parent, { recursive: true });
   const fresh = `${parent}/${prefix}new-${crypto.randomUUID()}`;
