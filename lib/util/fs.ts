@@ -109,6 +109,27 @@ async function copyTree(from: string, to: string): Promise<void> {
 }
 
 /**
+ * Carries the entries of the old directory `from` that the new one `to` lacks (directories both
+ * have are merged the same way), except those `keep` refuses (`rel`: path relative to the top).
+ */
+async function carryOver(
+  from: string,
+  to: string,
+  keep: (rel: string) => boolean,
+  rel = "",
+): Promise<void> {
+  for await (const e of Deno.readDir(from)) {
+    const r = `${rel}${e.name}`;
+    if (!keep(r)) continue;
+    const there = await Deno.lstat(`${to}/${e.name}`).catch(() => null);
+    if (!there) await copyTree(`${from}/${e.name}`, `${to}/${e.name}`);
+    else if (there.isDirectory && e.isDirectory) {
+      await carryOver(`${from}/${e.name}`, `${to}/${e.name}`, keep, `${r}/`);
+    }
+  }
+}
+
+/**
  * Puts back a directory that {@link writeDirAtomic} was interrupted in replacing (the process died
  * between its two renames: `dest` is missing and its old copy waits beside it). Removes the
  * hidden leftovers of interrupted writes older than an hour. Returns whether it restored `dest`.
@@ -140,7 +161,8 @@ export async function recoverDir(dest: string): Promise<boolean> {
  * Writes a whole directory all or nothing: `fill` writes into a new hidden directory beside
  * `dest`, which then replaces `dest` by two renames; a reader sees the old directory or the new
  * one, never a mix. When `fill` fails (disk full, …) its directory is removed and `dest` is
- * untouched. Entries of the old `dest` that `fill` did not write are carried over (hard links).
+ * untouched. Entries of the old `dest` that `fill` did not write are carried over (hard links),
+ * but for those `opts.keep` refuses (e.g. the writer's own outputs of an earlier run).
  * If the process dies between the two renames, `dest` is missing and its old copy is beside it:
  * {@link recoverDir} (called first here) puts it back.
  *
@@ -155,6 +177,7 @@ export async function recoverDir(dest: string): Promise<boolean> {
 export async function writeDirAtomic(
   dest: string,
   fill: (dir: string) => Promise<void>,
+  opts: { keep?: (rel: string) => boolean } = {},
 ): Promise<void> {
   await recoverDir(dest);
   // a link (or `.`) is replaced where it leads
@@ -168,13 +191,7 @@ export async function writeDirAtomic(
   await Deno.mkdir(fresh);
   try {
     await fill(fresh);
-    if (await isDirectory(target)) {
-      for await (const e of Deno.readDir(target)) {
-        if (!(await exists(`${fresh}/${e.name}`))) {
-          await copyTree(`${target}/${e.name}`, `${fresh}/${e.name}`);
-        }
-      }
-    }
+    if (await isDirectory(target)) await carryOver(target, fresh, opts.keep ?? (() => true));
   } catch (e) {
     await Deno.remove(fresh, { recursive: true }).catch(() => {});
     throw e;
