@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import {
+  averages,
   byTurn,
   CONFIGS_SCHEMA,
   dtypeOf,
@@ -12,7 +13,6 @@ import {
   scoreCorpus,
   type Scored,
   SCORED_FILES,
-  summarize,
   TARGETS_SCHEMA,
   TESTS_SCHEMA,
   toFrame,
@@ -74,9 +74,9 @@ Deno.test("frames: writeScored / readScored round trip with the same types", asy
   await assert.rejects(() => readScored(`${out}/nothing`), /missing/);
 });
 
-Deno.test("summarize / byTurn: the paper's macro averages on the hand-worked corpus", async () => {
+Deno.test("averages / byTurn: the paper's macro averages on the hand-worked corpus", async () => {
   const s = await fixture();
-  const [row] = summarize(s.turns).toRecords() as Record<string, number>[];
+  const [row] = averages(s.turns).toRecords() as Record<string, number>[];
   const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);
   assert.equal(row.turns, 5);
   close(row.reuse_repo, (0.5 + 0 + 0) / 3); // c1/1, c1/2, c2/1 (c1/3, c2/2 have no repo target)

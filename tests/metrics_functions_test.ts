@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import {
+  averageByConfig,
+  averageByTurn,
   C_dup,
   isRead,
   isReimplemented,
@@ -8,8 +10,6 @@ import {
   recall_s,
   resolved,
   reuse_s,
-  summarizeByTurn,
-  summarizeTurns,
 } from "../lib/metrics/mod.ts";
 import type { TurnRow } from "../lib/frames/schema.ts";
 
@@ -126,7 +126,7 @@ function row(p: Partial<TurnRow> & { chain: string; turn: number }): TurnRow {
   };
 }
 
-Deno.test("summarizeTurns: per-turn rates averaged where defined; C_dup over cumulative rates", () => {
+Deno.test("averageByConfig: per-turn rates averaged where defined; C_dup over cumulative rates", () => {
   const rows = [
     row({
       chain: "a",
@@ -163,7 +163,7 @@ Deno.test("summarizeTurns: per-turn rates averaged where defined; C_dup over cum
     row({ chain: "b", turn: 3, files: 8, lines: 40, pass_rate: 0.25, reimplemented: 1 }),
     row({ chain: "c", turn: 1, memory: "none", reuse_repo: 0.25 }),
   ];
-  const [interface_, none] = [summarizeTurns(rows)[0], summarizeTurns(rows)[1]];
+  const [interface_, none] = [averageByConfig(rows)[0], averageByConfig(rows)[1]];
   assert.equal(interface_.memory, "interface");
   assert.equal(interface_.turns, 5);
   assert.equal(interface_.chains, 2);
@@ -180,7 +180,7 @@ Deno.test("summarizeTurns: per-turn rates averaged where defined; C_dup over cum
   assert.equal(none.memory, "none");
   assert.equal(none.reuse_repo, 0.25);
   assert.equal(none.reuse_self, null);
-  const by = summarizeByTurn(rows).filter((r) => r.memory === "interface");
+  const by = averageByTurn(rows).filter((r) => r.memory === "interface");
   assert.deepEqual(by.map((r) => [r.turn, r.turns, r.c_dup]), [[1, 2, 0], [2, 2, 0.5], [3, 1, 1]]);
   assert.equal(by[0].reuse_self, null); // self metrics undefined at turn 1
   assert.equal(by[0].reuse_repo, 0.75);

@@ -42,7 +42,7 @@ Deno.test("views: every view is registered and documented", async () => {
   }
 });
 
-Deno.test("missed_targets: not-reused targets classed never_read / read_not_used", async () => {
+Deno.test("missed_targets: not-reused targets classed never_read / read_not_used / absent", async () => {
   const q = await scored();
   assert.deepEqual(
     rows(
@@ -52,7 +52,8 @@ Deno.test("missed_targets: not-reused targets classed never_read / read_not_used
     [
       [B, 1, "pkg.core.load", "repo", "never_read"],
       [B, 1, "pkg.util.norm", "repo", "read_not_used"],
-      [B, 2, "pkg.feat.f1.scale_values", "self", "never_read"],
+      // a self target the agent never wrote: nothing to read (lib/metrics/outcomes.ts)
+      [B, 2, "pkg.feat.f1.scale_values", "self", "absent"],
       [A, 1, "pkg.core.load", "repo", "never_read"],
       [A, 1, "pkg.util.scale", "repo", "read_not_used"],
       [A, 2, "pkg.util.norm", "repo", "read_not_used"],

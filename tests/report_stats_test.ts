@@ -8,9 +8,9 @@ import {
   chiSquare1Sf,
   ciMarkdown,
   clusterBootstrap,
+  configMetrics,
   holm,
   mcnemar,
-  metrics,
   metricsAtTurnOfStats,
   metricsByTurn,
   metricsOfStats,
@@ -214,14 +214,14 @@ Deno.test("metricsOfStats (bootstrap fast path) equals the scorer's macro-averag
       else near(a[k], b[k]!, 1e-9);
     }
   };
-  same(metricsOfStats(chains.map(chainStats)), metrics(chains.flat()));
+  same(metricsOfStats(chains.map(chainStats)), configMetrics(chains.flat()));
   for (const [turn, m] of metricsByTurn(chains.flat())) {
     same(metricsAtTurnOfStats(chains.map(chainStats), turn), m);
   }
   const draw = [4, 0, 0, 2, 4]; // a resample with repeated chains, including the short one
   same(
     metricsOfStats(draw.map((i) => chainStats(chains[i]))),
-    metrics(resampledRows(draw.map((i) => chains[i]))),
+    configMetrics(resampledRows(draw.map((i) => chains[i]))),
   );
 });
 

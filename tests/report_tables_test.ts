@@ -1,7 +1,7 @@
 // Table builders against small hand-computed frames (tests/fixtures/report/frames.ts).
 import assert from "node:assert/strict";
 import {
-  metrics,
+  configMetrics,
   parseCSV,
   readTasks,
   table1,
@@ -21,7 +21,7 @@ const close = (a: number | null | undefined, b: number, eps = 1e-9) =>
   assert.ok(a !== null && a !== undefined && Math.abs(a - b) < eps, `${a} ≉ ${b}`);
 
 Deno.test("metrics: macro averages of configuration A computed by hand", () => {
-  const m = metrics(turnRows(turnsFrame(CONFIG_A)));
+  const m = configMetrics(turnRows(turnsFrame(CONFIG_A)));
   close(m.reuse_repo, 55); // (.5 + 1 + 0 + .25 + 1) / 5, turn 3 of c1 has no repo target
   close(m.reuse_self, 62.5); // (.5 + 1 + 0 + 1) / 4, turns ≥ 2
   close(m.recall_repo, 65); // (1 + .5 + .5 + .25 + 1) / 5

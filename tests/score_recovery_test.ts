@@ -4,7 +4,8 @@
  * simulator writes); the paper scale is checked by `deno task bench score`.
  */
 import assert from "node:assert/strict";
-import { checkTruth, checkTurnsTruth, erroredTurns, scoreCorpus } from "../lib/frames/mod.ts";
+import { erroredTurns, scoreCorpus } from "../lib/frames/mod.ts";
+import { checkTruth, checkTurnsTruth } from "../lib/simulate/check.ts";
 import { simulateCorpus } from "../lib/simulate/mod.ts";
 
 Deno.test("simulated corpus (small): 100% of planted read / reuse / re-implementation decisions", async () => {

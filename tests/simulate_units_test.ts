@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { hash32, Rng } from "../lib/simulate/rng.ts";
 import { allocate } from "../lib/simulate/quota.ts";
 import { ImportPlan, relativeModule } from "../lib/simulate/imports.ts";
-import { grepHits, shownBy, type Workspace } from "../lib/simulate/reads.ts";
+import { grepHits, shownBy, type SimWorkspace } from "../lib/simulate/reads.ts";
 import { bashFor } from "../lib/simulate/shell.ts";
 import { PY_BUILTINS } from "../lib/simulate/pygen.ts";
 import { BUILTINS } from "../lib/python/mod.ts";
@@ -73,7 +73,7 @@ Deno.test("ImportPlan: relative imports and module aliases resolve to the right 
   }
 });
 
-function ws(files: Record<string, string[]>): Workspace {
+function ws(files: Record<string, string[]>): SimWorkspace {
   return { pkg: "pkg", files: new Map(Object.entries(files)), extras: [], header: new Map() };
 }
 

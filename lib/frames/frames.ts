@@ -8,7 +8,8 @@
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
-import { firstLastTurns, summarizeByTurn, summarizeTurns } from "../metrics/macro.ts";
+import { recoverDir, writeDirAtomic } from "../util/fs.ts";
+import { averageByConfig, averageByTurn, firstLastTurns } from "../metrics/macro.ts";
 import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
 import {
   CONFIG_KEYS,
@@ -127,30 +128,39 @@ export const SCORED_FILES = [
 /**
  * Writes the frames to `outDir` (created): turns.csv/.parquet, targets.csv/.parquet,
  * events.parquet, tests.parquet, configs.parquet, errors.csv (and errors.parquet, which
- * {@link readScored} reads back with exact types).
+ * {@link readScored} reads back with exact types). All or nothing (lib/util/fs.ts
+ * `writeDirAtomic`): the files are written to a new directory beside `outDir` that then replaces
+ * it, so a failure (disk full, interrupt) leaves the old frames whole; other files already in
+ * `outDir` are kept.
  */
 export async function writeScored(s: Scored, outDir: string): Promise<void> {
-  await Deno.mkdir(outDir, { recursive: true });
-  const parquet = (df: pl.DataFrame, name: string) => df.writeParquet(join(outDir, name));
-  const csv = async (df: pl.DataFrame, name: string) => {
-    // writeCSV to a path writes synchronously; write through a temp name for atomicity
-    const tmp = join(outDir, `.${name}.tmp`);
-    df.writeCSV(tmp);
-    await Deno.rename(tmp, join(outDir, name));
-  };
-  await csv(s.turns, "turns.csv");
-  parquet(s.turns, "turns.parquet");
-  await csv(s.targets, "targets.csv");
-  parquet(s.targets, "targets.parquet");
-  parquet(s.events, "events.parquet");
-  parquet(s.tests, "tests.parquet");
-  parquet(s.configs, "configs.parquet");
-  await csv(s.errors, "errors.csv");
-  parquet(s.errors, "errors.parquet");
+  await writeDirAtomic(outDir, async (dir) => {
+    const parquet = (df: pl.DataFrame, name: string) => df.writeParquet(join(dir, name));
+    const csv = (df: pl.DataFrame, name: string) => df.writeCSV(join(dir, name));
+    csv(s.turns, "turns.csv");
+    parquet(s.turns, "turns.parquet");
+    csv(s.targets, "targets.csv");
+    parquet(s.targets, "targets.parquet");
+    parquet(s.events, "events.parquet");
+    parquet(s.tests, "tests.parquet");
+    parquet(s.configs, "configs.parquet");
+    csv(s.errors, "errors.csv");
+    parquet(s.errors, "errors.parquet");
+    // the bytes must be on disk before the directory replaces the old one
+    for (const name of SCORED_FILES) {
+      const f = await Deno.open(join(dir, name), { read: true });
+      try {
+        await f.syncData();
+      } finally {
+        f.close();
+      }
+    }
+  });
 }
 
 /** Reads frames written by {@link writeScored}, cast to the schemas' dtypes. */
 export async function readScored(outDir: string): Promise<Scored> {
+  await recoverDir(outDir); // a write interrupted between its renames left the old copy beside
   const read = async (name: keyof typeof SCHEMAS) => {
     const path = join(outDir, `${name}.parquet`);
     let bytes: Uint8Array;
@@ -171,7 +181,7 @@ export async function readScored(outDir: string): Promise<Scored> {
   };
 }
 
-/** Columns of {@link summarize}: per-configuration macro averages (rates 0..1). */
+/** Columns of {@link averages}: per-configuration macro averages (rates 0..1). */
 export const SUMMARY_SCHEMA = {
   harness: "str",
   model: "str",
@@ -195,17 +205,20 @@ export const SUMMARY_SCHEMA = {
  * averaged over the turns where each is defined (self metrics from turn 2; C_dup the mean of the
  * cumulative C_dup(1..T)). Sorted by harness, model, memory.
  */
-export function summarize(turns: pl.DataFrame): pl.DataFrame {
-  return toFrame(summarizeTurns(rowsOf<TurnRow>(turns)), SUMMARY_SCHEMA, CONFIG_KEYS);
+export function averages(turns: pl.DataFrame): pl.DataFrame {
+  return toFrame(averageByConfig(rowsOf<TurnRow>(turns)), SUMMARY_SCHEMA, CONFIG_KEYS);
 }
+
+/** @deprecated The old name of {@link averages} (which is not a module summary). */
+export const summarize: typeof averages = averages;
 
 /**
  * Per-configuration, per-turn macro averages of a `turns` frame (Tables 3 and 5 read T1/T2/T5
- * from it): the columns of {@link summarize} plus `turn`; `c_dup` is C_dup(t).
+ * from it): the columns of {@link averages} plus `turn`; `c_dup` is C_dup(t).
  */
 export function byTurn(turns: pl.DataFrame): pl.DataFrame {
   return toFrame(
-    summarizeByTurn(rowsOf<TurnRow>(turns)),
+    averageByTurn(rowsOf<TurnRow>(turns)),
     { ...SUMMARY_SCHEMA, turn: "i32" },
     [...CONFIG_KEYS, "turn"],
   );
@@ -236,6 +249,6 @@ export const FIRST_LAST_SCHEMA = {
  * lines, resolve, pass, c_dup (C_dup(t) at those turns).
  */
 export function firstLast(turns: pl.DataFrame): pl.DataFrame {
-  const rows = firstLastTurns(summarizeByTurn(rowsOf<TurnRow>(turns)));
+  const rows = firstLastTurns(averageByTurn(rowsOf<TurnRow>(turns)));
   return toFrame(rows, FIRST_LAST_SCHEMA, []);
 }

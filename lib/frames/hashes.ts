@@ -21,9 +21,15 @@
  * @module
  */
 import { sha256 } from "../util/cache.ts";
+import { writeFileAtomic } from "../util/fs.ts";
 
 /** [size, mtimeMs, ctimeMs, ino, recordedAtMs, sha256] */
 type Entry = [number, number, number, number, number, string];
+
+function isEntry(e: unknown): e is Entry {
+  return Array.isArray(e) && e.length === 6 && e.slice(0, 5).every((x) => typeof x === "number") &&
+    typeof e[5] === "string" && /^[0-9a-f]{64}$/.test(e[5]);
+}
 
 /**
  * Modifications closer than this to the recording time make an entry untrusted. Change times
@@ -50,7 +56,10 @@ export class HashMemo {
     if (!path) return;
     try {
       const data = JSON.parse(Deno.readTextFileSync(path));
-      if (data && typeof data === "object" && !Array.isArray(data)) this.#entries = data;
+      if (data && typeof data === "object" && !Array.isArray(data)) {
+        // entries of another shape are dropped (their files are hashed again)
+        for (const [file, e] of Object.entries(data)) if (isEntry(e)) this.#entries[file] = e;
+      }
     } catch {
       // absent or corrupt: start empty
     }
@@ -87,11 +96,7 @@ export class HashMemo {
   /** Writes the memo (atomically) when it changed. */
   async save(): Promise<void> {
     if (!this.path || !this.#dirty) return;
-    const dir = this.path.slice(0, this.path.lastIndexOf("/"));
-    await Deno.mkdir(dir, { recursive: true });
-    const tmp = `${this.path}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeTextFile(tmp, JSON.stringify(this.#entries));
-    await Deno.rename(tmp, this.path);
+    await writeFileAtomic(this.path, JSON.stringify(this.#entries));
     this.#dirty = false;
   }
 }

@@ -5,30 +5,31 @@
  *   `targets`, `events`, `tests`, `errors`, `configs` with the columns of `schema.ts`;
  * - {@link writeScored} / {@link readScored} — turns.csv/.parquet, targets.csv/.parquet,
  *   events.parquet, tests.parquet, configs.parquet, errors.csv (+ errors.parquet);
- * - {@link summarize}(turns) — per-configuration macro averages (Table 2/4 columns);
+ * - {@link averages}(turns) — per-configuration macro averages (Table 2/4 columns);
  * - {@link byTurn}(turns) — per-configuration, per-turn averages and C_dup(t) (Table 3/5);
  * - {@link firstLast}(turns) — first/last-turn values and Δ per configuration and metric;
  * - {@link erroredTurns}(errors) — turns left unscored (turns found = scored + errored);
  * - {@link scoreRows} / {@link framesOf} — the same as plain rows, and rows → frames;
  * - {@link toFrame} / {@link toKeyedFrame} / {@link conform} — typed frames from rows / cast
  *   frames to a schema;
- * - {@link checkTruth} / {@link checkTurnsTruth}(frame, truthCsv) — recovery of planted truth
- *   (simulated corpora, lib/simulate).
+ *
+ * The recovery of planted truth in simulated corpora (`checkTruth`) lives in lib/simulate.
  *
  * Rates are 0..1 (the paper prints %); undefined metrics are null, never 0.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { summarize, toFrame, TURNS_SCHEMA } from "./mod.ts";
+ * import { averages, toFrame, TURNS_SCHEMA } from "./mod.ts";
  * const turns = toFrame([], TURNS_SCHEMA, ["chain"]);
- * assert.equal(summarize(turns).height, 0);
+ * assert.equal(averages(turns).height, 0);
  * ```
  * @module
  */
 export * from "./schema.ts";
 export { column, conform, dtypeOf, rowsOf, sortRows, toFrame, toKeyedFrame } from "./build.ts";
 export {
+  averages,
   byTurn,
   erroredTurns,
   FIRST_LAST_SCHEMA,
@@ -45,10 +46,3 @@ export {
   writeScored,
 } from "./frames.ts";
 export { type ScoredRows, type ScoreOptions, SCORER_VERSION, scoreRows } from "./score.ts";
-export {
-  checkTruth,
-  checkTurnsTruth,
-  TRUTH_COLUMNS,
-  type TruthCheck,
-  TURN_TRUTH_COLUMNS,
-} from "./truth.ts";

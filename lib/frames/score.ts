@@ -7,12 +7,19 @@
  * - reuse from the submission resolved against W_{t-1}; recall from the turn's log read against
  *   W_{t-1}; tests from tests.json and the results file; re-implementation and dup_chain.
  *
+ * The rules themselves live in lib/metrics (`extractTargets`, `scoreTurn`, `dupChain`); this module
+ * reads the corpus, groups its turns by (configuration, chain), looks turns up in the cache, runs
+ * the expensive jobs in a worker pool and assembles the rows.
+ *
  * W0 is analysed once per package (`analyzePackage` caches it); Python files are summarised and
  * logs parsed in a pool of workers; each turn's rows are cached under the SHA-256 of all its
  * inputs (log, submission, earlier submissions, references, tests, results, meta, W0, scorer
  * code), and each (configuration, chain) under the hash of its turns' keys, so unchanged runs are
  * not re-scored; log hashes are remembered by file identity (hashes.ts) so that a warm run need
- * not re-read the logs. Submitted code is parsed, never executed.
+ * not re-read the logs. Python summaries share lib/python's per-file cache entries (the same
+ * files `graph` writes). A cache entry of the wrong shape is scored again; a cache that cannot be
+ * written is reported once and scoring goes on without it. Submitted code is parsed, never
+ * executed.
  *
  * @module
  */
@@ -20,6 +27,7 @@ import { join, relative } from "node:path";
 import {
   type ChainSpec,
   type ConfigSpec,
+  type Corpus,
   type FoundTurn,
   LayoutError,
   loadRunContents,
@@ -27,16 +35,33 @@ import {
   readCorpus,
 } from "../layout/mod.ts";
 import { messageOf } from "../layout/read.ts";
-import { countLines, type ReadsResult } from "../logs/mod.ts";
-import { passRate, resolved, reuse_s } from "../metrics/mod.ts";
-import { extractTargets, scoreTargets, type Target } from "../metrics/targets.ts";
-import { analyzePackage, moduleName, type ModuleSummary, SUMMARY_VERSION } from "../python/mod.ts";
-import { summaryKey } from "../python/analyze.ts";
+import type { ReadsResult } from "../logs/mod.ts";
+import {
+  dupChain,
+  type ErrorRow,
+  type EventRow,
+  extractTargets,
+  scoreTurn,
+  type Target,
+  type TargetRow,
+  type TestRow,
+  type TurnKeys,
+  type TurnResult,
+  type TurnRow,
+} from "../metrics/mod.ts";
+import { analyzePackage, moduleName, type ModuleSummary, type Project } from "../python/mod.ts";
+import {
+  readSummaryText,
+  summaryFromText,
+  summaryKey,
+  summaryText,
+  writeSummaryText,
+} from "../python/analyze.ts";
 import type { Definition } from "../python/types.ts";
-import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
+import { Cache, cacheFailed, cacheRoot, cacheWritable, sha256 } from "../util/cache.ts";
 import { HashMemo } from "./hashes.ts";
 import { JobPool } from "./jobs.ts";
-import type { ErrorRow, EventRow, TargetRow, TestRow, TurnRow } from "./schema.ts";
+import { isTurnResult } from "./valid.ts";
 
 /** Bump when the meaning of scored rows changes (the code hash below catches the rest). */
 export const SCORER_VERSION = 1;
@@ -72,14 +97,6 @@ interface Submitted {
   text: string;
   hash: string;
   summary?: Promise<ModuleSummary>;
-}
-
-/** What one turn scores to (cached as a whole). */
-interface TurnResult {
-  turn: Omit<TurnRow, "dup_chain">;
-  targets: TargetRow[];
-  events: EventRow[];
-  tests: TestRow[];
 }
 
 let codeHash: Promise<string> | undefined;
@@ -154,43 +171,199 @@ function packageFile(pkg: string, path: string): string {
   return relative(pkg, path).replaceAll("\\", "/");
 }
 
+/** One scoring run: the corpus, the caches, the worker pool and the memoised shared inputs. */
+interface Run {
+  corpus: Corpus;
+  chains: Map<string, ChainSpec>;
+  configs: Map<string, ConfigSpec>;
+  /** Corpus-relative path for messages. */
+  rel: (p: string) => string;
+  useCache: boolean;
+  cacheDir: string;
+  turnCache: Cache;
+  logHashes: HashMemo;
+  code: string;
+  pool: JobPool;
+  errors: ErrorRow[];
+  /** Background cache writes, awaited before returning. */
+  writes: Promise<unknown>[];
+  w0Hash: (workspace: string) => Promise<string>;
+  w0Project: (pkgDir: string) => Promise<Project>;
+  summaryOf: (source: string, file: string, module: string) => Promise<ModuleSummary>;
+  refText: (path: string) => Promise<string>;
+  /** Targets of (chain, turn), keyed `chain \0 turn`. */
+  turnTargets: (k: string) => Promise<Target[]>;
+  /** Summary of the reference solution of (chain, turn), keyed `chain \0 turn`. */
+  refSummary: (k: string) => Promise<ModuleSummary>;
+  /** Counts a turn done (progress); `end()` ends the progress line. */
+  tick: (() => void) & { end(): void };
+}
+
+/** A scorable turn with its inputs read and its cache key computed. */
+interface Keyed {
+  run: FoundTurn;
+  config: ConfigSpec;
+  chain: ChainSpec;
+  keys: TurnKeys;
+  earlier: Submitted[];
+  submitted?: Submitted;
+  /** The log's bytes when they were read to hash them (else read when scoring). */
+  logBytes?: Uint8Array;
+  key: string;
+}
+
 /** Scores a corpus into plain rows (the frames of `scoreCorpus` are built from these). */
 export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<ScoredRows> {
   const { corpus, problems } = await readCorpus(dir);
-  const rel = (p: string) => {
-    const r = relative(corpus.dir, p);
-    return r.startsWith("..") ? p : r;
-  };
-  const useCache = opts.cache ?? true;
-  const turnCache = new Cache("scored-turn", SCORER_VERSION, opts.cacheDir);
-  // log hashes remembered by file identity (see hashes.ts): a warm run need not re-read the logs
-  const logHashes = new HashMemo(
-    useCache
-      ? `${opts.cacheDir ?? cacheRoot()}/scored-hashes-v1/${sha256(corpus.dir)}.json`
-      : undefined,
-  );
-  const code = await scorerCodeHash();
-  const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
+  const run = await startRun(corpus, opts);
+  run.errors.push(...errorRows(corpus, problems));
+  const groups = groupRuns(corpus.runs);
+  const results = new Map<FoundTurn, TurnResult>();
+  try {
+    const queue = [...groups];
+    const lanes = Math.max(4, run.pool.size * 4);
+    await Promise.all(
+      Array.from({ length: Math.min(lanes, queue.length) }, async () => {
+        for (let g = queue.shift(); g; g = queue.shift()) await scoreGroup(run, g, results);
+      }),
+    );
+  } finally {
+    run.pool.close();
+    run.tick.end();
+  }
+  // a memo that cannot be written only costs re-hashing
+  await run.logHashes.save().catch((e) => cacheFailed(run.cacheDir, e));
+  await Promise.all(run.writes);
+  return assemble(corpus, run, groups, results);
+}
 
-  const errors: ErrorRow[] = [];
+/** Progress on stderr (when asked and a terminal): `tick()` per turn, `end()` once. */
+function progress(total: number, show: boolean): (() => void) & { end: () => void } {
+  let done = 0;
+  const enc = new TextEncoder();
+  const tick = () => {
+    done++;
+    if (show && (done % 25 === 0 || done === total)) {
+      Deno.stderr.writeSync(enc.encode(`\rscoring: ${done}/${total} turns`));
+    }
+  };
+  return Object.assign(tick, { end: () => show && Deno.stderr.writeSync(enc.encode("\n")) });
+}
+
+/** The shared state of a run, with W0, summaries and targets memoised. */
+async function startRun(corpus: Corpus, opts: ScoreOptions): Promise<Run> {
+  const useCache = opts.cache ?? true;
+  const cacheDir = opts.cacheDir ?? cacheRoot();
+  const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
+  const total = corpus.runs.filter((r) => r.blocked.length === 0).length;
+  const run: Run = {
+    corpus,
+    chains: new Map(corpus.chains.map((c) => [c.chain, c])),
+    configs: new Map(corpus.configs.map((c) => [c.id, c])),
+    rel: (p) => {
+      const r = relative(corpus.dir, p);
+      return r.startsWith("..") ? p : r;
+    },
+    useCache,
+    cacheDir,
+    turnCache: new Cache("scored-turn", SCORER_VERSION, cacheDir),
+    // log hashes remembered by file identity (see hashes.ts): a warm run need not re-read logs
+    logHashes: new HashMemo(
+      useCache ? `${cacheDir}/scored-hashes-v1/${sha256(corpus.dir)}.json` : undefined,
+    ),
+    code: await scorerCodeHash(),
+    pool,
+    errors: [],
+    writes: [],
+    w0Hash: memo((workspace: string) => treeHash(workspace)),
+    w0Project: memo((pkgDir: string) =>
+      analyzePackage(pkgDir, {
+        cache: useCache,
+        workers: opts.workers,
+        cacheDir: opts.cacheDir,
+        name: moduleName(pkgDir.slice(pkgDir.lastIndexOf("/") + 1)),
+      })
+    ),
+    summaryOf: () => Promise.reject(new Error("not ready")),
+    refText: memo((path: string) => Deno.readTextFile(path)),
+    turnTargets: () => Promise.reject(new Error("not ready")),
+    refSummary: () => Promise.reject(new Error("not ready")),
+    tick: progress(total, (opts.progress ?? false) && Deno.stderr.isTerminal()),
+  };
+  run.summaryOf = (source, file, module) => summaryOf(run, source, file, module);
+  run.turnTargets = memo((k: string) => targetsOf(run, k));
+  run.refSummary = memo((k: string) => referenceSummary(run, k));
+  return run;
+}
+
+/**
+ * A Python file's summary: from lib/python's per-file cache (the entries `graph` and
+ * `analyzePackage` read and write), else parsed in the pool and stored there in the background.
+ */
+async function summaryOf(
+  run: Run,
+  source: string,
+  file: string,
+  module: string,
+): Promise<ModuleSummary> {
+  const key = summaryKey(new TextEncoder().encode(source), file, module);
+  if (run.useCache) {
+    const hit = await readSummaryText(run.cacheDir, key);
+    const summary = hit && summaryFromText(hit);
+    if (summary && summary.module === module && summary.file === file) return summary;
+  }
+  const summary = await run.pool.run({ type: "summarize", source, file, module });
+  // written in the background (awaited before returning); a failed write costs a re-parse
+  if (run.useCache && cacheWritable(run.cacheDir)) {
+    run.writes.push(
+      writeSummaryText(run.cacheDir, key, summaryText(summary)).catch((e) =>
+        cacheFailed(run.cacheDir, e)
+      ),
+    );
+  }
+  return summary;
+}
+
+/** Summary of the reference solution of turn t of a chain (`chain \0 t`). */
+async function referenceSummary(run: Run, k: string): Promise<ModuleSummary> {
+  const [chainId, t] = k.split("\u0000");
+  const chain = run.chains.get(chainId)!;
+  const turn = chain.turns[Number(t) - 1];
+  const pkgDir = join(chain.repo.workspace, chain.repo.package);
+  return run.summaryOf(
+    await run.refText(turn.solution),
+    packageFile(pkgDir, join(chain.repo.workspace, turn.path)),
+    turn.module,
+  );
+}
+
+/** Targets of turn t of a chain (`chain \0 t`): the reference solutions against W0. */
+async function targetsOf(run: Run, k: string): Promise<Target[]> {
+  const [chainId, t] = k.split("\u0000");
+  const chain = run.chains.get(chainId)!;
+  const n = Number(t);
+  const w0 = await run.w0Project(join(chain.repo.workspace, chain.repo.package));
+  const refs = await Promise.all(
+    chain.turns.slice(0, n).map((x) => run.refSummary(`${chainId}\u0000${x.turn}`)),
+  );
+  const reference = w0.withModules(refs);
+  const earlier = chain.turns.slice(0, n - 1).map((x) => x.module);
+  return extractTargets(reference, chain.turns[n - 1].module, w0, earlier);
+}
+
+/** Error rows of problems found while reading the corpus (each once). */
+function errorRows(corpus: Corpus, problems: Problem[]): ErrorRow[] {
+  const out: ErrorRow[] = [];
   const attached = new Set<Problem>();
-  const errorOf = (run: FoundTurn, p: { path: string; message: string }) =>
-    errors.push({
-      path: p.path,
-      chain: run.chain,
-      turn: run.turn,
-      config: run.config,
-      message: p.message,
-    });
   for (const run of corpus.runs) {
     for (const p of run.blocked) {
       attached.add(p);
-      errorOf(run, p);
+      out.push(errorOf(run, p));
     }
   }
   for (const p of problems) {
     if (attached.has(p)) continue;
-    errors.push({
+    out.push({
       path: p.path,
       chain: p.chain ?? null,
       turn: p.turn ?? null,
@@ -198,340 +371,233 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       message: p.message,
     });
   }
+  return out;
+}
 
-  const chains = new Map(corpus.chains.map((c) => [c.chain, c]));
-  const configs = new Map(corpus.configs.map((c) => [c.id, c]));
+function errorOf(run: FoundTurn, p: { path: string; message: string }): ErrorRow {
+  return { path: p.path, chain: run.chain, turn: run.turn, config: run.config, message: p.message };
+}
 
-  // --- shared, memoised inputs -------------------------------------------------------------
-  const w0Hash = memo((workspace: string) => treeHash(workspace));
-  const w0Project = memo((pkgDir: string) =>
-    analyzePackage(pkgDir, {
-      cache: useCache,
-      workers: opts.workers,
-      cacheDir: opts.cacheDir,
-      name: moduleName(pkgDir.slice(pkgDir.lastIndexOf("/") + 1)),
-    })
-  );
-  // Python summaries, cached by content in lib/python's own summary cache (shared with
-  // analyzePackage), so that re-scoring after a change of the scorer does not re-parse; in memory
-  // references are memoised for the run, submissions per (configuration, chain) group
-  const summaryCache = new Cache("python-summary", SUMMARY_VERSION, opts.cacheDir);
-  const encoder = new TextEncoder();
-  const writes: Promise<void>[] = [];
-  const summaryOf = async (source: string, file: string, module: string) => {
-    const key = summaryKey(encoder.encode(source), file, module);
-    if (useCache) {
-      const hit = await summaryCache.get<ModuleSummary>(key);
-      if (hit?.version === SUMMARY_VERSION && hit.module === module) return hit;
-    }
-    const summary = await pool.run({ type: "summarize", source, file, module });
-    // written in the background (awaited before returning); a failed write costs a re-parse
-    if (useCache) writes.push(summaryCache.set(key, summary).catch(() => {}));
-    return summary;
-  };
-  const refText = memo((path: string) => Deno.readTextFile(path));
-  const refSummary = memo(async (k: string) => {
-    const [chainId, t] = k.split("\u0000");
-    const chain = chains.get(chainId)!;
-    const turn = chain.turns[Number(t) - 1];
-    const pkgDir = join(chain.repo.workspace, chain.repo.package);
-    return summaryOf(
-      await refText(turn.solution),
-      packageFile(pkgDir, join(chain.repo.workspace, turn.path)),
-      turn.module,
-    );
-  });
-  const turnTargets = memo(async (k: string): Promise<Target[]> => {
-    const [chainId, t] = k.split("\u0000");
-    const chain = chains.get(chainId)!;
-    const n = Number(t);
-    const w0 = await w0Project(join(chain.repo.workspace, chain.repo.package));
-    const refs = await Promise.all(
-      chain.turns.slice(0, n).map((x) => refSummary(`${chainId}\u0000${x.turn}`)),
-    );
-    const reference = w0.withModules(refs);
-    const earlier = chain.turns.slice(0, n - 1).map((x) => x.module);
-    return extractTargets(reference, chain.turns[n - 1].module, w0, earlier);
-  });
+/** A turn that could not be scored, as an error row naming its file. */
+function failed(run: Run, turn: FoundTurn, e: unknown): void {
+  const path = e instanceof LayoutError ? e.path : run.rel(turn.log ?? turn.dir);
+  run.errors.push(errorOf(turn, { path, message: messageOf(e) }));
+}
 
-  // --- per (config, chain) groups ----------------------------------------------------------
+/** The run turns grouped by (configuration, chain), in order of first appearance. */
+function groupRuns(runs: readonly FoundTurn[]): FoundTurn[][] {
   const groups = new Map<string, FoundTurn[]>();
-  for (const run of corpus.runs) {
+  for (const run of runs) {
     const k = `${run.config}\u0000${run.chain}`;
     const g = groups.get(k);
     if (g) g.push(run);
     else groups.set(k, [run]);
   }
-  const results = new Map<FoundTurn, TurnResult>();
-  const total = corpus.runs.filter((r) => r.blocked.length === 0).length;
-  let done = 0;
-  const showProgress = (opts.progress ?? false) && Deno.stderr.isTerminal();
-  const enc = new TextEncoder();
-  const tick = () => {
-    done++;
-    if (showProgress && (done % 25 === 0 || done === total)) {
-      Deno.stderr.writeSync(enc.encode(`\rscoring: ${done}/${total} turns`));
-    }
-  };
+  return [...groups.values()];
+}
 
-  /** A scorable turn with its inputs read and its cache key computed. */
-  interface Keyed {
-    run: FoundTurn;
-    config: ConfigSpec;
-    chain: ChainSpec;
-    earlier: Submitted[];
-    submitted?: Submitted;
-    /** The log's bytes when they were read to hash them (else read when scoring). */
-    logBytes?: Uint8Array;
-    key: string;
-  }
-
-  const scoreGroup = async (runs: FoundTurn[]) => {
-    runs.sort((a, b) => a.turn - b.turn);
-    const config = configs.get(runs[0].config);
-    const chain = chains.get(runs[0].chain);
-    // phase 1: read every turn's inputs and compute its key (W_{t-1} needs only the files)
-    const keyed: Keyed[] = [];
-    const earlier: Submitted[] = [];
-    for (const run of runs) {
-      const text = readOptional(run.submission);
-      const turn = chain?.turns[run.turn - 1];
-      const submitted: Submitted | undefined = turn && text !== undefined
-        ? { path: turn.path, module: turn.module, text, hash: sha256(text) }
-        : undefined;
-      if (run.blocked.length === 0 && config && chain) {
-        try {
-          keyed.push(await keyOf(run, config, chain, [...earlier], submitted));
-        } catch (e) {
-          failed(run, e);
-          tick();
-        }
-      }
-      if (submitted) earlier.push(submitted);
-    }
-    // phase 2: the whole group from one cache entry, else turn by turn
-    const groupKey = sha256(`group\n${keyed.map((k) => k.key).join("\n")}`);
-    if (useCache && keyed.length) {
-      const hit = await turnCache.get<TurnResult[]>(groupKey);
-      if (hit?.length === keyed.length) {
-        keyed.forEach((k, i) => {
-          results.set(k.run, hit[i]);
-          tick();
-        });
-        return;
-      }
-    }
-    let all = true;
-    const group: TurnResult[] = [];
-    for (const k of keyed) {
-      try {
-        const r = await scoreTurn(k);
-        results.set(k.run, r);
-        group.push(r);
-      } catch (e) {
-        failed(k.run, e);
-        all = false;
-      }
-      tick();
-    }
-    if (useCache && all && keyed.length > 1) {
-      await turnCache.set(groupKey, group);
-    }
-  };
-
-  const failed = (run: FoundTurn, e: unknown) => {
-    const path = e instanceof LayoutError ? e.path : rel(run.log ?? run.dir);
-    errorOf(run, { path, message: messageOf(e) });
-  };
-
-  const keyOf = async (
-    run: FoundTurn,
-    config: ConfigSpec,
-    chain: ChainSpec,
-    earlier: Submitted[],
-    submitted: Submitted | undefined,
-  ): Promise<Keyed> => {
-    const turn = chain.turns[run.turn - 1];
-    if (!run.log) throw new LayoutError(rel(run.dir), "missing log");
-    const log = logHashes.read(run.log);
-    // the raw texts go into the key; they are parsed only when the turn is not in the cache
-    const raw = (path: string | undefined) => {
-      if (!path) return "";
-      try {
-        return Deno.readFileSync(path);
-      } catch (e) {
-        throw new LayoutError(rel(path), `unreadable (${(e as Error).message})`);
-      }
-    };
-    const refs = await Promise.all(chain.turns.slice(0, run.turn).map((x) => refText(x.solution)));
-    const key = sha256(JSON.stringify({
-      code,
-      keys: [config.harness, config.model, config.memory, chain.chain, run.turn],
-      cwd: config.cwd ?? null,
-      repo: [chain.repo.workspace, chain.repo.package, await w0Hash(chain.repo.workspace)],
-      turns: chain.turns.slice(0, run.turn).map((x, i) => [x.module, x.path, sha256(refs[i])]),
-      cases: turn.cases,
-      earlier: earlier.map((e) => [e.path, e.hash]),
-      submission: submitted?.hash ?? null,
-      log: [relative(run.dir, run.log), log.digest],
-      results: [run.results ? relative(run.dir, run.results) : null, sha256(raw(run.results))],
-      meta: sha256(raw(run.meta)),
-    }));
-    return { run, config, chain, earlier, submitted, logBytes: log.bytes, key };
-  };
-
-  const scoreTurn = async (
-    { run, config, chain, earlier, submitted, logBytes, key }: Keyed,
-  ): Promise<TurnResult> => {
-    if (useCache) {
-      const hit = await turnCache.get<TurnResult>(key);
-      if (hit) return hit;
-    }
-    const turn = chain.turns[run.turn - 1];
-    const keys = {
-      harness: config.harness,
-      model: config.model,
-      memory: config.memory,
-      chain: chain.chain,
-      turn: run.turn,
-    };
-    const contents = await loadRunContents(run, turn, rel);
-    const pkgDir = join(chain.repo.workspace, chain.repo.package);
-    const overlays: Record<string, string> = {};
-    for (const e of earlier) overlays[e.path] = e.text;
-    const readsP = pool.run({
-      type: "log",
-      text: new TextDecoder().decode(logBytes ?? Deno.readFileSync(run.log!)),
-      file: rel(run.log!),
-      cwd: config.cwd,
-      workspace: chain.repo.workspace,
-      overlays,
-    });
-    const [w0, targets] = await Promise.all([
-      w0Project(pkgDir),
-      turnTargets(`${chain.chain}\u0000${run.turn}`),
-    ]);
-    const summary = (e: Submitted) =>
-      e.summary ??= summaryOf(
-        e.text,
-        packageFile(pkgDir, join(chain.repo.workspace, e.path)),
-        e.module,
-      );
-    const agentModules = await Promise.all(
-      [...earlier, ...(submitted ? [submitted] : [])].map(summary),
+/**
+ * Scores one (configuration, chain): every turn's key first (W_{t-1} needs only the files), then
+ * the whole group from one cache entry, else turn by turn.
+ */
+async function scoreGroup(
+  run: Run,
+  runs: FoundTurn[],
+  results: Map<FoundTurn, TurnResult>,
+): Promise<void> {
+  runs.sort((a, b) => a.turn - b.turn);
+  const keyed = await keyGroup(run, runs);
+  const groupKey = sha256(`group\n${keyed.map((k) => k.key).join("\n")}`);
+  if (run.useCache && keyed.length) {
+    const hit = await run.turnCache.get<TurnResult[]>(
+      groupKey,
+      (v): v is TurnResult[] =>
+        Array.isArray(v) && v.length === keyed.length &&
+        v.every((r, i) => isTurnResult(r, keyed[i].keys)),
     );
-    const agent = w0.withModules(agentModules);
-    let reads: ReadsResult;
-    try {
-      reads = await readsP;
-    } catch (e) {
-      throw new LayoutError(rel(run.log!), messageOf(e));
+    if (hit) {
+      keyed.forEach((k, i) => {
+        results.set(k.run, hit[i]);
+        run.tick();
+      });
+      return;
     }
-    const scores = scoreTargets(targets, {
-      agent,
+  }
+  let all = true;
+  const group: TurnResult[] = [];
+  for (const k of keyed) {
+    try {
+      const r = await cachedTurn(run, k);
+      results.set(k.run, r);
+      group.push(r);
+    } catch (e) {
+      failed(run, k.run, e);
+      all = false;
+    }
+    run.tick();
+  }
+  if (run.useCache && all && keyed.length > 1) await run.turnCache.set(groupKey, group);
+}
+
+/** Reads the inputs of a group's turns and computes their keys; unscorable turns become errors. */
+async function keyGroup(run: Run, runs: FoundTurn[]): Promise<Keyed[]> {
+  const config = run.configs.get(runs[0].config);
+  const chain = run.chains.get(runs[0].chain);
+  const keyed: Keyed[] = [];
+  const earlier: Submitted[] = [];
+  for (const turn of runs) {
+    const text = readOptional(turn.submission);
+    const spec = chain?.turns[turn.turn - 1];
+    const submitted: Submitted | undefined = spec && text !== undefined
+      ? { path: spec.path, module: spec.module, text, hash: sha256(text) }
+      : undefined;
+    if (turn.blocked.length === 0 && config && chain) {
+      try {
+        keyed.push(await keyOf(run, turn, config, chain, [...earlier], submitted));
+      } catch (e) {
+        failed(run, turn, e);
+        run.tick();
+      }
+    }
+    if (submitted) earlier.push(submitted);
+  }
+  return keyed;
+}
+
+/** A turn's cache key: the SHA-256 of all its inputs and of the scorer's code. */
+async function keyOf(
+  run: Run,
+  turn: FoundTurn,
+  config: ConfigSpec,
+  chain: ChainSpec,
+  earlier: Submitted[],
+  submitted: Submitted | undefined,
+): Promise<Keyed> {
+  const spec = chain.turns[turn.turn - 1];
+  if (!turn.log) throw new LayoutError(run.rel(turn.dir), "missing log");
+  const log = run.logHashes.read(turn.log);
+  // the raw texts go into the key; they are parsed only when the turn is not in the cache
+  const raw = (path: string | undefined) => {
+    if (!path) return "";
+    try {
+      return Deno.readFileSync(path);
+    } catch (e) {
+      throw new LayoutError(run.rel(path), `unreadable (${(e as Error).message})`);
+    }
+  };
+  const refs = await Promise.all(
+    chain.turns.slice(0, turn.turn).map((x) => run.refText(x.solution)),
+  );
+  const key = sha256(JSON.stringify({
+    code: run.code,
+    keys: [config.harness, config.model, config.memory, chain.chain, turn.turn],
+    cwd: config.cwd ?? null,
+    repo: [chain.repo.workspace, chain.repo.package, await run.w0Hash(chain.repo.workspace)],
+    turns: chain.turns.slice(0, turn.turn).map((x, i) => [x.module, x.path, sha256(refs[i])]),
+    cases: spec.cases,
+    earlier: earlier.map((e) => [e.path, e.hash]),
+    submission: submitted?.hash ?? null,
+    log: [relative(turn.dir, turn.log), log.digest],
+    results: [turn.results ? relative(turn.dir, turn.results) : null, sha256(raw(turn.results))],
+    meta: sha256(raw(turn.meta)),
+  }));
+  const keys = {
+    harness: config.harness,
+    model: config.model,
+    memory: config.memory,
+    chain: chain.chain,
+    turn: turn.turn,
+  };
+  return { run: turn, config, chain, keys, earlier, submitted, logBytes: log.bytes, key };
+}
+
+/** A turn's rows from the cache (when a valid entry is there), else scored and stored. */
+async function cachedTurn(run: Run, k: Keyed): Promise<TurnResult> {
+  if (run.useCache) {
+    const hit = await run.turnCache.get(k.key, (v): v is TurnResult => isTurnResult(v, k.keys));
+    if (hit) return hit;
+  }
+  const result = await scoreOne(run, k);
+  if (run.useCache) await run.turnCache.set(k.key, result);
+  return result;
+}
+
+/** Scores one turn: its log read in the pool, the code models of W_{t-1}, then `scoreTurn`. */
+async function scoreOne(run: Run, k: Keyed): Promise<TurnResult> {
+  const { config, chain, earlier, submitted } = k;
+  const log = k.run.log!;
+  const spec = chain.turns[k.run.turn - 1];
+  const contents = await loadRunContents(k.run, spec, run.rel);
+  const pkgDir = join(chain.repo.workspace, chain.repo.package);
+  const overlays: Record<string, string> = {};
+  for (const e of earlier) overlays[e.path] = e.text;
+  const readsP = run.pool.run({
+    type: "log",
+    text: new TextDecoder().decode(k.logBytes ?? Deno.readFileSync(log)),
+    file: run.rel(log),
+    cwd: config.cwd,
+    workspace: chain.repo.workspace,
+    overlays,
+  });
+  const [w0, targets] = await Promise.all([
+    run.w0Project(pkgDir),
+    run.turnTargets(`${chain.chain}\u0000${k.run.turn}`),
+  ]);
+  const summary = (e: Submitted) =>
+    e.summary ??= run.summaryOf(
+      e.text,
+      packageFile(pkgDir, join(chain.repo.workspace, e.path)),
+      e.module,
+    );
+  const agentModules = await Promise.all(
+    [...earlier, ...(submitted ? [submitted] : [])].map(summary),
+  );
+  let reads: ReadsResult;
+  try {
+    reads = await readsP;
+  } catch (e) {
+    throw new LayoutError(run.rel(log), messageOf(e));
+  }
+  return scoreTurn({
+    keys: k.keys,
+    targets,
+    model: {
+      agent: w0.withModules(agentModules),
       w0,
-      module: turn.module,
+      module: spec.module,
       submitted: submitted !== undefined,
       earlier: new Map(earlier.map((e) => [e.module, e.path])),
       w0Path: (def: Definition) => `${chain.repo.package}/${def.file}`,
-      reads: reads.reads,
-    });
-    const repo = scores.filter((s) => s.kind === "repo");
-    const self = scores.filter((s) => s.kind === "self");
-    const rate = (xs: typeof scores, f: (s: (typeof scores)[number]) => boolean) =>
-      xs.length ? xs.filter(f).length / xs.length : null;
-    const passed = contents.cases.filter((c) => c.passed).length;
-    const meta = { ...reads.meta, ...contents.meta };
-    const turnRow: Omit<TurnRow, "dup_chain"> = {
-      ...keys,
-      n_repo: repo.length,
-      n_self: self.length,
-      reuse_repo: reuse_s(
-        repo.map((s) => s.id),
-        new Set(repo.filter((s) => s.reused).map((s) => s.id)),
-      ),
-      reuse_self: reuse_s(
-        self.map((s) => s.id),
-        new Set(self.filter((s) => s.reused).map((s) => s.id)),
-      ),
-      recall_repo: rate(repo, (s) => s.read),
-      recall_self: rate(self, (s) => s.read),
-      files: reads.files,
-      lines: reads.lines,
-      tests: contents.cases.length,
-      passed,
-      pass_rate: passRate(contents.cases),
-      resolved: resolved(contents.cases),
-      submitted: submitted !== undefined,
-      reimplemented: scores.filter((s) => s.reimplemented).length,
-      coverage: reads.coverage,
-      cost: meta.cost ?? null,
-      steps: meta.steps ?? null,
-      seconds: meta.seconds ?? null,
-    };
-    const result: TurnResult = {
-      turn: turnRow,
-      targets: scores.map((s) => ({
-        ...keys,
-        target: s.id,
-        kind: s.kind,
-        implemented: s.implemented,
-        read: s.read,
-        reused: s.reused,
-        reimplemented: s.reimplemented,
-        reimplemented_by: s.reimplemented_by,
-        file: s.body?.file ?? null,
-        start: s.defStart,
-        end: s.body?.end ?? null,
-        body_lines: s.body ? s.body.end - s.body.start + 1 : null,
-        body_start: s.body?.start ?? null,
-        callees: s.callees,
-        callee_overlap: s.callee_overlap,
-      })),
-      events: reads.events.map((ev, idx) => ({
-        ...keys,
-        idx,
-        step: ev.step,
-        kind: ev.kind,
-        tool: ev.tool,
-        command: ev.command,
-        paths: ev.paths,
-        lines_read: countLines(ev.lines),
-        placed: ev.placed,
-      })),
-      tests: contents.cases.map((c) => ({ ...keys, case: c.id, passed: c.passed })),
-    };
-    if (useCache) await turnCache.set(key, result);
-    return result;
-  };
+    },
+    reads,
+    cases: contents.cases,
+    meta: { ...reads.meta, ...contents.meta },
+  });
+}
 
-  try {
-    const queue = [...groups.values()];
-    const lanes = Math.max(4, pool.size * 4);
-    await Promise.all(
-      Array.from({ length: Math.min(lanes, queue.length) }, async () => {
-        for (let g = queue.shift(); g; g = queue.shift()) await scoreGroup(g);
-      }),
-    );
-  } finally {
-    pool.close();
-    if (showProgress) Deno.stderr.writeSync(enc.encode("\n"));
-  }
-  await logHashes.save().catch(() => {}); // a memo that cannot be written only costs re-hashing
-  await Promise.all(writes);
+const byId = <T>(f: (x: T) => string) => (a: T, b: T) => (f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0);
 
-  // --- assemble, with dup_chain cumulative per (config, chain) ------------------------------
+/**
+ * The rows of every scored turn, sorted by configuration keys, chain and turn (targets by id,
+ * tests by case), with `dup_chain` ({@link dupChain}) over each (configuration, chain).
+ */
+function assemble(
+  corpus: Corpus,
+  run: Run,
+  groups: FoundTurn[][],
+  results: Map<FoundTurn, TurnResult>,
+): ScoredRows {
   const out: ScoredRows = {
     turns: [],
     targets: [],
     events: [],
     tests: [],
-    errors,
+    errors: run.errors,
     configs: corpus.configs,
     found: corpus.runs.length,
   };
-  const byKeys = [...groups.values()].map((runs) => {
-    const c = configs.get(runs[0].config);
+  const byKeys = groups.map((runs) => {
+    const c = run.configs.get(runs[0].config);
     return { runs, key: c ? [c.harness, c.model, c.memory, runs[0].chain] : [] };
   }).sort((a, b) => {
     for (let i = 0; i < 4; i++) {
@@ -539,18 +605,16 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     }
     return 0;
   });
-  const byId = <T>(f: (x: T) => string) => (a: T, b: T) => (f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0);
   for (const { runs } of byKeys) {
-    let dup = false;
-    for (const run of [...runs].sort((a, b) => a.turn - b.turn)) {
-      const r = results.get(run);
-      if (!r) continue;
-      dup ||= r.turn.reimplemented > 0;
-      out.turns.push({ ...r.turn, dup_chain: dup });
+    const scored = [...runs].sort((a, b) => a.turn - b.turn).map((r) => results.get(r))
+      .filter((r): r is TurnResult => r !== undefined);
+    const dup = dupChain(scored.map((r) => r.turn.reimplemented));
+    scored.forEach((r, i) => {
+      out.turns.push({ ...r.turn, dup_chain: dup[i] });
       for (const x of [...r.targets].sort(byId((t) => t.target))) out.targets.push(x);
       for (const x of r.events) out.events.push(x);
       for (const x of [...r.tests].sort(byId((t) => t.case))) out.tests.push(x);
-    }
+    });
   }
   return out;
 }

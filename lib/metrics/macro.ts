@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TurnRow } from "../frames/schema.ts";
+import type { TurnRow } from "./rows.ts";
 import { C_dup } from "./redundancy.ts";
 
 /**
@@ -83,20 +83,35 @@ function reimplementations(rows: readonly TurnRow[]): number[][] {
   });
 }
 
+/**
+ * The metrics averaged over turns (every Table 2 column but C_dup), each with the value it takes
+ * from a `turns` row — null where it is undefined at that turn, so the turn does not count:
+ * resolve only where the turn has test cases. The one table both `averageByConfig` and the
+ * report's bootstrap (lib/report/aggregate.ts) average.
+ */
+export const TURN_VALUES = {
+  reuse_repo: (r: TurnRow) => r.reuse_repo,
+  reuse_self: (r: TurnRow) => r.reuse_self,
+  recall_repo: (r: TurnRow) => r.recall_repo,
+  recall_self: (r: TurnRow) => r.recall_self,
+  files: (r: TurnRow) => r.files,
+  lines: (r: TurnRow) => r.lines,
+  resolve: (r: TurnRow) => (r.tests > 0 ? Number(r.resolved) : null),
+  pass: (r: TurnRow) => r.pass_rate,
+} as const satisfies Record<string, (r: TurnRow) => number | null>;
+
+/** A metric averaged over turns (a key of {@link TURN_VALUES}). */
+export type MeanMetric = keyof typeof TURN_VALUES;
+
+/** The metrics of {@link TURN_VALUES}, in the paper's column order. */
+export const MEAN_METRICS = Object.keys(TURN_VALUES) as MeanMetric[];
+
 function averages(rows: readonly TurnRow[]) {
-  const avg = (f: (r: TurnRow) => number | null) => macroAverage(rows.map(f));
-  return {
-    turns: rows.length,
-    chains: new Set(rows.map((r) => r.chain)).size,
-    reuse_repo: avg((r) => r.reuse_repo),
-    reuse_self: avg((r) => r.reuse_self),
-    recall_repo: avg((r) => r.recall_repo),
-    recall_self: avg((r) => r.recall_self),
-    files: avg((r) => r.files),
-    lines: avg((r) => r.lines),
-    resolve: avg((r) => (r.tests > 0 ? Number(r.resolved) : null)),
-    pass: avg((r) => r.pass_rate),
-  };
+  const out = { turns: rows.length, chains: new Set(rows.map((r) => r.chain)).size } as
+    & { turns: number; chains: number }
+    & Record<MeanMetric, number | null>;
+  for (const m of MEAN_METRICS) out[m] = macroAverage(rows.map(TURN_VALUES[m]));
+  return out;
 }
 
 /**
@@ -106,7 +121,7 @@ function averages(rows: readonly TurnRow[]) {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { summarizeTurns } from "./macro.ts";
+ * import { averageByConfig } from "./macro.ts";
  * const base = { harness: "h", model: "m", memory: "interface", n_repo: 1, files: 2, lines: 10,
  *   tests: 2, passed: 2, resolved: true, submitted: true, coverage: 1, cost: null, steps: null,
  *   seconds: null, pass_rate: 1, recall_repo: 1, recall_self: null, dup_chain: false };
@@ -114,12 +129,12 @@ function averages(rows: readonly TurnRow[]) {
  *   { ...base, chain: "c1", turn: 1, n_self: 0, reuse_repo: 1, reuse_self: null, reimplemented: 0 },
  *   { ...base, chain: "c1", turn: 2, n_self: 2, reuse_repo: 0, reuse_self: 0.5, reimplemented: 1 },
  * ];
- * const [s] = summarizeTurns(rows);
+ * const [s] = averageByConfig(rows);
  * assert(s.reuse_repo === 0.5 && s.reuse_self === 0.5);
  * assert(s.c_dup === 0.5); // C_dup(1) = 0, C_dup(2) = 1
  * ```
  */
-export function summarizeTurns(rows: readonly TurnRow[]): MetricSummary[] {
+export function averageByConfig(rows: readonly TurnRow[]): MetricSummary[] {
   const out: MetricSummary[] = [];
   for (const group of groupBy(rows, key).values()) {
     const { harness, model, memory } = group[0];
@@ -139,11 +154,11 @@ export function summarizeTurns(rows: readonly TurnRow[]): MetricSummary[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { summarizeByTurn } from "./macro.ts";
- * assert(summarizeByTurn([]).length === 0);
+ * import { averageByTurn } from "./macro.ts";
+ * assert(averageByTurn([]).length === 0);
  * ```
  */
-export function summarizeByTurn(rows: readonly TurnRow[]): (MetricSummary & { turn: number })[] {
+export function averageByTurn(rows: readonly TurnRow[]): (MetricSummary & { turn: number })[] {
   const out: (MetricSummary & { turn: number })[] = [];
   for (const group of groupBy(rows, key).values()) {
     const { harness, model, memory } = group[0];
@@ -185,14 +200,14 @@ export interface FirstLast extends ConfigKey {
 
 /**
  * First- and last-turn values of each metric per configuration, as the paper's Tables 3 and 5
- * (T1 / T5 / Δ; self reuse from T2): the per-turn macro averages of {@link summarizeByTurn} at
+ * (T1 / T5 / Δ; self reuse from T2): the per-turn macro averages of {@link averageByTurn} at
  * the first turn where the metric is defined and at the last turn. Sorted by configuration, then
  * in the order of {@link FIRST_LAST_METRICS}.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { firstLastTurns, summarizeByTurn } from "./macro.ts";
+ * import { firstLastTurns, averageByTurn } from "./macro.ts";
  * const by = [
  *   { harness: "h", model: "m", memory: "none", turn: 1, turns: 1, chains: 1, reuse_repo: 0.5,
  *     reuse_self: null, recall_repo: 1, recall_self: null, files: 3, lines: 9, resolve: 1,
@@ -206,7 +221,7 @@ export interface FirstLast extends ConfigKey {
  * assert.deepEqual([self.first_turn, self.first, self.last_turn, self.last, self.delta], [2, 1, 2, 1, 0]);
  * const repo = rows.find((r) => r.metric === "reuse_repo")!;
  * assert.deepEqual([repo.first, repo.last, repo.delta], [0.5, 0.25, -0.25]);
- * assert.equal(summarizeByTurn([]).length, 0);
+ * assert.equal(averageByTurn([]).length, 0);
  * ```
  */
 export function firstLastTurns(byTurn: readonly (MetricSummary & { turn: number })[]): FirstLast[] {
@@ -234,3 +249,8 @@ export function firstLastTurns(byTurn: readonly (MetricSummary & { turn: number 
   }
   return out;
 }
+
+/** @deprecated The old name of {@link averageByConfig}. */
+export const summarizeTurns: typeof averageByConfig = averageByConfig;
+/** @deprecated The old name of {@link averageByTurn}. */
+export const summarizeByTurn: typeof averageByTurn = averageByTurn;

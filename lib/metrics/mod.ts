@@ -6,8 +6,14 @@
  * - {@link passRate}, {@link resolved} — functional correctness;
  * - {@link isReimplemented} — re-implementation of a target;
  * - {@link C_dup} — eq. (3), duplicated-chain rate;
- * - {@link macroAverage}, {@link summarizeTurns}, {@link summarizeByTurn}, {@link firstLastTurns} —
- *   averaging over turns (Tables 2–5).
+ * - {@link extractTargets} / {@link scoreTargets} — a turn's targets and the decisions on each;
+ * - {@link scoreTurn} — every row of one turn from its decided inputs; {@link dupChain} — the
+ *   cumulative duplicated-chain indicator of eq. (3); the row types (`TurnRow`, `TargetRow`, …);
+ * - {@link targetOutcome} — what became of a target (reused, or which gap missed it), the one
+ *   classification of the `missed_targets` view, the figures and the notebooks;
+ * - {@link macroAverage}, {@link averageByConfig}, {@link averageByTurn}, {@link firstLastTurns} —
+ *   averaging over turns (Tables 2–5), with {@link TURN_VALUES} the per-turn value of each
+ *   averaged metric.
  *
  * @example
  * ```ts
@@ -28,12 +34,45 @@ export {
   REIMPLEMENTATION_SHARE,
 } from "./redundancy.ts";
 export {
+  averageByConfig,
+  averageByTurn,
   type ConfigKey,
   FIRST_LAST_METRICS,
   type FirstLast,
   firstLastTurns,
   macroAverage,
+  MEAN_METRICS,
+  type MeanMetric,
   type MetricSummary,
   summarizeByTurn,
   summarizeTurns,
+  TURN_VALUES,
 } from "./macro.ts";
+export {
+  bodyOf,
+  type CodeModel,
+  extractTargets,
+  scoreTargets,
+  type Target,
+  type TargetScore,
+  type TurnModels,
+} from "./targets.ts";
+export { dupChain, scoreTurn, type TurnInput } from "./turn.ts";
+export {
+  MISSED_OUTCOMES,
+  type MissedOutcome,
+  type OutcomeInput,
+  TARGET_OUTCOMES,
+  type TargetOutcome,
+  targetOutcome,
+  targetOutcomeSql,
+} from "./outcomes.ts";
+export type {
+  ErrorRow,
+  EventRow,
+  TargetRow,
+  TestRow,
+  TurnKeys,
+  TurnResult,
+  TurnRow,
+} from "./rows.ts";

@@ -27,6 +27,8 @@
  * @module
  */
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
+import { writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
+import { WorkerPool } from "../util/pool.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
 import { type ModuleSummary, summarize, SUMMARY_VERSION } from "./summary.ts";
@@ -178,13 +180,6 @@ export function summaryText(s: ModuleSummary): SummaryText {
   return { meta: JSON.stringify(meta), rest: JSON.stringify({ scopes, uses, defScopes }) };
 }
 
-async function writeText(path: string, text: string): Promise<void> {
-  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
-}
-
 /** Path of a file's summary in the cache directory of namespace `python-summary`. */
 export function summaryPath(cacheDir: string, key: string): string {
   return `${cacheDir}/python-summary-v${SUMMARY_VERSION}/${key.slice(0, 2)}/${key}.txt`;
@@ -197,30 +192,42 @@ const madeDirs = new Set<string>();
  * meanwhile; sync writes and remembering made directories cost less CPU than async ones).
  */
 export function writeSummaryTextSync(cacheDir: string, key: string, t: SummaryText): void {
-  const path = summaryPath(cacheDir, key);
-  const dir = path.slice(0, path.lastIndexOf("/"));
-  if (!madeDirs.has(dir)) {
-    Deno.mkdirSync(dir, { recursive: true });
-    madeDirs.add(dir);
-  }
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  Deno.writeTextFileSync(tmp, `${t.meta}\n${t.rest}`);
-  Deno.renameSync(tmp, path);
+  writeFileAtomicSync(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`, madeDirs);
 }
 
 /** Stores a summary text under its key (atomically). */
 export async function writeSummaryText(cacheDir: string, key: string, t: SummaryText) {
-  await writeText(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`);
+  await writeFileAtomic(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`);
 }
 
-async function readSummaryText(cacheDir: string, key: string): Promise<SummaryText | undefined> {
+/**
+ * A summary read back from its two JSON texts, or undefined when they are not a summary of the
+ * current version (a cache entry of another shape counts as missing).
+ */
+export function summaryFromText(t: SummaryText): ModuleSummary | undefined {
+  try {
+    const s = { ...JSON.parse(t.meta), ...JSON.parse(t.rest) };
+    const ok = s.version === SUMMARY_VERSION && typeof s.module === "string" &&
+      typeof s.file === "string" && Array.isArray(s.definitions) && Array.isArray(s.scopes) &&
+      Array.isArray(s.uses) && Array.isArray(s.defScopes) && Array.isArray(s.errors);
+    return ok ? s as ModuleSummary : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cached summary text of a key (per-file entry), or undefined. */
+export async function readSummaryText(
+  cacheDir: string,
+  key: string,
+): Promise<SummaryText | undefined> {
   try {
     const text = await Deno.readTextFile(summaryPath(cacheDir, key));
     const nl = text.indexOf("\n");
     if (nl < 0) return undefined;
-    const meta = text.slice(0, nl);
-    if (JSON.parse(meta).version !== SUMMARY_VERSION) return undefined;
-    return { meta, rest: text.slice(nl + 1) };
+    const t = { meta: text.slice(0, nl), rest: text.slice(nl + 1) };
+    // an entry of another shape (or cut short) is a miss: the file is parsed again
+    return summaryFromText(t) ? t : undefined;
   } catch {
     return undefined;
   }
@@ -269,10 +276,17 @@ export async function summarizeFiles(
       const hit = JSON.parse(await Deno.readTextFile(metaFile)) as {
         metas: ModuleSummary[];
         errors: AnalysisError[];
+        restBytes: number;
       };
+      // the entry is used only whole: summaries of this version, and the rest file of the size
+      // recorded with them (it is read lazily, so it is checked here by its size)
       if (
-        hit.metas.every((s) => s.version === SUMMARY_VERSION) &&
-        (await Deno.stat(restFile).then((st) => st.isFile, () => false))
+        Array.isArray(hit.metas) && Array.isArray(hit.errors) &&
+        hit.metas.every((s) => s?.version === SUMMARY_VERSION) &&
+        (await Deno.stat(restFile).then(
+          (st) => st.isFile && st.size === hit.restBytes,
+          () => false,
+        ))
       ) {
         return {
           summaries: hit.metas,
@@ -306,12 +320,14 @@ export async function summarizeFiles(
     await runWorkers(n, todo, files, texts, useCache ? cacheDir : undefined);
   }
   const done = texts.filter((t): t is SummaryText => !!t);
+  const restText = `[${done.map((t) => t.rest).join(",")}]`;
+  const restBytes = new TextEncoder().encode(restText).length;
   const metaText = `{"metas":[${done.map((t) => t.meta).join(",")}],"errors":${
     JSON.stringify(errors)
-  }}`;
-  const restText = `[${done.map((t) => t.rest).join(",")}]`;
+  },"restBytes":${restBytes}}`;
   if (useCache) {
-    await writeText(restFile, restText).then(() => writeText(metaFile, metaText)).catch(() => {});
+    await writeFileAtomic(restFile, restText).then(() => writeFileAtomic(metaFile, metaText))
+      .catch(() => {});
   }
   return {
     summaries: JSON.parse(metaText).metas,
@@ -321,6 +337,16 @@ export async function summarizeFiles(
   };
 }
 
+/** A summary job of the package workers (lib/python/worker.ts). */
+export interface SummaryJob {
+  source: string;
+  file: string;
+  module: string;
+  /** Cache entry to write in the worker (key and root), when caching. */
+  key?: string;
+  cacheDir?: string;
+}
+
 async function runWorkers(
   n: number,
   todo: { index: number; source: string; key: string }[],
@@ -328,51 +354,17 @@ async function runWorkers(
   texts: (SummaryText | undefined)[],
   cacheDir: string | undefined,
 ): Promise<void> {
-  let next = 0;
-  const url = new URL("./worker.ts", import.meta.url).href;
-  // two files in flight per worker: the next one is queued while the worker parses, so it never
-  // waits for a message round trip (measured ~1.5 s idle per worker on sympy with one)
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const worker = new Worker(url, { type: "module" });
-      let inFlight = 0;
-      const send = () => {
-        if (next >= todo.length) {
-          if (inFlight === 0) {
-            worker.terminate();
-            resolve();
-          }
-          return;
-        }
-        const t = todo[next++];
-        const f = files[t.index];
-        inFlight++;
-        worker.postMessage({
-          id: next - 1,
-          source: t.source,
-          file: f.file,
-          module: f.module,
-          key: t.key,
-          cacheDir,
-        });
-      };
-      worker.onmessage = (e: MessageEvent) => {
-        inFlight--;
-        const t = todo[e.data.id];
-        if (typeof e.data.meta === "string") {
-          texts[t.index] = { meta: e.data.meta, rest: e.data.rest };
-        }
-        send();
-      };
-      worker.onerror = (e: ErrorEvent) => {
-        e.preventDefault();
-        worker.terminate();
-        resolve();
-      };
-      send();
-      send();
-    });
-  await Promise.all(Array.from({ length: n }, one));
+  // one queue, two files held per worker (lib/util/pool.ts); largest files were sorted first
+  const pool = new WorkerPool<SummaryJob, SummaryText>(new URL("./worker.ts", import.meta.url), n);
+  try {
+    await Promise.all(todo.map(async (t) => {
+      const f = files[t.index];
+      const job = { source: t.source, file: f.file, module: f.module, key: t.key, cacheDir };
+      texts[t.index] = await pool.run(job).catch(() => undefined);
+    }));
+  } finally {
+    pool.close();
+  }
   // anything a worker could not do (or left when it died) is done here
   for (const t of todo) {
     if (texts[t.index]) continue;

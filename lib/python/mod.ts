@@ -1,5 +1,5 @@
 /**
- * The Python code model (issue 2, paper §3.1): definitions with CPython-exact lines, imports,
+ * The Python code model (paper §3.1): definitions with CPython-exact lines, imports,
  * resolution of calls and function-value references, the dependency graph and callee sets.
  *
  * Two phases: {@link summarize} turns one file into a serialisable {@link ModuleSummary} (cacheable,

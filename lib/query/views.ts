@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { targetOutcomeSql } from "../metrics/outcomes.ts";
 
 /** A named SQL view: registered lazily, so it costs nothing until a query reads it. */
 export interface View {
@@ -22,17 +23,19 @@ export interface View {
 const KEYS = "harness, model, memory, chain, turn";
 
 /**
- * `missed_targets`: targets a turn did not reuse, classed as the paper does (§3.3.2): `never_read`
- * (exploration-side gap: none of its lines were read this turn) or `read_not_used` (execution-side
- * gap: read, yet not called).
+ * `missed_targets`: targets a turn did not reuse, classed by lib/metrics/outcomes.ts
+ * `targetOutcome` as the paper does (§3.3.2): `never_read` (exploration-side gap: none of its
+ * lines were read this turn), `read_not_used` (execution-side gap: read, yet not called), or
+ * `absent` (a self target the agent never wrote: nothing to read).
  */
 export const MISSED_TARGETS: View = {
   name: "missed_targets",
   doc: "One row per (configuration, chain, turn, target) that was not reused; `class` is " +
-    "'never_read' (exploration-side gap) or 'read_not_used' (execution-side gap).",
+    "'never_read' (exploration-side gap), 'read_not_used' (execution-side gap) or 'absent' (a " +
+    "self target the agent never wrote).",
   needs: ["targets"],
   sql: `SELECT ${KEYS}, target, kind,
-  CASE WHEN read THEN 'read_not_used' ELSE 'never_read' END AS class,
+  ${targetOutcomeSql()} AS class,
   implemented, read, reimplemented, reimplemented_by, file, start, "end", body_lines
 FROM targets
 WHERE NOT reused`,

@@ -1,7 +1,7 @@
 /**
  * The paper's aggregate metrics in report units (rates in %, Files and Lines as counts), computed
- * from turn rows with the scorer's macro-averaging (`summarizeTurns` / `summarizeByTurn` in
- * lib/metrics/macro.ts), so Tables 2–5 agree with `frames.summarize` and the same code yields the
+ * from turn rows with the scorer's macro-averaging (`averageByConfig` / `averageByTurn` in
+ * lib/metrics/macro.ts), so Tables 2–5 agree with `frames.averages` and the same code yields the
  * point estimates and every bootstrap replicate.
  *
  * Conventions (paper §4.1, Tables 2–5 captions): every metric macro-averaged over turns where it is
@@ -11,14 +11,17 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import type { TurnRow } from "../frames/schema.ts";
+import type { TurnRow } from "../metrics/rows.ts";
 import {
+  averageByConfig,
+  averageByTurn,
   type ConfigKey,
   FIRST_LAST_METRICS,
+  MEAN_METRICS,
   type MetricSummary,
-  summarizeByTurn,
-  summarizeTurns,
+  TURN_VALUES,
 } from "../metrics/macro.ts";
+import { dupChain } from "../metrics/turn.ts";
 import { HARNESSES, MEMORIES, MODELS, orderIndex } from "./paper.ts";
 
 export type { ConfigKey, TurnRow };
@@ -212,7 +215,7 @@ function single(rows: readonly TurnRow[]): readonly TurnRow[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { metrics } from "./aggregate.ts";
+ * import { configMetrics } from "./aggregate.ts";
  * const base = { harness: "h", model: "m", memory: "interface", chain: "c", n_repo: 1, files: 2,
  *   lines: 10, tests: 2, passed: 2, pass_rate: 1, resolved: true, submitted: true, recall_repo: 1,
  *   recall_self: 1, coverage: 1, cost: null, steps: null, seconds: null };
@@ -220,56 +223,34 @@ function single(rows: readonly TurnRow[]): readonly TurnRow[] {
  *   { ...base, turn: 1, n_self: 0, reuse_repo: 0.5, reuse_self: null, reimplemented: 0, dup_chain: false },
  *   { ...base, turn: 2, n_self: 1, reuse_repo: 1, reuse_self: 1, reimplemented: 1, dup_chain: true },
  * ];
- * const m = metrics(rows);
+ * const m = configMetrics(rows);
  * assert.equal(m.reuse_repo, 75);
  * assert.equal(m.reuse_self, 100); // from turn 2
  * assert.equal(m.c_dup, 50); // mean of C_dup(1) = 0 and C_dup(2) = 100
  * ```
  */
-export function metrics(rows: readonly TurnRow[]): Record<Metric, number | null> {
-  return reportUnits(summarizeTurns(single(rows))[0]);
+export function configMetrics(rows: readonly TurnRow[]): Record<Metric, number | null> {
+  return reportUnits(averageByConfig(single(rows))[0]);
 }
+
+/** @deprecated The old name of {@link configMetrics} (not the `metrics` namespace of mod.ts). */
+export const metrics: typeof configMetrics = configMetrics;
 
 /** One metric of one configuration's rows, in report units. */
 export function metric(rows: readonly TurnRow[], m: Metric): number | null {
-  return metrics(rows)[m];
+  return configMetrics(rows)[m];
 }
 
 /** All metrics of one configuration's rows at each turn (C_dup(t) for `c_dup`), by turn. */
 export function metricsByTurn(
   rows: readonly TurnRow[],
 ): Map<number, Record<Metric, number | null>> {
-  return new Map(summarizeByTurn(single(rows)).map((s) => [s.turn, reportUnits(s)]));
+  return new Map(averageByTurn(single(rows)).map((s) => [s.turn, reportUnits(s)]));
 }
 
 /** A metric of one configuration's rows at one turn. */
 export function metricAtTurn(rows: readonly TurnRow[], m: Metric, turn: number): number | null {
   return metricsByTurn(rows).get(turn)?.[m] ?? null;
-}
-
-/** Metrics averaged over rows (all but c_dup), in {@link METRICS} order. */
-const MEAN_METRICS = METRICS.filter((m) => m !== "c_dup");
-
-/** Per-row value of a mean metric, as `summarizeTurns` (lib/metrics/macro.ts) takes it. */
-function rowValue(r: TurnRow, m: Exclude<Metric, "c_dup">): number | null {
-  switch (m) {
-    case "reuse_repo":
-      return r.reuse_repo;
-    case "reuse_self":
-      return r.reuse_self;
-    case "recall_repo":
-      return r.recall_repo;
-    case "recall_self":
-      return r.recall_self;
-    case "files":
-      return r.files;
-    case "lines":
-      return r.lines;
-    case "resolve":
-      return r.tests > 0 ? Number(r.resolved) : null;
-    case "pass":
-      return r.pass_rate;
-  }
 }
 
 /** Sufficient statistics of one chain for the bootstrap (see {@link chainStats}). */
@@ -286,7 +267,7 @@ export interface ChainStats {
 
 /**
  * Sufficient statistics of a chain: the bootstrap adds these up instead of re-running the
- * macro-averaging on every resample ({@link metricsOfStats} equals {@link metrics} on the same
+ * macro-averaging on every resample ({@link metricsOfStats} equals {@link configMetrics} on the same
  * chains — tests/report_stats_test.ts checks it).
  */
 export function chainStats(rows: readonly TurnRow[]): ChainStats {
@@ -297,7 +278,7 @@ export function chainStats(rows: readonly TurnRow[]): ChainStats {
   const turnCounts = reimpl.map(() => MEAN_METRICS.map(() => 0));
   for (const r of rows) {
     MEAN_METRICS.forEach((m, i) => {
-      const v = rowValue(r, m);
+      const v = TURN_VALUES[m](r);
       if (v !== null && !Number.isNaN(v)) {
         sums[i] += v;
         counts[i]++;
@@ -309,13 +290,7 @@ export function chainStats(rows: readonly TurnRow[]): ChainStats {
     });
     if (r.turn >= 1) reimpl[r.turn - 1] += r.reimplemented;
   }
-  const dup: number[] = [];
-  let seen = 0;
-  for (const n of reimpl) {
-    if (n > 0) seen = 1;
-    dup.push(seen);
-  }
-  return { sums, counts, dup, turnSums, turnCounts };
+  return { sums, counts, dup: dupChain(reimpl).map(Number), turnSums, turnCounts };
 }
 
 /**

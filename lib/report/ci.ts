@@ -14,10 +14,10 @@ import {
   chainStats,
   configId,
   type ConfigKey,
+  configMetrics,
   configOrder,
   type Metric,
   METRICS,
-  metrics,
   metricsAtTurnOfStats,
   metricsOfStats,
   PERCENT_METRICS,
@@ -227,7 +227,7 @@ export function pairedComparison(
       pb.push(other);
     }
   }
-  const va = metrics(pa.flat()), vb = metrics(pb.flat());
+  const va = configMetrics(pa.flat()), vb = configMetrics(pb.flat());
   const deltas = pairedBootstrapAll(pa.map(chainStats), pb.map(chainStats), metricsOfStats, opts);
   return {
     a,

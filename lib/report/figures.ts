@@ -11,12 +11,13 @@ import {
   asTurnRows,
   byConfig,
   type ConfigKey,
+  configMetrics,
   METRICS,
-  metrics,
   metricsByTurn,
   type TurnRow,
   turnsOf,
 } from "./aggregate.ts";
+import { type OutcomeInput, targetOutcome } from "../metrics/outcomes.ts";
 import { Chart, type VegaLiteSpec } from "./display.ts";
 import {
   HARNESSES,
@@ -178,7 +179,7 @@ function configValues(rows: TurnRow[]) {
     model: g.key.model,
     memory: g.key.memory,
     config: label(g.key),
-    ...metrics(g.rows),
+    ...configMetrics(g.rows),
   }));
 }
 
@@ -315,7 +316,7 @@ export function memoryFigure(
   const isPaper = opts.paper !== false && which.harness === "OpenCode" &&
     which.model === "Qwen3.7-plus";
   const values = groups.flatMap((g) => {
-    const v = metrics(g.rows);
+    const v = configMetrics(g.rows);
     const rec = isPaper ? paperRecords(4).find((r) => r.memory === g.key.memory) : undefined;
     return ms.map((m) => {
       const ci = opts.intervals?.[`${g.key.memory}:${m}`];
@@ -381,13 +382,16 @@ export function memoryFigure(
   }, t);
 }
 
-/** Outcome categories of a target in the read-but-unused breakdown. */
-export const TARGET_OUTCOMES = [
-  "reused (read)",
-  "reused (not read)",
-  "read but not reused",
-  "never read, not reused",
-] as const;
+/** Display labels of the outcomes of implemented targets (lib/metrics/outcomes.ts). */
+const OUTCOME_LABELS = {
+  reused_read: "reused (read)",
+  reused_unread: "reused (not read)",
+  read_not_used: "read but not reused",
+  never_read: "never read, not reused",
+} as const;
+
+/** Outcome categories of a target in the read-but-unused breakdown, in display order. */
+export const TARGET_OUTCOMES = Object.values(OUTCOME_LABELS);
 
 /** Counts of target outcomes per (turn, kind) — implemented targets of the selected configs. */
 export function targetOutcomes(
@@ -406,9 +410,9 @@ export function targetOutcomes(
   for (const r of targets.select(...need).toRecords() as Record<string, unknown>[]) {
     const key = { harness: String(r.harness), model: String(r.model), memory: String(r.memory) };
     if (!filter(key) || r.implemented === false) continue;
-    const outcome = r.reused
-      ? (r.read ? TARGET_OUTCOMES[0] : TARGET_OUTCOMES[1])
-      : (r.read ? TARGET_OUTCOMES[2] : TARGET_OUTCOMES[3]);
+    const outcome = OUTCOME_LABELS[
+      targetOutcome(r as unknown as OutcomeInput) as keyof typeof OUTCOME_LABELS
+    ];
     const tk = `${Number(r.turn)}\u0000${r.kind}`;
     counts.set(`${tk}\u0000${outcome}`, (counts.get(`${tk}\u0000${outcome}`) ?? 0) + 1);
     totals.set(tk, (totals.get(tk) ?? 0) + 1);

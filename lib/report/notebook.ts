@@ -26,6 +26,7 @@ import { type ScoredFrames, SIMULATED, simulatedScored } from "./reproduce.ts";
 import { fmt } from "./table.ts";
 import { escapeHtml } from "../util/text.ts";
 import { isDirectory } from "../util/fs.ts";
+import { type MissedOutcome, targetOutcome } from "../metrics/outcomes.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Loading
@@ -495,8 +496,15 @@ export function pairedChart(
 // ---------------------------------------------------------------------------------------------
 // Read but unused (notebook 05)
 
+/** Display labels of the gaps of lib/metrics/outcomes.ts (the classes of `missed_targets`). */
+const GAP_LABELS = {
+  never_read: "never read",
+  read_not_used: "read, not used",
+  absent: "absent",
+} as const satisfies Record<MissedOutcome, string>;
+
 /** Gap classes, in display order. */
-export const GAPS = ["never read", "read, not used", "absent"] as const;
+export const GAPS = Object.values(GAP_LABELS);
 /** A gap class. */
 export type Gap = typeof GAPS[number];
 
@@ -525,8 +533,7 @@ export function sizeBucket(lines: number | null | undefined): string {
  * ```
  */
 export function gapOf(t: { implemented: boolean | null; read: boolean | null }): Gap {
-  if (t.implemented === false) return "absent";
-  return t.read ? "read, not used" : "never read";
+  return GAP_LABELS[targetOutcome({ ...t, reused: false }) as MissedOutcome];
 }
 
 /**

@@ -12,7 +12,7 @@ import type pl from "nodejs-polars";
 import { readScored, scoreCorpus, type Scored, SCORED_FILES, writeScored } from "../frames/mod.ts";
 import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
-import { exists } from "../util/fs.ts";
+import { exists, writeDirAtomic } from "../util/fs.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {
@@ -353,54 +353,50 @@ export async function writeReport(
   if (mem) figures.memory_ablation = mem;
 
   const files: string[] = [];
-  const write = async (rel: string, text: string) => {
-    const path = `${opts.out}/${rel}`;
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(path, text);
-    files.push(rel);
-  };
-  for (const [id, t] of Object.entries(tables)) {
-    await write(`tables/${id}.md`, t.toMarkdown());
-    await write(`tables/${id}.csv`, t.toCSV());
-    await write(`tables/${id}.tex`, t.toLaTeX());
-  }
-  await write("tables/ci.md", ci);
-  for (const [id, c] of Object.entries(figures).sort(([a], [b]) => a.localeCompare(b))) {
-    await write(`figures/${id}.vl.json`, JSON.stringify(c.toSpec(), null, 2) + "\n");
-    await write(`figures/${id}.svg`, await c.toSVG());
-  }
   const errors = scored.errors?.height ?? 0;
-  if (scored.errors && errors > 0) {
-    const cols = scored.errors.columns;
-    const recs = scored.errors.toRecords() as Record<string, unknown>[];
-    const lines = [cols.map(csvField).join(",")];
-    for (const r of recs) {
-      lines.push(cols.map((c) => csvField(r[c] as string | number | null)).join(","));
-    }
-    await write("errors.csv", lines.join("\n") + "\n");
-  }
-  // the scored frames themselves, so `deno task reporeuse query` and notebooks can open them
-  if (scored.events && scored.tests && scored.configs && scored.errors) {
-    await writeScored(scored as Scored, `${opts.out}/scored`);
-    files.push(...SCORED_FILES.map((f) => `scored/${f}`));
-  }
   const agreement = checkSummary(tableData[1]);
-  await removeStale(opts.out, new Set([...files, "README.md"]));
-  const listed = [...files].sort();
-  await write(
-    "README.md",
-    readme({
-      provenance,
-      source,
-      simulated,
-      B,
-      bseed,
-      files: listed,
-      agreement,
-      errors,
-      tables: tableData,
-    }),
-  );
+  // all or nothing (lib/util/fs.ts writeDirAtomic): a run that fails leaves the earlier outputs
+  // whole; our own outputs of an earlier run that this one did not write (e.g. a figure now
+  // skipped) are not carried over, anything else in the directory is
+  await writeDirAtomic(opts.out, async (dir) => {
+    const write = async (rel: string, text: string) => {
+      const path = `${dir}/${rel}`;
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(path, text);
+      files.push(rel);
+    };
+    for (const [id, t] of Object.entries(tables)) {
+      await write(`tables/${id}.md`, t.toMarkdown());
+      await write(`tables/${id}.csv`, t.toCSV());
+      await write(`tables/${id}.tex`, t.toLaTeX());
+    }
+    await write("tables/ci.md", ci);
+    for (const [id, c] of Object.entries(figures).sort(([a], [b]) => a.localeCompare(b))) {
+      await write(`figures/${id}.vl.json`, JSON.stringify(c.toSpec(), null, 2) + "\n");
+      await write(`figures/${id}.svg`, await c.toSVG());
+    }
+    if (scored.errors && errors > 0) await write("errors.csv", errorsCsv(scored.errors));
+    // the scored frames themselves, so `deno task reporeuse query` and notebooks can open them
+    if (scored.events && scored.tests && scored.configs && scored.errors) {
+      await writeScored(scored as Scored, `${dir}/scored`);
+      files.push(...SCORED_FILES.map((f) => `scored/${f}`));
+    }
+    const listed = [...files].sort();
+    await write(
+      "README.md",
+      readme({
+        provenance,
+        source,
+        simulated,
+        B,
+        bseed,
+        files: listed,
+        agreement,
+        errors,
+        tables: tableData,
+      }),
+    );
+  }, { keep: (rel) => !OURS.test(rel) });
   files.sort();
   return {
     out: opts.out,
@@ -415,21 +411,19 @@ export async function writeReport(
   };
 }
 
-/** Our own outputs of an earlier run that this run did not write (e.g. a figure now skipped). */
-async function removeStale(out: string, written: Set<string>): Promise<void> {
-  const ours =
-    /^(tables\/(table\d\.(md|csv|tex)|ci\.md)|figures\/[\w-]+\.(svg|vl\.json)|errors\.csv)$/;
-  const candidates = ["errors.csv"];
-  for (const sub of ["tables", "figures"]) {
-    try {
-      for await (const e of Deno.readDir(`${out}/${sub}`)) candidates.push(`${sub}/${e.name}`);
-    } catch {
-      // no such directory
-    }
+/** Our own outputs (relative paths) that a run replaces or, when it no longer writes them, drops. */
+const OURS =
+  /^(tables\/(table\d\.(md|csv|tex)|ci\.md)|figures\/[\w-]+\.(svg|vl\.json)|errors\.csv)$/;
+
+/** The errors frame as CSV text. */
+function errorsCsv(errors: pl.DataFrame): string {
+  const cols = errors.columns;
+  const recs = errors.toRecords() as Record<string, unknown>[];
+  const lines = [cols.map(csvField).join(",")];
+  for (const r of recs) {
+    lines.push(cols.map((c) => csvField(r[c] as string | number | null)).join(","));
   }
-  for (const rel of candidates) {
-    if (ours.test(rel) && !written.has(rel)) await Deno.remove(`${out}/${rel}`).catch(() => {});
-  }
+  return lines.join("\n") + "\n";
 }
 
 function readme(o: {

@@ -9,9 +9,9 @@ import {
   asTurnRows,
   byConfig,
   type ConfigKey,
+  configMetrics,
   configOrder,
   type Metric,
-  metrics,
   metricsByTurn,
   type TurnRow,
   turnsOf,
@@ -70,7 +70,7 @@ function sortConfigs<T extends { key: ConfigKey }>(groups: T[]): T[] {
 
 /** Table 2/4 values of one configuration's rows (report units). */
 export function mainValues(rows: readonly TurnRow[]): Record<Metric, number | null> {
-  return metrics(rows);
+  return configMetrics(rows);
 }
 
 function paperRow(

@@ -11,7 +11,7 @@ import { type ConfigCalibration, configId, CONFIGS } from "./calibration.ts";
 import { generatePackage, type GenPackage } from "./package.ts";
 import { generateChains, reqTurn, type TaskChain } from "./tasks.ts";
 import { type SimConfig, type SimTurn, simulateConfig } from "./runs.ts";
-import { planTurn, tally, type Workspace } from "./reads.ts";
+import { planTurn, type SimWorkspace, tally } from "./reads.ts";
 import { renderMini, renderOpenCode } from "./formats.ts";
 import { csvField as csv, escapeHtml } from "../util/text.ts";
 import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
@@ -218,7 +218,7 @@ function writeConfig(
     sim.turns[c].forEach((turn: SimTurn) => {
       const t = turn.t;
       const r = rng.fork(`${ch.chain}:${t}`);
-      const ws: Workspace = {
+      const ws: SimWorkspace = {
         pkg: ch.repo.pkg,
         files: new Map(cwsFiles),
         extras: ch.repo.extras.map((e) => e.path),

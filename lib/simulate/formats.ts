@@ -8,7 +8,7 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import { type Action, ELIDE_KEEP, ELIDE_LIMIT, grepHits, type Workspace } from "./reads.ts";
+import { type Action, ELIDE_KEEP, ELIDE_LIMIT, grepHits, type SimWorkspace } from "./reads.ts";
 import { bashFor, entries, pyUnder } from "./shell.ts";
 
 /** What a log needs besides its actions. */
@@ -54,7 +54,7 @@ const MINI_SYSTEM =
 /** A mini-SWE-agent trajectory (v1 `mini-swe-agent-1` or v2 `mini-swe-agent-1.1`) as JSON text. */
 export function renderMini(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   actions: Action[],
   ctx: LogContext,
   v2: boolean,
@@ -218,7 +218,7 @@ export function renderMini(
 }
 
 /** Whether an action can be chained with `&&` (a read of an existing file that succeeds). */
-function chainable(ws: Workspace, a: Action): boolean {
+function chainable(ws: SimWorkspace, a: Action): boolean {
   if (a.kind === "view") return !a.elide && ws.files.has(a.path);
   return a.kind === "grep" && !a.recursive && grepHits(ws, a).size > 0;
 }
@@ -302,7 +302,7 @@ type Dialect = "old" | "new" | "newer";
 /** An `opencode export` session as JSON text. `version` picks the read dialect. */
 export function renderOpenCode(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   actions: Action[],
   ctx: LogContext & {
     version: string;
@@ -477,7 +477,7 @@ export function renderOpenCode(
 
 function toolFor(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   a: Action,
   dir: string,
   dialect: Dialect,

@@ -1,5 +1,5 @@
 /**
- * The simulated corpus (issue 4, "Simulated corpus at the paper's scale"): a generated Python
+ * The simulated corpus at the paper's scale: a generated Python
  * package W0, 75 five-turn task chains and the runs of the paper's 10 configurations, in the
  * `docs/run-logs.md` layout, with read / reuse / re-implementation decisions planted per target
  * (calibrated to Tables 2–5 by turn) and written to `truth/targets.csv`.
@@ -38,3 +38,4 @@ export {
   type TruthComparison,
   type TruthRow,
 } from "./truth.ts";
+export { checkTruth, checkTurnsTruth, type TruthCheck, TURN_TRUTH_COLUMNS } from "./check.ts";

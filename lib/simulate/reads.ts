@@ -11,7 +11,7 @@ import type { Rng } from "./rng.ts";
 import type { SimTurn } from "./runs.ts";
 
 /** The workspace of a turn: W_{t-1} as workspace-relative paths → lines. */
-export interface Workspace {
+export interface SimWorkspace {
   pkg: string;
   files: Map<string, string[]>;
   /** Non-Python files at the root (listed only). */
@@ -46,7 +46,7 @@ export type Action =
 
 /** Lines a grep shows: per file, matched lines with context (1-based, sorted). */
 export function grepHits(
-  ws: Workspace,
+  ws: SimWorkspace,
   g: Extract<Action, { kind: "grep" }>,
 ): Map<string, { hits: number[]; shown: number[] }> {
   const key = [g.pattern, g.path, g.recursive, g.after, g.before].join("\u0000");
@@ -63,7 +63,7 @@ type Hits = Map<string, { hits: number[]; shown: number[] }>;
 /** Grep results per workspace file map (a workspace map must not change once grepped). */
 const GREP_MEMO = new WeakMap<Map<string, string[]>, Map<string, Hits>>();
 
-function computeGrep(ws: Workspace, g: Extract<Action, { kind: "grep" }>): Hits {
+function computeGrep(ws: SimWorkspace, g: Extract<Action, { kind: "grep" }>): Hits {
   const out = new Map<string, { hits: number[]; shown: number[] }>();
   const paths = g.recursive
     ? [...ws.files.keys()].filter((p) =>
@@ -142,7 +142,7 @@ function touched(text: string, atStart: boolean): number {
 }
 
 /** (path, lines) an action shows. */
-export function shownBy(ws: Workspace, a: Action): Map<string, number[]> {
+export function shownBy(ws: SimWorkspace, a: Action): Map<string, number[]> {
   const out = new Map<string, number[]>();
   if (a.kind === "view" && a.elide) {
     const lines = ws.files.get(a.path) ?? [];
@@ -166,7 +166,7 @@ export function shownBy(ws: Workspace, a: Action): Map<string, number[]> {
 }
 
 interface Plan {
-  ws: Workspace;
+  ws: SimWorkspace;
   forbidden: Map<string, [number, number][]>;
   shown: Map<string, Set<number>>;
   paths: Set<string>;
@@ -247,7 +247,7 @@ function freeSegments(p: Plan, path: string): [number, number][] {
 /** Plans the actions of one turn. */
 export function planTurn(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   turn: SimTurn,
   opts: { maxChars: number; runCheck: string; elide?: boolean },
 ): Action[] {
@@ -446,7 +446,7 @@ function nextForbidden(f: [number, number][] | undefined, line: number, n: numbe
 
 /** Distinct (file, line) pairs and paths an action list shows (the planner's own count). */
 export function tally(
-  ws: Workspace,
+  ws: SimWorkspace,
   actions: Action[],
 ): { lines: number; files: number; reads: Map<string, Set<number>> } {
   const reads = new Map<string, Set<number>>();

@@ -6,10 +6,10 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import { type Action, grepHits, type Workspace } from "./reads.ts";
+import { type Action, grepHits, type SimWorkspace } from "./reads.ts";
 
 /** Immediate entries of a directory of the workspace (`""` = root), directories with a slash. */
-export function entries(ws: Workspace, dir: string): string[] {
+export function entries(ws: SimWorkspace, dir: string): string[] {
   const prefix = dir === "" ? "" : dir + "/";
   const out = new Set<string>();
   for (const p of [...ws.files.keys(), ...ws.extras]) {
@@ -22,7 +22,7 @@ export function entries(ws: Workspace, dir: string): string[] {
 }
 
 /** Python files under a directory, sorted. */
-export function pyUnder(ws: Workspace, dir: string): string[] {
+export function pyUnder(ws: SimWorkspace, dir: string): string[] {
   const prefix = dir === "" ? "" : dir + "/";
   return [...ws.files.keys()].filter((p) => p.startsWith(prefix) && p.endsWith(".py")).sort();
 }
@@ -30,7 +30,7 @@ export function pyUnder(ws: Workspace, dir: string): string[] {
 /** A bash command and its output for an action; `cwd` is the harness working directory. */
 export function bashFor(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   a: Action,
   cwd: string,
 ): { command: string; output: string; returncode: number } {

@@ -1,5 +1,6 @@
 /**
- * Small file-system predicates that answer false instead of throwing.
+ * Small file-system helpers: predicates that answer false instead of throwing, and all-or-nothing
+ * writes of a file ({@link writeFileAtomic}) or of a whole directory ({@link writeDirAtomic}).
  *
  * ```ts
  * import { exists, isDirectory } from "./fs.ts";
@@ -27,4 +28,189 @@ export async function isDirectory(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The directory part of `path`. */
+function parentOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? (i === 0 ? "/" : ".") : path.slice(0, i);
+}
+
+/**
+ * Writes a file all or nothing: the data go to a temporary name beside `path`, which is then
+ * renamed over it, so a reader sees the old file or the new one, never a part. Parent
+ * directories are made. On failure (disk full, no permission, …) the temporary file is removed
+ * and the error rethrown; `path` is untouched.
+ *
+ * ```ts
+ * import { writeFileAtomic } from "./fs.ts";
+ * const dir = await Deno.makeTempDir();
+ * await writeFileAtomic(`${dir}/a/b.txt`, "hello");
+ * console.assert(await Deno.readTextFile(`${dir}/a/b.txt`) === "hello");
+ * console.assert([...Deno.readDirSync(`${dir}/a`)].length === 1); // no temporary file left
+ * ```
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await Deno.mkdir(parentOf(path), { recursive: true });
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    if (typeof data === "string") await Deno.writeTextFile(tmp, data);
+    else await Deno.writeFile(tmp, data);
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * {@link writeFileAtomic}, synchronously (for workers, which have nothing else to do meanwhile).
+ * `made` remembers the directories already made, to skip their `mkdir`.
+ */
+export function writeFileAtomicSync(
+  path: string,
+  data: string | Uint8Array,
+  made?: Set<string>,
+): void {
+  const dir = parentOf(path);
+  if (!made?.has(dir)) {
+    Deno.mkdirSync(dir, { recursive: true });
+    made?.add(dir);
+  }
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    if (typeof data === "string") Deno.writeTextFileSync(tmp, data);
+    else Deno.writeFileSync(tmp, data);
+    Deno.renameSync(tmp, path);
+  } catch (e) {
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* never made */ }
+    throw e;
+  }
+}
+
+/** Names of the hidden siblings {@link writeDirAtomic} uses beside `dest`. */
+function siblings(dest: string): { parent: string; prefix: string } {
+  const parent = parentOf(dest);
+  return { parent, prefix: `.${dest.slice(dest.lastIndexOf("/") + 1)}.` };
+}
+
+/** Copies (hard links where possible) `from` to `to`, recursively; links are copied as links. */
+async function copyTree(from: string, to: string): Promise<void> {
+  const st = await Deno.lstat(from);
+  if (st.isSymlink) await Deno.symlink(await Deno.readLink(from), to);
+  else if (st.isDirectory) {
+    await Deno.mkdir(to);
+    for await (const e of Deno.readDir(from)) {
+      await copyTree(`${from}/${e.name}`, `${to}/${e.name}`);
+    }
+  } else await Deno.link(from, to).catch(() => Deno.copyFile(from, to));
+}
+
+/**
+ * Carries the entries of the old directory `from` that the new one `to` lacks (directories both
+ * have are merged the same way), except those `keep` refuses (`rel`: path relative to the top).
+ */
+async function carryOver(
+  from: string,
+  to: string,
+  keep: (rel: string) => boolean,
+  rel = "",
+): Promise<void> {
+  for await (const e of Deno.readDir(from)) {
+    const r = `${rel}${e.name}`;
+    if (!keep(r)) continue;
+    const there = await Deno.lstat(`${to}/${e.name}`).catch(() => null);
+    if (!there) await copyTree(`${from}/${e.name}`, `${to}/${e.name}`);
+    else if (there.isDirectory && e.isDirectory) {
+      await carryOver(`${from}/${e.name}`, `${to}/${e.name}`, keep, `${r}/`);
+    }
+  }
+}
+
+/**
+ * Puts back a directory that {@link writeDirAtomic} was interrupted in replacing (the process died
+ * between its two renames: `dest` is missing and its old copy waits beside it). Removes the
+ * hidden leftovers of interrupted writes older than an hour. Returns whether it restored `dest`.
+ */
+export async function recoverDir(dest: string): Promise<boolean> {
+  const { parent, prefix } = siblings(dest);
+  let restored = false;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(parent));
+  } catch {
+    return false;
+  }
+  const missing = !(await exists(dest));
+  for (const e of entries) {
+    if (!e.name.startsWith(prefix) || !/\.(old|new)-[0-9a-f-]{36}$/.test(e.name)) continue;
+    const path = `${parent}/${e.name}`;
+    if (missing && !restored && e.name.includes(".old-")) {
+      restored = await Deno.rename(path, dest).then(() => true, () => false);
+      continue;
+    }
+    const age = Date.now() - ((await Deno.lstat(path).catch(() => null))?.mtime?.getTime() ?? 0);
+    if (age > 3600_000) await Deno.remove(path, { recursive: true }).catch(() => {});
+  }
+  return restored;
+}
+
+/**
+ * Writes a whole directory all or nothing: `fill` writes into a new hidden directory beside
+ * `dest`, which then replaces `dest` by two renames; a reader sees the old directory or the new
+ * one, never a mix. When `fill` fails (disk full, …) its directory is removed and `dest` is
+ * untouched. Entries of the old `dest` that `fill` did not write are carried over (hard links),
+ * but for those `opts.keep` refuses (e.g. the writer's own outputs of an earlier run).
+ * If the process dies between the two renames, `dest` is missing and its old copy is beside it:
+ * {@link recoverDir} (called first here) puts it back.
+ *
+ * ```ts
+ * import { writeDirAtomic } from "./fs.ts";
+ * const dest = `${await Deno.makeTempDir()}/out`;
+ * await writeDirAtomic(dest, (dir) => Deno.writeTextFile(`${dir}/a.txt`, "1"));
+ * await writeDirAtomic(dest, async () => { throw new Error("disk full"); }).catch(() => {});
+ * console.assert(await Deno.readTextFile(`${dest}/a.txt`) === "1");
+ * ```
+ */
+export async function writeDirAtomic(
+  dest: string,
+  fill: (dir: string) => Promise<void>,
+  opts: { keep?: (rel: string) => boolean } = {},
+): Promise<void> {
+  await recoverDir(dest);
+  // a link (or `.`) is replaced where it leads
+  const target = (await exists(dest)) ? await Deno.realPath(dest) : dest;
+  if ((await exists(target)) && !(await isDirectory(target))) {
+    throw new Error(`${dest}: exists and is not a directory`);
+  }
+  const { parent, prefix } = siblings(target);
+  await Deno.mkdir(parent, { recursive: true });
+  const fresh = `${parent}/${prefix}new-${crypto.randomUUID()}`;
+  await Deno.mkdir(fresh);
+  try {
+    await fill(fresh);
+    if (await isDirectory(target)) await carryOver(target, fresh, opts.keep ?? (() => true));
+  } catch (e) {
+    await Deno.remove(fresh, { recursive: true }).catch(() => {});
+    throw e;
+  }
+  if (!(await exists(target))) {
+    await Deno.rename(fresh, target);
+    return;
+  }
+  const old = `${parent}/${prefix}old-${crypto.randomUUID()}`;
+  await Deno.rename(target, old).catch(async (e) => {
+    await Deno.remove(fresh, { recursive: true }).catch(() => {});
+    throw e;
+  });
+  try {
+    await Deno.rename(fresh, target);
+  } catch (e) {
+    await Deno.rename(old, target);
+    await Deno.remove(fresh, { recursive: true }).catch(() => {});
+    throw e;
+  }
+  await Deno.remove(old, { recursive: true }).catch(() => {});
 }

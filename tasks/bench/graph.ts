@@ -4,7 +4,7 @@
  * CPython merely `ast.parse`-ing the same files (`/usr/bin/python3`), plus agreement of every
  * def/class `(file, id, start, end)` with CPython's `ast`.
  *
- * Goals (issue 2): cold ≥ 2x faster than CPython's parse, warm ≥ 10x, agreement 100%.
+ * Goals: cold ≥ 2x faster than CPython's parse, warm ≥ 10x, agreement 100%.
  * Run with `deno task bench graph` (or `deno run -A tasks/bench/graph.ts [package-dir]`).
  * @module
  */

@@ -10,7 +10,7 @@
  *    the same read / reused / re-implemented decisions (and kind, implemented, file, lines,
  *    callees, re-implementing function), no extra target.
  *
- * Goals (issue 4): cold ≤ 60 s and warm ≤ 5 s on a 2-core machine. Wall times depend on the load
+ * Goals: cold ≤ 60 s and warm ≤ 5 s on a 2-core machine. Wall times depend on the load
  * of the machine, so they are printed with the CPU seconds the scoring process used (all its
  * threads) and the load average; the exit code is non-zero only when recovery fails or scoring
  * fails.
@@ -20,7 +20,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { checkTruth, checkTurnsTruth, readScored } from "../../lib/frames/mod.ts";
+import { readScored } from "../../lib/frames/mod.ts";
+import { checkTruth, checkTurnsTruth } from "../../lib/simulate/check.ts";
 import { simulateCorpus } from "../../lib/simulate/mod.ts";
 
 const { values } = parseArgs({

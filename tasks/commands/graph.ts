@@ -5,6 +5,7 @@
  */
 import { onePath, parseOptions } from "./_args.ts";
 import { analyzePackage } from "../../lib/python/mod.ts";
+import { writeFileAtomic } from "../../lib/util/fs.ts";
 
 /** One-line summary for `reporeuse --help`. */
 export const summary = "dependency graph (defs, modules, call/reference edges) of a Python package";
@@ -62,7 +63,7 @@ export async function run(args: string[]): Promise<number> {
   });
   if (parsed.values.out) {
     try {
-      await Deno.writeTextFile(parsed.values.out, json + "\n");
+      await writeFileAtomic(parsed.values.out, json + "\n");
     } catch (e) {
       console.error(`reporeuse graph: cannot write ${parsed.values.out}: ${(e as Error).message}`);
       return 1;

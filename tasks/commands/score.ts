@@ -9,7 +9,7 @@
  */
 import { parseOptions } from "./_args.ts";
 import { LayoutError } from "../../lib/layout/mod.ts";
-import { erroredTurns, scoreCorpus, summarize, writeScored } from "../../lib/frames/mod.ts";
+import { averages, erroredTurns, scoreCorpus, writeScored } from "../../lib/frames/mod.ts";
 
 export const summary =
   "score a corpus: per-turn reuse/recall/tests/redundancy frames (CSV + Parquet)";
@@ -83,7 +83,7 @@ export async function run(args: string[]): Promise<number> {
       `${secs} s → ${out}`,
   );
   if (Deno.stderr.isTerminal() && scored.turns.height) {
-    console.error(String(summarize(scored.turns)));
+    console.error(String(averages(scored.turns)));
   }
   return 0;
 }

@@ -1,20 +1,21 @@
 /**
  * Checking scored targets against planted truth (`truth/targets.csv` of a simulated corpus,
  * lib/simulate): every planted target must be found with the same decisions, and no other
- * target may appear.
+ * target may appear. Here, beside the simulator, so that the scoring stack (lib/frames) does not
+ * load it.
  *
  * @module
  */
 import type pl from "nodejs-polars";
-import { rowsOf } from "./build.ts";
-import type { TargetRow } from "./schema.ts";
+import { rowsOf } from "../frames/build.ts";
+import type { TargetRow } from "../metrics/rows.ts";
 import {
   compareTruth,
   type CompareTruthOptions,
   readTruthCsv,
   TARGET_KEYS,
   TRUTH_COLUMNS,
-} from "../simulate/truth.ts";
+} from "./truth.ts";
 
 /** Columns compared between truth and scored targets (the simulator's list). */
 export { TRUTH_COLUMNS };
