@@ -31,11 +31,11 @@
  * @module
  */
 import { BUILTINS, isInternal } from "./names.ts";
-import type { Binding, ModuleSummary } from "./summary.ts";
+import type { Binding, Implicit, ModuleSummary } from "./summary.ts";
 import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 5;
+export const RESOLVER_VERSION = 6;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
@@ -46,6 +46,13 @@ type Value =
   | { t: "opaque" };
 
 const OPAQUE: Value = { t: "opaque" };
+/** The dunders each kind of {@link Implicit} use runs on an instance. */
+const IMPLICIT_DUNDERS: Record<Exclude<Implicit, 6>, [string, string]> = {
+  2: ["__iter__", "__next__"],
+  3: ["__aiter__", "__anext__"],
+  4: ["__enter__", "__exit__"],
+  5: ["__aenter__", "__aexit__"],
+};
 const MODULE_DUNDERS = new Set([
   "__name__",
   "__file__",
@@ -186,6 +193,12 @@ export class Project {
         v = this.#evalText(m, s, text, line);
         if (!this.#lineUsed && this.#cut === cut) (memo[s] ??= new Map()).set(text, v);
       }
+      if (k >= 2) {
+        for (const d of this.#implicitCallees(v, k as Implicit)) {
+          push(scope, d.m.definitions[d.i].id, line, "implicit", true);
+        }
+        continue;
+      }
       const kind = k === 0 ? "call" as const : "reference" as const;
       if (k === 0) {
         if (v?.t === "def") {
@@ -226,6 +239,31 @@ export class Project {
     };
     this.#resolved.set(module, info);
     return info;
+  }
+
+  /**
+   * The project methods syntax runs on a value without a call expression: `__iter__` and
+   * `__next__` of an iterated instance (`__aiter__`/`__anext__` for `async for`), `__enter__` and
+   * `__exit__` of an entered one (`__aenter__`/`__aexit__`), `__init__` of a raised class.
+   * Both are looked up on the instance's class (the usual iterator whose `__iter__` returns
+   * `self`); a raised instance (`raise C()`) is already a call of `C.__init__`.
+   */
+  #implicitCallees(v: Value | null | undefined, k: Implicit): { m: ModuleSummary; i: number }[] {
+    const out: { m: ModuleSummary; i: number }[] = [];
+    const add = (x: Value | null) => {
+      if (x?.t === "def" && x.m.definitions[x.i].kind !== "class") out.push({ m: x.m, i: x.i });
+    };
+    if (k === 6) {
+      if (v?.t === "def" && v.m.definitions[v.i].kind === "class") {
+        add(this.#member(v.m, v.i, "__init__"));
+      }
+      return out;
+    }
+    if (v?.t !== "inst") return out;
+    const [first, second] = IMPLICIT_DUNDERS[k];
+    add(this.#member(v.m, v.i, first));
+    add(this.#member(v.m, v.i, second));
+    return out;
   }
 
   /** The definition with this id (the last one when a name is defined twice). */
@@ -602,7 +640,9 @@ export class Project {
   }
 }
 
-/** Edges cached as `[fromIndex, toIndex, line, 0 call | 1 reference]` over the node list. */
+const EDGE_KIND = { call: 0, reference: 1, implicit: 2 } as const;
+
+/** Edges cached as `[fromIndex, toIndex, line, 0 call | 1 reference | 2 implicit]` over the nodes. */
 function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
   try {
     const data = JSON.parse(Deno.readTextFileSync(path)) as { n: number; e: number[][] };
@@ -611,7 +651,7 @@ function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
       from: nodes[f].id,
       to: nodes[t].id,
       line,
-      kind: k === 0 ? "call" : "reference",
+      kind: k === 0 ? "call" : k === 1 ? "reference" : "implicit",
     }));
   } catch {
     return undefined;
@@ -623,7 +663,7 @@ function writeEdges(path: string, nodes: Definition[], edges: Edge[]): void {
   nodes.forEach((n, i) => index.set(n.id, i));
   const e = edges.map((
     x,
-  ) => [index.get(x.from)!, index.get(x.to)!, x.line, x.kind === "call" ? 0 : 1]);
+  ) => [index.get(x.from)!, index.get(x.to)!, x.line, EDGE_KIND[x.kind]]);
   try {
     Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
     const tmp = `${path}.${crypto.randomUUID()}.tmp`;

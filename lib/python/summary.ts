@@ -24,7 +24,7 @@ import type { AnalysisError, Definition } from "./types.ts";
 import type { Tree } from "web-tree-sitter";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 11;
+export const SUMMARY_VERSION = 12;
 
 /**
  * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
@@ -66,11 +66,16 @@ export interface Scope {
 /**
  * A call or a value use before resolution, as a compact tuple `[scope, text, line, kind]`:
  * `scope` the index of the innermost scope (for name lookup), `text` the dotted source text
- * (`np.asarray`, `self.f`, `super().m`, `C().m`), `kind` 0 for a call, 1 for a reference.
+ * (`np.asarray`, `self.f`, `super().m`, `C().m`), `kind` 0 for a call, 1 for a reference, or a
+ * value that syntax runs dunders of ({@link Implicit}): 2 iterated (`for x in v`, comprehensions),
+ * 3 iterated by `async for`, 4 entered by `with v`, 5 by `async with v`, 6 raised (`raise C`).
  * References whose head is a plain local variable (parameter, loop variable, …) or a builtin are
  * dropped here: they can never name a function.
  */
-export type RawUse = [scope: number, text: string, line: number, kind: 0 | 1];
+export type RawUse = [scope: number, text: string, line: number, kind: 0 | 1 | Implicit];
+
+/** Kinds of {@link RawUse} whose dunders run without a call expression. */
+export type Implicit = 2 | 3 | 4 | 5 | 6;
 
 /** Everything phase 1 extracts from one file (JSON-serialisable). */
 export interface ModuleSummary {
@@ -289,6 +294,16 @@ class Summarizer {
     this.uses.push([this.cur, text, node.startPosition.row + 1, kind === "call" ? 0 : 1]);
   }
 
+  /** A value whose dunders syntax runs (`for x in v`, `with v`, `raise C`), when it is dotted. */
+  implicit(value: Node, kind: Implicit) {
+    let text: string | null;
+    if (value.type === "call") {
+      const f = this.callText(value);
+      text = f === null || f.includes("(") ? null : f + "()";
+    } else text = this.dotted(value);
+    if (text !== null) this.uses.push([this.cur, text, value.startPosition.row + 1, kind]);
+  }
+
   // ---- walking ------------------------------------------------------------------------------
 
   children(node: Node) {
@@ -363,6 +378,7 @@ class Summarizer {
       case "for_statement": {
         const right = node.childForFieldName("right");
         if (right) this.visit(right);
+        if (right) this.implicit(right, node.child(0)?.type === "async" ? 3 : 2);
         const left = node.childForFieldName("left");
         if (left) this.target(left, { k: "other", line: line(left) });
         for (const c of node.namedChildren) {
@@ -374,6 +390,16 @@ class Summarizer {
         const v = node.namedChild(0);
         if (v?.type === "as_pattern") this.asPattern(v);
         else if (v) this.visit(v);
+        const entered = v?.type === "as_pattern" ? v.namedChild(0) : v;
+        if (entered) {
+          this.implicit(entered, node.parent?.parent?.child(0)?.type === "async" ? 5 : 4);
+        }
+        return;
+      }
+      case "raise_statement": {
+        this.children(node);
+        const raised = node.namedChild(0);
+        if (raised && raised.type !== "call") this.implicit(raised, 6);
         return;
       }
       case "except_clause":
@@ -672,7 +698,10 @@ class Summarizer {
     const firstRight = clauses[0]?.type === "for_in_clause"
       ? clauses[0].childForFieldName("right")
       : null;
-    if (firstRight) this.visit(firstRight);
+    if (firstRight) {
+      this.visit(firstRight);
+      this.implicit(firstRight, firstAsync(clauses[0]) ? 3 : 2);
+    }
     const scope = this.newScope("comprehension", -1);
     const saved = this.cur;
     this.cur = scope;
@@ -680,7 +709,10 @@ class Summarizer {
       if (c.type === "for_in_clause") {
         const left = c.childForFieldName("left");
         const right = c.childForFieldName("right");
-        if (i > 0 && right) this.visit(right);
+        if (i > 0 && right) {
+          this.visit(right);
+          this.implicit(right, firstAsync(c) ? 3 : 2);
+        }
         if (left) this.target(left, { k: "other", line: line(left) });
       } else this.children(c);
     }
@@ -878,6 +910,11 @@ function fields(n: Node, first: string, second: string): [Node | null, Node | nu
   const kids = n.namedChildren;
   if (kids.length === 2) return [kids[0], kids[1]];
   return [n.childForFieldName(first), n.childForFieldName(second)];
+}
+
+/** Whether a comprehension's `for … in` clause is `async for`. */
+function firstAsync(clause: Node): boolean {
+  return clause.child(0)?.type === "async";
 }
 
 function line(n: Node): number {
