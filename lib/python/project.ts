@@ -14,8 +14,12 @@
  *   modules), classes and their bases in C3 order (`C.m`, `self.m`, `cls.m`), instances assigned from
  *   a constructor (`x = C(); x.m()`), instance attributes assigned in methods (`self.x = C()`
  *   then `self.x.m()`, only when every assignment of `self.x` agrees), `f = staticmethod(g)` as
- *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`; `C()` is a use of
- *   `C` and of `C.__init__`;
+ *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`, tuple/list
+ *   assignments paired element by element (`a, b = f, C()`); `C()` is a use of `C` and of
+ *   `C.__init__`;
+ * - implicit uses (kind `implicit`): `__iter__`/`__next__` of an instance iterated by `for` or a
+ *   comprehension (`__aiter__`/`__anext__` for `async for`), `__enter__`/`__exit__` of one
+ *   entered by `with` (`__aenter__`/`__aexit__`), `__init__` of a class raised bare (`raise C`);
  * - what cannot be resolved stays unresolved with its dotted source text (`np.asarray`); values of
  *   unknown type (parameters, results of calls) are never guessed.
  *

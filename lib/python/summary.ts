@@ -151,6 +151,9 @@ const LITERALS = new Set([
   "string_end",
   "line_continuation",
 ]);
+/** Targets and values paired element by element in assignments. */
+const SEQUENCE_TARGETS = new Set(["pattern_list", "tuple_pattern", "list_pattern"]);
+const SEQUENCE_VALUES = new Set(["expression_list", "tuple", "list"]);
 const COMPREHENSIONS = new Set([
   "list_comprehension",
   "set_comprehension",
@@ -778,33 +781,50 @@ class Summarizer {
     }
     if (ty) this.visit(ty);
     if (r) this.visit(r);
-    for (const left of lefts) {
-      const l = line(left);
-      let b: Binding = { k: "other", line: l };
-      const lt = left.type;
-      if ((lt === "identifier" || lt === "attribute") && r) {
-        let text = r.type === "call" ? this.callText(r) : this.dotted(r);
-        let call = r.type === "call";
-        if (call && (text === "staticmethod" || text === "classmethod")) {
-          // `f = staticmethod(g)` is `g` for lookups
-          const args = r.childForFieldName("arguments")?.namedChildren ?? [];
-          const inner = args.length === 1 && args[0] ? this.dotted(args[0]) : null;
-          if (inner !== null) [text, call] = [inner, false];
-        }
-        if (text !== null && !text.includes("(")) {
-          b = call ? { k: "new", line: l, text } : { k: "alias", line: l, text };
-        }
+    for (const left of lefts) if (r) this.assignPair(left, r);
+    if (!r) { for (const left of lefts) this.target(left, { k: "other", line: line(left) }); }
+  }
+
+  /**
+   * Binds one target to its value: a name or attribute to a dotted value (`alias`) or a call
+   * result (`new`); a tuple/list target to a tuple/list value of the same length element by
+   * element (`a, (b, c) = f, (g, h)`); anything else as `other`.
+   */
+  assignPair(left: Node, r: Node) {
+    const l = line(left);
+    let b: Binding = { k: "other", line: l };
+    const lt = left.type;
+    if (SEQUENCE_TARGETS.has(lt) && SEQUENCE_VALUES.has(r.type)) {
+      const ls = left.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+      const rs = r.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+      const starred = [...ls, ...rs].some((c) =>
+        c.type === "list_splat_pattern" || c.type === "list_splat"
+      );
+      if (!starred && ls.length === rs.length) {
+        ls.forEach((x, i) => this.assignPair(x, rs[i]));
+        return;
       }
-      if (lt === "attribute") {
-        this.instanceAttribute(left, b);
-      } else if (lt === "identifier" && r) {
-        if (left.text === "__all__" && this.cur === 0) {
-          const names = stringList(r);
-          if (names) this.all = names;
-        }
-      }
-      this.target(left, b);
     }
+    if ((lt === "identifier" || lt === "attribute")) {
+      let text = r.type === "call" ? this.callText(r) : this.dotted(r);
+      let call = r.type === "call";
+      if (call && (text === "staticmethod" || text === "classmethod")) {
+        // `f = staticmethod(g)` is `g` for lookups
+        const args = r.childForFieldName("arguments")?.namedChildren ?? [];
+        const inner = args.length === 1 && args[0] ? this.dotted(args[0]) : null;
+        if (inner !== null) [text, call] = [inner, false];
+      }
+      if (text !== null && !text.includes("(")) {
+        b = call ? { k: "new", line: l, text } : { k: "alias", line: l, text };
+      }
+    }
+    if (lt === "attribute") {
+      this.instanceAttribute(left, b);
+    } else if (lt === "identifier" && left.text === "__all__" && this.cur === 0) {
+      const names = stringList(r);
+      if (names) this.all = names;
+    }
+    this.target(left, b);
   }
 
   /** `self.x = value` in a method: binds `x` in the class's scope, evaluated in the method. */
