@@ -161,7 +161,38 @@ const COMPREHENSIONS = new Set([
   "generator_expression",
 ]);
 
+/** An element of a container literal: its constant key path and dotted value (null: other). */
+type Element = { path: string; text: string | null };
+
+/**
+ * A dict/list/tuple literal bound to a name (`d = {"a": f}`), whose function elements may be read
+ * back by constant keys only (`d["a"]()`): `refs` are the indices of the literal's uses.
+ */
+interface Container {
+  scope: number;
+  name: string;
+  line: number;
+  elements: Element[];
+  refs: [number, number];
+}
+
+/**
+ * A constant-key access of a name (`d["a"]["b"](…)` read and called, `d["a"] = f` written):
+ * `own` the indices of the uses its own subscript made, `at` where a read's call use goes.
+ */
+interface Access {
+  scope: number;
+  name: string;
+  path: string;
+  line: number;
+  own: [number, number];
+  write?: { text: string | null; refs: [number, number] };
+  at: number;
+}
+
 class Summarizer {
+  containers: Container[] = [];
+  accesses: Access[] = [];
   scopes: Scope[] = [];
   uses: RawUse[] = [];
   defs: Definition[] = [];
@@ -204,7 +235,63 @@ class Summarizer {
     return BUILTINS.has(head);
   }
 
+  /**
+   * Element flow through containers: a literal bound once to a name used only through constant
+   * keys in its own scope gives each read-and-called element a call use (`d["a"]()` → the value
+   * last stored under `"a"` before that line), and its element references count no more (an
+   * element never read back is never used). A container used any other way (passed, iterated,
+   * updated, read by a computed key, or never read by a constant key in its own scope, as a
+   * module's table other modules import) keeps every element as a reference.
+   */
+  containerFlow() {
+    if (!this.containers.length) return;
+    const drop = new Set<number>();
+    const add = new Map<number, RawUse[]>();
+    for (const c of this.containers) {
+      if (this.scopes[c.scope].bindings[c.name]?.length !== 1) continue;
+      const mine = this.accesses.filter((a) => a.name === c.name);
+      // read back at least once here: a container never read in its module may be for others
+      if (mine.some((a) => a.scope !== c.scope) || !mine.some((a) => !a.write)) continue;
+      const own = new Set<number>();
+      for (const a of mine) for (let i = a.own[0]; i < a.own[1]; i++) own.add(i);
+      const escaped = this.uses.some((u, i) =>
+        !own.has(i) && (u[1] === c.name || u[1].startsWith(c.name + ".") ||
+          u[1].startsWith(c.name + "("))
+      );
+      if (escaped) continue;
+      const writes = mine.filter((a) => a.write).sort((a, b) => a.line - b.line);
+      for (const r of mine) {
+        if (r.write) continue;
+        let text: string | null = null;
+        for (const e of c.elements) if (e.path === r.path) text = e.text;
+        for (const w of writes) {
+          if (w.line >= r.line) break;
+          if (w.path === r.path) text = w.write!.text;
+          else if (r.path.startsWith(w.path + "/")) text = null;
+        }
+        if (text !== null) {
+          const list = add.get(r.at) ?? [];
+          list.push([r.scope, text, r.line, 0]);
+          add.set(r.at, list);
+        }
+      }
+      const dropRefs = (from: number, to: number) => {
+        for (let i = from; i < to; i++) if (this.uses[i][3] === 1) drop.add(i);
+      };
+      dropRefs(...c.refs);
+      for (const w of writes) dropRefs(...w.write!.refs);
+    }
+    const out: RawUse[] = [];
+    for (let i = 0; i <= this.uses.length; i++) {
+      const more = add.get(i);
+      if (more) out.push(...more);
+      if (i < this.uses.length && !drop.has(i)) out.push(this.uses[i]);
+    }
+    this.uses = out;
+  }
+
   result(): ModuleSummary {
+    this.containerFlow();
     let lineStart = 0;
     const kept: RawUse[] = [];
     for (const u of this.uses) {
@@ -500,7 +587,18 @@ class Summarizer {
 
   call(node: Node) {
     const [fn, args] = fields(node, "function", "arguments");
-    if (fn) {
+    const key = fn?.type === "subscript" ? constantPath(fn) : null;
+    if (fn && key) {
+      const at = this.uses.length;
+      this.visit(fn);
+      this.accesses.push({
+        scope: this.cur,
+        ...key,
+        line: line(node),
+        own: [at, this.uses.length],
+        at: this.uses.length,
+      });
+    } else if (fn) {
       const text = fn.type === "call" ? null : this.dotted(fn);
       if (text !== null) {
         this.use(text, node, "call");
@@ -780,7 +878,38 @@ class Summarizer {
       r = r.childForFieldName("right");
     }
     if (ty) this.visit(ty);
+    const u0 = this.uses.length;
     if (r) this.visit(r);
+    const refs: [number, number] = [u0, this.uses.length];
+    if (r && lefts.length === 1 && lefts[0].type === "identifier" && CONTAINERS.has(r.type)) {
+      const elements: Element[] = [];
+      if (containerElements(r, "", elements, (n) => this.dotted(n))) {
+        this.containers.push({
+          scope: this.cur,
+          name: lefts[0].text,
+          line: line(r),
+          elements,
+          refs,
+        });
+      }
+    }
+    if (r && lefts.length === 1 && lefts[0].type === "subscript") {
+      const key = constantPath(lefts[0]);
+      if (key) {
+        const at = this.uses.length;
+        const text = r.type === "identifier" || r.type === "attribute" ? this.dotted(r) : null;
+        this.target(lefts[0], { k: "other", line: line(lefts[0]) });
+        this.accesses.push({
+          scope: this.cur,
+          ...key,
+          line: line(lefts[0]),
+          own: [at, this.uses.length],
+          write: { text: text !== null && !text.includes("(") ? text : null, refs },
+          at,
+        });
+        return;
+      }
+    }
     for (const left of lefts) if (r) this.assignPair(left, r);
     if (!r) { for (const left of lefts) this.target(left, { k: "other", line: line(left) }); }
   }
@@ -930,6 +1059,65 @@ function fields(n: Node, first: string, second: string): [Node | null, Node | nu
   const kids = n.namedChildren;
   if (kids.length === 2) return [kids[0], kids[1]];
   return [n.childForFieldName(first), n.childForFieldName(second)];
+}
+
+const CONTAINERS = new Set(["dictionary", "list", "tuple"]);
+
+/** A constant key: a plain string or a non-negative integer literal. */
+function constantKey(n: Node): string | null {
+  if (n.type === "integer" && /^\d+$/.test(n.text)) return `i:${Number(n.text)}`;
+  if (n.type === "string" && /^[rRuU]?("[^"\\{}]*"|'[^'\\{}]*')$/.test(n.text)) {
+    return `s:${n.text.replace(/^[rRuU]?["']|["']$/g, "")}`;
+  }
+  return null;
+}
+
+/** `name[k1][k2]` with constant keys → the name and the key path `k1/k2`; else null. */
+function constantPath(n: Node): { name: string; path: string } | null {
+  const keys: string[] = [];
+  let x: Node = n;
+  while (x.type === "subscript") {
+    const kids = x.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+    if (kids.length !== 2) return null;
+    const k = constantKey(kids[1]);
+    if (k === null) return null;
+    keys.unshift(k);
+    x = kids[0];
+  }
+  return x.type === "identifier" ? { name: x.text, path: keys.join("/") } : null;
+}
+
+/** The elements of a literal container by constant key path; false when a key is not constant. */
+function containerElements(
+  n: Node,
+  prefix: string,
+  out: Element[],
+  dotted: (n: Node) => string | null,
+): boolean {
+  const kids = n.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+  for (const [i, c] of kids.entries()) {
+    let key: string | null;
+    let value: Node | null;
+    if (n.type === "dictionary") {
+      if (c.type !== "pair") return false;
+      const k = c.childForFieldName("key");
+      key = k ? constantKey(k) : null;
+      value = c.childForFieldName("value");
+    } else {
+      if (c.type === "list_splat") return false;
+      key = `i:${i}`;
+      value = c;
+    }
+    if (key === null || !value) return false;
+    const path = prefix ? `${prefix}/${key}` : key;
+    if (CONTAINERS.has(value.type)) {
+      if (!containerElements(value, path, out, dotted)) return false;
+    } else {
+      const t = value.type === "identifier" || value.type === "attribute" ? dotted(value) : null;
+      out.push({ path, text: t !== null && !t.includes("(") ? t : null });
+    }
+  }
+  return true;
 }
 
 /** Whether a comprehension's `for … in` clause is `async for`. */
