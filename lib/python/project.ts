@@ -15,8 +15,10 @@
  *   a constructor (`x = C(); x.m()`), instance attributes assigned in methods (`self.x = C()`
  *   then `self.x.m()`, only when every assignment of `self.x` agrees), `f = staticmethod(g)` as
  *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`, tuple/list
- *   assignments paired element by element (`a, b = f, C()`); `C()` is a use of `C` and of
- *   `C.__init__`;
+ *   assignments paired element by element (`a, b = f, C()`), what a function returns when every
+ *   `return` agrees on one project def or instance (`x = make(); x()`, `make()()`), elements of
+ *   container literals read back by constant keys (`d["a"]()`, summary.ts); `C()` is a use of
+ *   `C` and of `C.__init__`;
  * - implicit uses (kind `implicit`): `__iter__`/`__next__` of an instance iterated by `for` or a
  *   comprehension (`__aiter__`/`__anext__` for `async for`), `__enter__`/`__exit__` of one
  *   entered by `with` (`__aenter__`/`__aexit__`), `__init__` of a class raised bare (`raise C`);
@@ -39,7 +41,7 @@ import type { Binding, Implicit, ModuleSummary } from "./summary.ts";
 import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 6;
+export const RESOLVER_VERSION = 7;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
@@ -83,6 +85,7 @@ export class Project {
   #busyBindings = new Set<Binding>();
   #mroMemo = new Map<ModuleSummary, ({ m: ModuleSummary; i: number }[] | undefined)[]>();
   #busy = new Set<string>();
+  #returnMemo = new Map<ModuleSummary, Map<number, Value | null>>();
   #depth = 0;
   /** Set when a lookup chose among bindings by the line of the use. */
   #lineUsed = false;
@@ -219,8 +222,9 @@ export class Project {
           const call = this.#member(v.m, v.i, "__call__");
           if (call?.t === "def") {
             push(scope, call.m.definitions[call.i].id, line, kind, true);
-          } else push(scope, text, line, kind, false);
-        } else push(scope, text, line, kind, false);
+          } else if (!text.endsWith("()")) push(scope, text, line, kind, false);
+        } else if (!text.endsWith("()")) push(scope, text, line, kind, false);
+        // an unknown call result called (`make()()`) names nothing: its inner call is recorded
       } else {
         if (v?.t === "def") {
           push(scope, v.m.definitions[v.i].id, line, kind, true);
@@ -405,16 +409,62 @@ export class Project {
       const head = parts[0];
       const isCall = head.endsWith("()");
       v = this.#lookup(m, s, isCall ? head.slice(0, -2) : head, line);
-      if (isCall) v = callResult(v);
+      if (isCall) v = this.#callResult(v);
       parts = parts.slice(1);
     }
     for (const p of parts) {
       if (!v) return null;
       const isCall = p.endsWith("()");
       v = this.#getAttr(v, isCall ? p.slice(0, -2) : p);
-      if (isCall) v = callResult(v);
+      if (isCall) v = this.#callResult(v);
     }
     return v;
+  }
+
+  /**
+   * The value of calling a value: an instance for a project class; for a project function (not
+   * async), the value every `return` of its body agrees on when that is a project def or
+   * instance (`def make(): return C()`); else unknown.
+   */
+  #callResult(v: Value | null): Value | null {
+    if (v?.t !== "def") return null;
+    const def = v.m.definitions[v.i];
+    if (def.kind === "class") return { t: "inst", m: v.m, i: v.i };
+    if (def.async) return null;
+    const s = v.m.defScopes[v.i];
+    const texts = s >= 0 ? v.m.scopes[s].returns : undefined;
+    if (!texts?.length || texts.includes("?")) return null;
+    const key = `${v.m.module}#${v.i}#returns`;
+    let memo = this.#returnMemo.get(v.m);
+    if (!memo) this.#returnMemo.set(v.m, memo = new Map());
+    if (memo.has(v.i)) return memo.get(v.i)!;
+    if (this.#busy.has(key)) {
+      this.#cut++;
+      return null;
+    }
+    const cut = this.#cut;
+    this.#busy.add(key);
+    const depth = this.#depth;
+    let out: Value | null = null;
+    try {
+      for (const [k, text] of [...new Set(texts)].entries()) {
+        const r = this.#evalText(v.m, s, text, Infinity);
+        const same = r && (r.t === "def" || r.t === "inst") && (k === 0 || (
+          out !== null && out.t === r.t && (out as { m: ModuleSummary }).m === r.m &&
+          (out as { i: number }).i === r.i
+        ));
+        if (!same) {
+          out = null;
+          break;
+        }
+        out = r;
+      }
+    } finally {
+      this.#depth = depth;
+      this.#busy.delete(key);
+    }
+    if (this.#cut === cut) memo.set(v.i, out);
+    return out;
   }
 
   #enclosingClass(m: ModuleSummary, s: number): { m: ModuleSummary; i: number } | null {
@@ -505,7 +555,7 @@ export class Project {
               ? this.#fromValue(b.module, b.name)
               : b.k === "alias"
               ? this.#evalText(m, at, b.text, b.line) ?? OPAQUE
-              : callResult(this.#evalText(m, at, b.text, b.line)) ?? OPAQUE;
+              : this.#callResult(this.#evalText(m, at, b.text, b.line)) ?? OPAQUE;
           } finally {
             this.#busyBindings.delete(b);
           }
@@ -676,12 +726,6 @@ function writeEdges(path: string, nodes: Definition[], edges: Edge[]): void {
   } catch {
     // a cache that cannot be written only costs time
   }
-}
-
-/** The value of calling a value: an instance for a project class, else unknown. */
-function callResult(v: Value | null): Value | null {
-  if (v?.t === "def" && v.m.definitions[v.i].kind === "class") return { t: "inst", m: v.m, i: v.i };
-  return null;
 }
 
 /** The binding a use sees: the last one before `line` (else the first), fallbacks last. */

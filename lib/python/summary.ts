@@ -24,7 +24,7 @@ import type { AnalysisError, Definition } from "./types.ts";
 import type { Tree } from "web-tree-sitter";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 12;
+export const SUMMARY_VERSION = 13;
 
 /**
  * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
@@ -61,6 +61,11 @@ export interface Scope {
   selfIsClass?: boolean;
   /** Dotted texts of a class's positional bases, evaluated in the parent scope. */
   bases?: string[];
+  /**
+   * A function's returned values as dotted texts (`f`, `C()`), or `?` for any other value
+   * (a bare `return`, an expression, a `yield` making it a generator).
+   */
+  returns?: string[];
 }
 
 /**
@@ -384,6 +389,14 @@ class Summarizer {
     this.uses.push([this.cur, text, node.startPosition.row + 1, kind === "call" ? 0 : 1]);
   }
 
+  /** Records a value the innermost function returns (`?`: unknown). */
+  returned(text: string) {
+    let x = this.cur;
+    while (x > 0 && this.scopes[x].kind === "comprehension") x = this.scopes[x].parent;
+    const sc = this.scopes[x];
+    if (sc.kind === "function") (sc.returns ??= []).push(text);
+  }
+
   /** A value whose dunders syntax runs (`for x in v`, `with v`, `raise C`), when it is dotted. */
   implicit(value: Node, kind: Implicit) {
     let text: string | null;
@@ -463,6 +476,21 @@ class Summarizer {
       }
       case "assignment":
         return this.assignment(node);
+      case "return_statement": {
+        this.children(node);
+        const v = node.namedChildren.find((c) => c && c.type !== "comment") ?? null;
+        let text: string | null = null;
+        if (v?.type === "call") {
+          const f = this.callText(v);
+          text = f === null || f.includes("(") ? null : f + "()";
+        } else if (v?.type === "identifier" || v?.type === "attribute") text = this.dotted(v);
+        this.returned(text ?? "?");
+        return;
+      }
+      case "yield":
+        this.children(node);
+        this.returned("?");
+        return;
       case "augmented_assignment":
         return this.augmented(node);
       case "for_statement": {
@@ -604,6 +632,11 @@ class Summarizer {
         this.use(text, node, "call");
         if (text.includes("(")) this.headCall(fn);
       } else this.visit(fn);
+      // calling what a call returns (`make()()`): a call of the text `make()`
+      if (fn.type === "call") {
+        const inner = this.callText(fn);
+        if (inner !== null && !inner.includes("(")) this.use(inner + "()", node, "call");
+      }
     }
     if (args) this.visit(args);
   }

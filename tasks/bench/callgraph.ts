@@ -120,6 +120,19 @@ console.log(
 );
 console.log(line(head).join("  "));
 for (const r of rows) console.log(line(r).join("  "));
+// the same pairs from call and implicit edges only (no references): what runs, not what is named
+const runs = { tp: 0, fp: 0, fn: 0 };
+for (const r of await compareSuite(suite, ["call", "implicit"])) {
+  runs.tp += r.tp;
+  runs.fp += r.fp;
+  runs.fn += r.fn;
+}
+const only = precisionRecall(runs);
+console.log(
+  `calls only (call + implicit edges, no references): precision ${pct(only.precision)}, recall ${
+    pct(only.recall)
+  }`,
+);
 console.log(
   `overall precision ${pct(precision)} (goal ≥ 0.97), recall ${pct(recall)} (goal ≥ 0.95); ${
     ((performance.now() - t0) / 1000).toFixed(2)
