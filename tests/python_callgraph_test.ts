@@ -5,19 +5,14 @@
  * category); a change that loses a pair the model finds today fails here.
  */
 import assert from "node:assert/strict";
-import { compareSnippet, compareSuite, precisionRecall } from "../lib/python/oracle.ts";
+import { compareSnippet, compareSuite, precisionRecall, sumCounts } from "../lib/python/oracle.ts";
 
 const SUITE = new URL("./fixtures/pycg/micro", import.meta.url).pathname;
 
 Deno.test("callgraph: PyCG micro-benchmark precision and recall floors", async () => {
   const results = await compareSuite(SUITE);
   assert.equal(results.length, 119);
-  const sum = { tp: 0, fp: 0, fn: 0 };
-  for (const r of results) {
-    sum.tp += r.tp;
-    sum.fp += r.fp;
-    sum.fn += r.fn;
-  }
+  const sum = sumCounts(results);
   const { precision, recall } = precisionRecall(sum);
   assert.equal(sum.tp + sum.fn, 230, "expected pairs of the suite");
   assert.ok(precision >= 0.955, `precision ${precision}`);

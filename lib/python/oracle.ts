@@ -101,6 +101,21 @@ export function comparePairs(ours: ReadonlySet<string>, truth: ReadonlySet<strin
   return { tp: ours.size - extra.length, fp: extra.length, fn: missed.length, extra, missed };
 }
 
+/** The summed counts of several comparisons. */
+export function sumCounts(list: readonly Pick<PairCounts, "tp" | "fp" | "fn">[]): {
+  tp: number;
+  fp: number;
+  fn: number;
+} {
+  const sum = { tp: 0, fp: 0, fn: 0 };
+  for (const r of list) {
+    sum.tp += r.tp;
+    sum.fp += r.fp;
+    sum.fn += r.fn;
+  }
+  return sum;
+}
+
 /** Precision and recall of summed counts (1 when nothing was expected / found). */
 export function precisionRecall(c: Pick<PairCounts, "tp" | "fp" | "fn">): {
   precision: number;

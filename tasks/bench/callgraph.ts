@@ -10,7 +10,12 @@
  * [--misses]` to list every wrong pair).
  * @module
  */
-import { compareSuite, precisionRecall } from "../../lib/python/oracle.ts";
+import {
+  compareSuite,
+  precisionRecall,
+  type SnippetResult,
+  sumCounts,
+} from "../../lib/python/oracle.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const showMisses = Deno.args.includes("--misses");
@@ -44,62 +49,41 @@ const pct = (x: number) => x.toFixed(3);
 const t0 = performance.now();
 const results = await compareSuite(suite);
 const byCategory = Map.groupBy(results, (r) => r.category);
-const rows: string[][] = [];
-const all = { tp: 0, fp: 0, fn: 0 };
-let tests = 0, complete = 0, sound = 0;
-for (const [cat, list] of byCategory) {
-  const c = { tp: 0, fp: 0, fn: 0 };
-  let n = 0, comp = 0, snd = 0;
-  for (const r of list) {
-    const t = r.test;
-    n++;
-    if (r.fp === 0) comp++;
-    if (r.fn === 0) snd++;
-    c.tp += r.tp;
-    c.fp += r.fp;
-    c.fn += r.fn;
-    if (showMisses) {
-      for (const p of r.extra) console.log(`  extra  ${cat}/${t}: ${p.replace("\t", " uses ")}`);
-      for (const p of r.missed) console.log(`  missed ${cat}/${t}: ${p.replace("\t", " uses ")}`);
-    }
-  }
+/** A table row of a set of tests: pooled pairs, tests complete / sound, PyCG's figures. */
+function row(name: string, list: SnippetResult[], theirs?: [number, number, number]): string[] {
+  const c = sumCounts(list);
   const { precision, recall } = precisionRecall(c);
-  const theirs = PYCG[cat];
-  rows.push([
-    cat,
+  const n = list.length;
+  return [
+    name,
     String(n),
     String(c.tp + c.fn),
     pct(precision),
     pct(recall),
-    `${comp}/${n}`,
-    `${snd}/${n}`,
+    `${list.filter((r) => r.fp === 0).length}/${n}`,
+    `${list.filter((r) => r.fn === 0).length}/${n}`,
     theirs ? `${theirs[0]}/${theirs[2]}` : "–",
     theirs ? `${theirs[1]}/${theirs[2]}` : "–",
-  ]);
-  all.tp += c.tp;
-  all.fp += c.fp;
-  all.fn += c.fn;
-  tests += n;
-  complete += comp;
-  sound += snd;
+  ];
 }
-const { precision, recall } = precisionRecall(all);
-const pub = Object.values(PYCG).reduce((a, x) => [a[0] + x[0], a[1] + x[1], a[2] + x[2]], [
-  0,
-  0,
-  0,
-]);
-rows.push([
-  "all",
-  String(tests),
-  String(all.tp + all.fn),
-  pct(precision),
-  pct(recall),
-  `${complete}/${tests}`,
-  `${sound}/${tests}`,
-  `${pub[0]}/${pub[2]}`,
-  `${pub[1]}/${pub[2]}`,
-]);
+
+const rows: string[][] = [];
+for (const [cat, list] of byCategory) {
+  rows.push(row(cat, list, PYCG[cat]));
+  if (!showMisses) continue;
+  for (const r of list) {
+    for (const p of r.extra) console.log(`  extra  ${cat}/${r.test}: ${p.replace("\t", " uses ")}`);
+    for (const p of r.missed) {
+      console.log(`  missed ${cat}/${r.test}: ${p.replace("\t", " uses ")}`);
+    }
+  }
+}
+const published = Object.values(PYCG).reduce(
+  (a, x) => [a[0] + x[0], a[1] + x[1], a[2] + x[2]] as [number, number, number],
+  [0, 0, 0] as [number, number, number],
+);
+rows.push(row("all", results, published));
+const { precision, recall } = precisionRecall(sumCounts(results));
 const head = [
   "category",
   "tests",
@@ -121,12 +105,7 @@ console.log(
 console.log(line(head).join("  "));
 for (const r of rows) console.log(line(r).join("  "));
 // the same pairs from call and implicit edges only (no references): what runs, not what is named
-const runs = { tp: 0, fp: 0, fn: 0 };
-for (const r of await compareSuite(suite, ["call", "implicit"])) {
-  runs.tp += r.tp;
-  runs.fp += r.fp;
-  runs.fn += r.fn;
-}
+const runs = sumCounts(await compareSuite(suite, ["call", "implicit"]));
 const only = precisionRecall(runs);
 console.log(
   `calls only (call + implicit edges, no references): precision ${pct(only.precision)}, recall ${
