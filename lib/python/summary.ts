@@ -252,17 +252,26 @@ class Summarizer {
     if (!this.containers.length) return;
     const drop = new Set<number>();
     const add = new Map<number, RawUse[]>();
+    // uses by head name (`d`, `d.update`, `d()`), accesses by name: one pass each
+    const names = new Set(this.containers.map((c) => c.name));
+    const usesOf = new Map<string, number[]>();
+    this.uses.forEach((u, i) => {
+      const m = /^[^.(]+/.exec(u[1]);
+      if (m && names.has(m[0])) {
+        const list = usesOf.get(m[0]);
+        if (list) list.push(i);
+        else usesOf.set(m[0], [i]);
+      }
+    });
+    const accessesOf = Map.groupBy(this.accesses, (a) => a.name);
     for (const c of this.containers) {
       if (this.scopes[c.scope].bindings[c.name]?.length !== 1) continue;
-      const mine = this.accesses.filter((a) => a.name === c.name);
+      const mine = accessesOf.get(c.name) ?? [];
       // read back at least once here: a container never read in its module may be for others
       if (mine.some((a) => a.scope !== c.scope) || !mine.some((a) => !a.write)) continue;
       const own = new Set<number>();
       for (const a of mine) for (let i = a.own[0]; i < a.own[1]; i++) own.add(i);
-      const escaped = this.uses.some((u, i) =>
-        !own.has(i) && (u[1] === c.name || u[1].startsWith(c.name + ".") ||
-          u[1].startsWith(c.name + "("))
-      );
+      const escaped = (usesOf.get(c.name) ?? []).some((i) => !own.has(i));
       if (escaped) continue;
       const writes = mine.filter((a) => a.write).sort((a, b) => a.line - b.line);
       for (const r of mine) {
