@@ -6,6 +6,7 @@
  *   helper(x)  # -> pkg.util.helper                 a call resolved to pkg.util.helper
  *   np.asarray(x)  # -> unresolved: np.asarray       a call left unresolved with its dotted text
  *   key=f  # ref -> pkg.a.f                          a function-value reference
+ *   for x in bag:  # implicit -> pkg.a.Bag.__iter__   a dunder run by syntax on a known class
  *
  * On an annotated line the uses found must be exactly the expected ones (calls of builtins are
  * ignored unless the line names one).
@@ -17,22 +18,23 @@ import { workspacePackages } from "../lib/python/workspace.ts";
 const ROOT = new URL("./fixtures/python/resolve/", import.meta.url).pathname;
 
 interface Expect {
-  kind: "call" | "reference";
+  kind: "call" | "reference" | "implicit";
   resolved: boolean;
   target: string;
 }
 
-const key = (e: Expect) =>
-  `${e.kind === "call" ? "" : "ref "}-> ${e.resolved ? "" : "unresolved: "}${e.target}`;
+const PREFIX = { call: "", reference: "ref ", implicit: "implicit " } as const;
+const key = (e: Expect) => `${PREFIX[e.kind]}-> ${e.resolved ? "" : "unresolved: "}${e.target}`;
 
 /** Parses the expectations of one line, or null when it has none. */
 export function parseExpectations(line: string): Expect[] | null {
-  const m = line.match(/#\s*((?:ref\s+)?->.*)$/);
+  const m = line.match(/#\s*((?:(?:ref|implicit)\s+)?->.*)$/);
   if (!m) return null;
   return m[1].split(";").map((item) => {
-    const x = item.trim().match(/^(ref\s+)?->\s*(unresolved:\s*)?(\S+)$/);
+    const x = item.trim().match(/^(?:(ref|implicit)\s+)?->\s*(unresolved:\s*)?(\S+)$/);
     if (!x) throw new Error(`bad expectation '${item.trim()}' in: ${line}`);
-    return { kind: x[1] ? "reference" : "call", resolved: !x[2], target: x[3] };
+    const kind = x[1] === "ref" ? "reference" : x[1] === "implicit" ? "implicit" : "call";
+    return { kind, resolved: !x[2], target: x[3] };
   });
 }
 
@@ -43,6 +45,7 @@ groups.sort();
 Deno.test("resolve fixtures: every group has annotations", () => {
   assert.deepEqual(groups, [
     "classes",
+    "implicit",
     "imports",
     "reexport",
     "references",
@@ -97,6 +100,9 @@ Deno.test("resolve: expectation parser", () => {
   assert.deepEqual(parseExpectations("f(x)  # -> pkg.a.f; ref -> unresolved: np.pi"), [
     { kind: "call", resolved: true, target: "pkg.a.f" },
     { kind: "reference", resolved: false, target: "np.pi" },
+  ]);
+  assert.deepEqual(parseExpectations("for x in b:  # implicit -> p.B.__iter__"), [
+    { kind: "implicit", resolved: true, target: "p.B.__iter__" },
   ]);
   assert.equal(parseExpectations("x = 1  # a comment"), null);
   assert.throws(() => parseExpectations("f()  # -> "));

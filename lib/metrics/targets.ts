@@ -9,7 +9,7 @@
  * @module
  */
 import type { Ranges } from "../logs/types.ts";
-import type { Definition, ModuleInfo } from "../python/types.ts";
+import type { Definition, ModuleInfo, Use } from "../python/types.ts";
 import { type Body, isRead } from "./recall.ts";
 import { isReimplemented } from "./redundancy.ts";
 
@@ -26,6 +26,14 @@ export interface Target {
   id: string;
   kind: "repo" | "self";
 }
+
+/**
+ * Use kinds that are reuse edges (eq. 1, "a real call edge … through value-reference name
+ * matching"): calls and references name the function. `implicit` uses (a dunder that `for`,
+ * `with` or `raise` runs on a value of known class) name nothing, so they make no target and no
+ * reuse, and (not being calls) count in no re-implementation overlap. See docs/run-logs.md.
+ */
+export const REUSE_KINDS: ReadonlySet<Use["kind"]> = new Set(["call", "reference"]);
 
 /** Definition kinds that can be targets ("functions present in the original repository"). */
 const CALLABLE = new Set(["function", "method"]);
@@ -57,7 +65,7 @@ export function extractTargets(
 ): Target[] {
   const found = new Map<string, Target>();
   for (const use of reference.resolveModule(module).uses) {
-    if (!use.resolved || found.has(use.target)) continue;
+    if (!use.resolved || !REUSE_KINDS.has(use.kind) || found.has(use.target)) continue;
     if (use.target === module || use.target.startsWith(module + ".")) continue;
     const def = reference.definition(use.target);
     if (!def || !CALLABLE.has(def.kind)) continue;
@@ -132,7 +140,7 @@ export function scoreTargets(targets: readonly Target[], m: TurnModels): TargetS
   if (m.submitted) {
     const info = m.agent.resolveModule(m.module);
     for (const u of info.uses) {
-      if (u.resolved) used.add(u.target);
+      if (u.resolved && REUSE_KINDS.has(u.kind)) used.add(u.target);
       if (u.kind === "call") calls.add(u.target);
     }
     const fns = info.definitions.filter((d) => CALLABLE.has(d.kind));

@@ -14,8 +14,14 @@
  *   modules), classes and their bases in C3 order (`C.m`, `self.m`, `cls.m`), instances assigned from
  *   a constructor (`x = C(); x.m()`), instance attributes assigned in methods (`self.x = C()`
  *   then `self.x.m()`, only when every assignment of `self.x` agrees), `f = staticmethod(g)` as
- *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`; `C()` is a use of
+ *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`, tuple/list
+ *   assignments paired element by element (`a, b = f, C()`), what a function returns when every
+ *   `return` agrees on one project def or instance (`x = make(); x()`, `make()()`), elements of
+ *   container literals read back by constant keys (`d["a"]()`, summary.ts); `C()` is a use of
  *   `C` and of `C.__init__`;
+ * - implicit uses (kind `implicit`): `__iter__`/`__next__` of an instance iterated by `for` or a
+ *   comprehension (`__aiter__`/`__anext__` for `async for`), `__enter__`/`__exit__` of one
+ *   entered by `with` (`__aenter__`/`__aexit__`), `__init__` of a class raised bare (`raise C`);
  * - what cannot be resolved stays unresolved with its dotted source text (`np.asarray`); values of
  *   unknown type (parameters, results of calls) are never guessed.
  *
@@ -31,11 +37,11 @@
  * @module
  */
 import { BUILTINS, isInternal } from "./names.ts";
-import type { Binding, ModuleSummary } from "./summary.ts";
+import type { Binding, Implicit, ModuleSummary } from "./summary.ts";
 import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 5;
+export const RESOLVER_VERSION = 7;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
@@ -46,6 +52,13 @@ type Value =
   | { t: "opaque" };
 
 const OPAQUE: Value = { t: "opaque" };
+/** The dunders each kind of {@link Implicit} use runs on an instance. */
+const IMPLICIT_DUNDERS: Record<Exclude<Implicit, 6>, [string, string]> = {
+  2: ["__iter__", "__next__"],
+  3: ["__aiter__", "__anext__"],
+  4: ["__enter__", "__exit__"],
+  5: ["__aenter__", "__aexit__"],
+};
 const MODULE_DUNDERS = new Set([
   "__name__",
   "__file__",
@@ -72,6 +85,7 @@ export class Project {
   #busyBindings = new Set<Binding>();
   #mroMemo = new Map<ModuleSummary, ({ m: ModuleSummary; i: number }[] | undefined)[]>();
   #busy = new Set<string>();
+  #returnMemo = new Map<ModuleSummary, Map<number, Value | null>>();
   #depth = 0;
   /** Set when a lookup chose among bindings by the line of the use. */
   #lineUsed = false;
@@ -186,6 +200,12 @@ export class Project {
         v = this.#evalText(m, s, text, line);
         if (!this.#lineUsed && this.#cut === cut) (memo[s] ??= new Map()).set(text, v);
       }
+      if (k >= 2) {
+        for (const d of this.#implicitCallees(v, k as Implicit)) {
+          push(scope, d.m.definitions[d.i].id, line, "implicit", true);
+        }
+        continue;
+      }
       const kind = k === 0 ? "call" as const : "reference" as const;
       if (k === 0) {
         if (v?.t === "def") {
@@ -202,8 +222,9 @@ export class Project {
           const call = this.#member(v.m, v.i, "__call__");
           if (call?.t === "def") {
             push(scope, call.m.definitions[call.i].id, line, kind, true);
-          } else push(scope, text, line, kind, false);
-        } else push(scope, text, line, kind, false);
+          } else if (!text.endsWith("()")) push(scope, text, line, kind, false);
+        } else if (!text.endsWith("()")) push(scope, text, line, kind, false);
+        // an unknown call result called (`make()()`) names nothing: its inner call is recorded
       } else {
         if (v?.t === "def") {
           push(scope, v.m.definitions[v.i].id, line, kind, true);
@@ -226,6 +247,31 @@ export class Project {
     };
     this.#resolved.set(module, info);
     return info;
+  }
+
+  /**
+   * The project methods syntax runs on a value without a call expression: `__iter__` and
+   * `__next__` of an iterated instance (`__aiter__`/`__anext__` for `async for`), `__enter__` and
+   * `__exit__` of an entered one (`__aenter__`/`__aexit__`), `__init__` of a raised class.
+   * Both are looked up on the instance's class (the usual iterator whose `__iter__` returns
+   * `self`); a raised instance (`raise C()`) is already a call of `C.__init__`.
+   */
+  #implicitCallees(v: Value | null | undefined, k: Implicit): { m: ModuleSummary; i: number }[] {
+    const out: { m: ModuleSummary; i: number }[] = [];
+    const add = (x: Value | null) => {
+      if (x?.t === "def" && x.m.definitions[x.i].kind !== "class") out.push({ m: x.m, i: x.i });
+    };
+    if (k === 6) {
+      if (v?.t === "def" && v.m.definitions[v.i].kind === "class") {
+        add(this.#member(v.m, v.i, "__init__"));
+      }
+      return out;
+    }
+    if (v?.t !== "inst") return out;
+    const [first, second] = IMPLICIT_DUNDERS[k];
+    add(this.#member(v.m, v.i, first));
+    add(this.#member(v.m, v.i, second));
+    return out;
   }
 
   /** The definition with this id (the last one when a name is defined twice). */
@@ -363,16 +409,62 @@ export class Project {
       const head = parts[0];
       const isCall = head.endsWith("()");
       v = this.#lookup(m, s, isCall ? head.slice(0, -2) : head, line);
-      if (isCall) v = callResult(v);
+      if (isCall) v = this.#callResult(v);
       parts = parts.slice(1);
     }
     for (const p of parts) {
       if (!v) return null;
       const isCall = p.endsWith("()");
       v = this.#getAttr(v, isCall ? p.slice(0, -2) : p);
-      if (isCall) v = callResult(v);
+      if (isCall) v = this.#callResult(v);
     }
     return v;
+  }
+
+  /**
+   * The value of calling a value: an instance for a project class; for a project function (not
+   * async), the value every `return` of its body agrees on when that is a project def or
+   * instance (`def make(): return C()`); else unknown.
+   */
+  #callResult(v: Value | null): Value | null {
+    if (v?.t !== "def") return null;
+    const def = v.m.definitions[v.i];
+    if (def.kind === "class") return { t: "inst", m: v.m, i: v.i };
+    if (def.async) return null;
+    const s = v.m.defScopes[v.i];
+    const texts = s >= 0 ? v.m.scopes[s].returns : undefined;
+    if (!texts?.length || texts.includes("?")) return null;
+    const key = `${v.m.module}#${v.i}#returns`;
+    let memo = this.#returnMemo.get(v.m);
+    if (!memo) this.#returnMemo.set(v.m, memo = new Map());
+    if (memo.has(v.i)) return memo.get(v.i)!;
+    if (this.#busy.has(key)) {
+      this.#cut++;
+      return null;
+    }
+    const cut = this.#cut;
+    this.#busy.add(key);
+    const depth = this.#depth;
+    let out: Value | null = null;
+    try {
+      for (const [k, text] of [...new Set(texts)].entries()) {
+        const r = this.#evalText(v.m, s, text, Infinity);
+        const same = r && (r.t === "def" || r.t === "inst") && (k === 0 || (
+          out !== null && out.t === r.t && (out as { m: ModuleSummary }).m === r.m &&
+          (out as { i: number }).i === r.i
+        ));
+        if (!same) {
+          out = null;
+          break;
+        }
+        out = r;
+      }
+    } finally {
+      this.#depth = depth;
+      this.#busy.delete(key);
+    }
+    if (this.#cut === cut) memo.set(v.i, out);
+    return out;
   }
 
   #enclosingClass(m: ModuleSummary, s: number): { m: ModuleSummary; i: number } | null {
@@ -463,7 +555,7 @@ export class Project {
               ? this.#fromValue(b.module, b.name)
               : b.k === "alias"
               ? this.#evalText(m, at, b.text, b.line) ?? OPAQUE
-              : callResult(this.#evalText(m, at, b.text, b.line)) ?? OPAQUE;
+              : this.#callResult(this.#evalText(m, at, b.text, b.line)) ?? OPAQUE;
           } finally {
             this.#busyBindings.delete(b);
           }
@@ -602,7 +694,9 @@ export class Project {
   }
 }
 
-/** Edges cached as `[fromIndex, toIndex, line, 0 call | 1 reference]` over the node list. */
+const EDGE_KIND = { call: 0, reference: 1, implicit: 2 } as const;
+
+/** Edges cached as `[fromIndex, toIndex, line, 0 call | 1 reference | 2 implicit]` over the nodes. */
 function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
   try {
     const data = JSON.parse(Deno.readTextFileSync(path)) as { n: number; e: number[][] };
@@ -611,7 +705,7 @@ function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
       from: nodes[f].id,
       to: nodes[t].id,
       line,
-      kind: k === 0 ? "call" : "reference",
+      kind: k === 0 ? "call" : k === 1 ? "reference" : "implicit",
     }));
   } catch {
     return undefined;
@@ -623,7 +717,7 @@ function writeEdges(path: string, nodes: Definition[], edges: Edge[]): void {
   nodes.forEach((n, i) => index.set(n.id, i));
   const e = edges.map((
     x,
-  ) => [index.get(x.from)!, index.get(x.to)!, x.line, x.kind === "call" ? 0 : 1]);
+  ) => [index.get(x.from)!, index.get(x.to)!, x.line, EDGE_KIND[x.kind]]);
   try {
     Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
     const tmp = `${path}.${crypto.randomUUID()}.tmp`;
@@ -632,12 +726,6 @@ function writeEdges(path: string, nodes: Definition[], edges: Edge[]): void {
   } catch {
     // a cache that cannot be written only costs time
   }
-}
-
-/** The value of calling a value: an instance for a project class, else unknown. */
-function callResult(v: Value | null): Value | null {
-  if (v?.t === "def" && v.m.definitions[v.i].kind === "class") return { t: "inst", m: v.m, i: v.i };
-  return null;
 }
 
 /** The binding a use sees: the last one before `line` (else the first), fallbacks last. */

@@ -24,7 +24,7 @@ import type { AnalysisError, Definition } from "./types.ts";
 import type { Tree } from "web-tree-sitter";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 11;
+export const SUMMARY_VERSION = 13;
 
 /**
  * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
@@ -61,16 +61,26 @@ export interface Scope {
   selfIsClass?: boolean;
   /** Dotted texts of a class's positional bases, evaluated in the parent scope. */
   bases?: string[];
+  /**
+   * A function's returned values as dotted texts (`f`, `C()`), or `?` for any other value
+   * (a bare `return`, an expression, a `yield` making it a generator).
+   */
+  returns?: string[];
 }
 
 /**
  * A call or a value use before resolution, as a compact tuple `[scope, text, line, kind]`:
  * `scope` the index of the innermost scope (for name lookup), `text` the dotted source text
- * (`np.asarray`, `self.f`, `super().m`, `C().m`), `kind` 0 for a call, 1 for a reference.
+ * (`np.asarray`, `self.f`, `super().m`, `C().m`), `kind` 0 for a call, 1 for a reference, or a
+ * value that syntax runs dunders of ({@link Implicit}): 2 iterated (`for x in v`, comprehensions),
+ * 3 iterated by `async for`, 4 entered by `with v`, 5 by `async with v`, 6 raised (`raise C`).
  * References whose head is a plain local variable (parameter, loop variable, …) or a builtin are
  * dropped here: they can never name a function.
  */
-export type RawUse = [scope: number, text: string, line: number, kind: 0 | 1];
+export type RawUse = [scope: number, text: string, line: number, kind: 0 | 1 | Implicit];
+
+/** Kinds of {@link RawUse} whose dunders run without a call expression. */
+export type Implicit = 2 | 3 | 4 | 5 | 6;
 
 /** Everything phase 1 extracts from one file (JSON-serialisable). */
 export interface ModuleSummary {
@@ -146,6 +156,9 @@ const LITERALS = new Set([
   "string_end",
   "line_continuation",
 ]);
+/** Targets and values paired element by element in assignments. */
+const SEQUENCE_TARGETS = new Set(["pattern_list", "tuple_pattern", "list_pattern"]);
+const SEQUENCE_VALUES = new Set(["expression_list", "tuple", "list"]);
 const COMPREHENSIONS = new Set([
   "list_comprehension",
   "set_comprehension",
@@ -153,7 +166,38 @@ const COMPREHENSIONS = new Set([
   "generator_expression",
 ]);
 
+/** An element of a container literal: its constant key path and dotted value (null: other). */
+type Element = { path: string; text: string | null };
+
+/**
+ * A dict/list/tuple literal bound to a name (`d = {"a": f}`), whose function elements may be read
+ * back by constant keys only (`d["a"]()`): `refs` are the indices of the literal's uses.
+ */
+interface Container {
+  scope: number;
+  name: string;
+  line: number;
+  elements: Element[];
+  refs: [number, number];
+}
+
+/**
+ * A constant-key access of a name (`d["a"]["b"](…)` read and called, `d["a"] = f` written):
+ * `own` the indices of the uses its own subscript made, `at` where a read's call use goes.
+ */
+interface Access {
+  scope: number;
+  name: string;
+  path: string;
+  line: number;
+  own: [number, number];
+  write?: { text: string | null; refs: [number, number] };
+  at: number;
+}
+
 class Summarizer {
+  containers: Container[] = [];
+  accesses: Access[] = [];
   scopes: Scope[] = [];
   uses: RawUse[] = [];
   defs: Definition[] = [];
@@ -196,7 +240,72 @@ class Summarizer {
     return BUILTINS.has(head);
   }
 
+  /**
+   * Element flow through containers: a literal bound once to a name used only through constant
+   * keys in its own scope gives each read-and-called element a call use (`d["a"]()` → the value
+   * last stored under `"a"` before that line), and its element references count no more (an
+   * element never read back is never used). A container used any other way (passed, iterated,
+   * updated, read by a computed key, or never read by a constant key in its own scope, as a
+   * module's table other modules import) keeps every element as a reference.
+   */
+  containerFlow() {
+    if (!this.containers.length) return;
+    const drop = new Set<number>();
+    const add = new Map<number, RawUse[]>();
+    // uses by head name (`d`, `d.update`, `d()`), accesses by name: one pass each
+    const names = new Set(this.containers.map((c) => c.name));
+    const usesOf = new Map<string, number[]>();
+    this.uses.forEach((u, i) => {
+      const m = /^[^.(]+/.exec(u[1]);
+      if (m && names.has(m[0])) {
+        const list = usesOf.get(m[0]);
+        if (list) list.push(i);
+        else usesOf.set(m[0], [i]);
+      }
+    });
+    const accessesOf = Map.groupBy(this.accesses, (a) => a.name);
+    for (const c of this.containers) {
+      if (this.scopes[c.scope].bindings[c.name]?.length !== 1) continue;
+      const mine = accessesOf.get(c.name) ?? [];
+      // read back at least once here: a container never read in its module may be for others
+      if (mine.some((a) => a.scope !== c.scope) || !mine.some((a) => !a.write)) continue;
+      const own = new Set<number>();
+      for (const a of mine) for (let i = a.own[0]; i < a.own[1]; i++) own.add(i);
+      const escaped = (usesOf.get(c.name) ?? []).some((i) => !own.has(i));
+      if (escaped) continue;
+      const writes = mine.filter((a) => a.write).sort((a, b) => a.line - b.line);
+      for (const r of mine) {
+        if (r.write) continue;
+        let text: string | null = null;
+        for (const e of c.elements) if (e.path === r.path) text = e.text;
+        for (const w of writes) {
+          if (w.line >= r.line) break;
+          if (w.path === r.path) text = w.write!.text;
+          else if (r.path.startsWith(w.path + "/")) text = null;
+        }
+        if (text !== null) {
+          const list = add.get(r.at) ?? [];
+          list.push([r.scope, text, r.line, 0]);
+          add.set(r.at, list);
+        }
+      }
+      const dropRefs = (from: number, to: number) => {
+        for (let i = from; i < to; i++) if (this.uses[i][3] === 1) drop.add(i);
+      };
+      dropRefs(...c.refs);
+      for (const w of writes) dropRefs(...w.write!.refs);
+    }
+    const out: RawUse[] = [];
+    for (let i = 0; i <= this.uses.length; i++) {
+      const more = add.get(i);
+      if (more) out.push(...more);
+      if (i < this.uses.length && !drop.has(i)) out.push(this.uses[i]);
+    }
+    this.uses = out;
+  }
+
   result(): ModuleSummary {
+    this.containerFlow();
     let lineStart = 0;
     const kept: RawUse[] = [];
     for (const u of this.uses) {
@@ -289,6 +398,24 @@ class Summarizer {
     this.uses.push([this.cur, text, node.startPosition.row + 1, kind === "call" ? 0 : 1]);
   }
 
+  /** Records a value the innermost function returns (`?`: unknown). */
+  returned(text: string) {
+    let x = this.cur;
+    while (x > 0 && this.scopes[x].kind === "comprehension") x = this.scopes[x].parent;
+    const sc = this.scopes[x];
+    if (sc.kind === "function") (sc.returns ??= []).push(text);
+  }
+
+  /** A value whose dunders syntax runs (`for x in v`, `with v`, `raise C`), when it is dotted. */
+  implicit(value: Node, kind: Implicit) {
+    let text: string | null;
+    if (value.type === "call") {
+      const f = this.callText(value);
+      text = f === null || f.includes("(") ? null : f + "()";
+    } else text = this.dotted(value);
+    if (text !== null) this.uses.push([this.cur, text, value.startPosition.row + 1, kind]);
+  }
+
   // ---- walking ------------------------------------------------------------------------------
 
   children(node: Node) {
@@ -358,11 +485,27 @@ class Summarizer {
       }
       case "assignment":
         return this.assignment(node);
+      case "return_statement": {
+        this.children(node);
+        const v = node.namedChildren.find((c) => c && c.type !== "comment") ?? null;
+        let text: string | null = null;
+        if (v?.type === "call") {
+          const f = this.callText(v);
+          text = f === null || f.includes("(") ? null : f + "()";
+        } else if (v?.type === "identifier" || v?.type === "attribute") text = this.dotted(v);
+        this.returned(text ?? "?");
+        return;
+      }
+      case "yield":
+        this.children(node);
+        this.returned("?");
+        return;
       case "augmented_assignment":
         return this.augmented(node);
       case "for_statement": {
         const right = node.childForFieldName("right");
         if (right) this.visit(right);
+        if (right) this.implicit(right, node.child(0)?.type === "async" ? 3 : 2);
         const left = node.childForFieldName("left");
         if (left) this.target(left, { k: "other", line: line(left) });
         for (const c of node.namedChildren) {
@@ -374,6 +517,16 @@ class Summarizer {
         const v = node.namedChild(0);
         if (v?.type === "as_pattern") this.asPattern(v);
         else if (v) this.visit(v);
+        const entered = v?.type === "as_pattern" ? v.namedChild(0) : v;
+        if (entered) {
+          this.implicit(entered, node.parent?.parent?.child(0)?.type === "async" ? 5 : 4);
+        }
+        return;
+      }
+      case "raise_statement": {
+        this.children(node);
+        const raised = node.namedChild(0);
+        if (raised && raised.type !== "call") this.implicit(raised, 6);
         return;
       }
       case "except_clause":
@@ -471,12 +624,28 @@ class Summarizer {
 
   call(node: Node) {
     const [fn, args] = fields(node, "function", "arguments");
-    if (fn) {
+    const key = fn?.type === "subscript" ? constantPath(fn) : null;
+    if (fn && key) {
+      const at = this.uses.length;
+      this.visit(fn);
+      this.accesses.push({
+        scope: this.cur,
+        ...key,
+        line: line(node),
+        own: [at, this.uses.length],
+        at: this.uses.length,
+      });
+    } else if (fn) {
       const text = fn.type === "call" ? null : this.dotted(fn);
       if (text !== null) {
         this.use(text, node, "call");
         if (text.includes("(")) this.headCall(fn);
       } else this.visit(fn);
+      // calling what a call returns (`make()()`): a call of the text `make()`
+      if (fn.type === "call") {
+        const inner = this.callText(fn);
+        if (inner !== null && !inner.includes("(")) this.use(inner + "()", node, "call");
+      }
     }
     if (args) this.visit(args);
   }
@@ -672,7 +841,10 @@ class Summarizer {
     const firstRight = clauses[0]?.type === "for_in_clause"
       ? clauses[0].childForFieldName("right")
       : null;
-    if (firstRight) this.visit(firstRight);
+    if (firstRight) {
+      this.visit(firstRight);
+      this.implicit(firstRight, firstAsync(clauses[0]) ? 3 : 2);
+    }
     const scope = this.newScope("comprehension", -1);
     const saved = this.cur;
     this.cur = scope;
@@ -680,7 +852,10 @@ class Summarizer {
       if (c.type === "for_in_clause") {
         const left = c.childForFieldName("left");
         const right = c.childForFieldName("right");
-        if (i > 0 && right) this.visit(right);
+        if (i > 0 && right) {
+          this.visit(right);
+          this.implicit(right, firstAsync(c) ? 3 : 2);
+        }
         if (left) this.target(left, { k: "other", line: line(left) });
       } else this.children(c);
     }
@@ -745,34 +920,82 @@ class Summarizer {
       r = r.childForFieldName("right");
     }
     if (ty) this.visit(ty);
+    const u0 = this.uses.length;
     if (r) this.visit(r);
-    for (const left of lefts) {
-      const l = line(left);
-      let b: Binding = { k: "other", line: l };
-      const lt = left.type;
-      if ((lt === "identifier" || lt === "attribute") && r) {
-        let text = r.type === "call" ? this.callText(r) : this.dotted(r);
-        let call = r.type === "call";
-        if (call && (text === "staticmethod" || text === "classmethod")) {
-          // `f = staticmethod(g)` is `g` for lookups
-          const args = r.childForFieldName("arguments")?.namedChildren ?? [];
-          const inner = args.length === 1 && args[0] ? this.dotted(args[0]) : null;
-          if (inner !== null) [text, call] = [inner, false];
-        }
-        if (text !== null && !text.includes("(")) {
-          b = call ? { k: "new", line: l, text } : { k: "alias", line: l, text };
-        }
+    const refs: [number, number] = [u0, this.uses.length];
+    if (r && lefts.length === 1 && lefts[0].type === "identifier" && CONTAINERS.has(r.type)) {
+      const elements: Element[] = [];
+      if (containerElements(r, "", elements, (n) => this.dotted(n))) {
+        this.containers.push({
+          scope: this.cur,
+          name: lefts[0].text,
+          line: line(r),
+          elements,
+          refs,
+        });
       }
-      if (lt === "attribute") {
-        this.instanceAttribute(left, b);
-      } else if (lt === "identifier" && r) {
-        if (left.text === "__all__" && this.cur === 0) {
-          const names = stringList(r);
-          if (names) this.all = names;
-        }
-      }
-      this.target(left, b);
     }
+    if (r && lefts.length === 1 && lefts[0].type === "subscript") {
+      const key = constantPath(lefts[0]);
+      if (key) {
+        const at = this.uses.length;
+        const text = r.type === "identifier" || r.type === "attribute" ? this.dotted(r) : null;
+        this.target(lefts[0], { k: "other", line: line(lefts[0]) });
+        this.accesses.push({
+          scope: this.cur,
+          ...key,
+          line: line(lefts[0]),
+          own: [at, this.uses.length],
+          write: { text: text !== null && !text.includes("(") ? text : null, refs },
+          at,
+        });
+        return;
+      }
+    }
+    for (const left of lefts) if (r) this.assignPair(left, r);
+    if (!r) { for (const left of lefts) this.target(left, { k: "other", line: line(left) }); }
+  }
+
+  /**
+   * Binds one target to its value: a name or attribute to a dotted value (`alias`) or a call
+   * result (`new`); a tuple/list target to a tuple/list value of the same length element by
+   * element (`a, (b, c) = f, (g, h)`); anything else as `other`.
+   */
+  assignPair(left: Node, r: Node) {
+    const l = line(left);
+    let b: Binding = { k: "other", line: l };
+    const lt = left.type;
+    if (SEQUENCE_TARGETS.has(lt) && SEQUENCE_VALUES.has(r.type)) {
+      const ls = left.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+      const rs = r.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+      const starred = [...ls, ...rs].some((c) =>
+        c.type === "list_splat_pattern" || c.type === "list_splat"
+      );
+      if (!starred && ls.length === rs.length) {
+        ls.forEach((x, i) => this.assignPair(x, rs[i]));
+        return;
+      }
+    }
+    if ((lt === "identifier" || lt === "attribute")) {
+      let text = r.type === "call" ? this.callText(r) : this.dotted(r);
+      let call = r.type === "call";
+      if (call && (text === "staticmethod" || text === "classmethod")) {
+        // `f = staticmethod(g)` is `g` for lookups
+        const args = r.childForFieldName("arguments")?.namedChildren ?? [];
+        const inner = args.length === 1 && args[0] ? this.dotted(args[0]) : null;
+        if (inner !== null) [text, call] = [inner, false];
+      }
+      if (text !== null && !text.includes("(")) {
+        b = call ? { k: "new", line: l, text } : { k: "alias", line: l, text };
+      }
+    }
+    if (lt === "attribute") {
+      this.instanceAttribute(left, b);
+    } else if (lt === "identifier" && left.text === "__all__" && this.cur === 0) {
+      const names = stringList(r);
+      if (names) this.all = names;
+    }
+    this.target(left, b);
   }
 
   /** `self.x = value` in a method: binds `x` in the class's scope, evaluated in the method. */
@@ -878,6 +1101,70 @@ function fields(n: Node, first: string, second: string): [Node | null, Node | nu
   const kids = n.namedChildren;
   if (kids.length === 2) return [kids[0], kids[1]];
   return [n.childForFieldName(first), n.childForFieldName(second)];
+}
+
+const CONTAINERS = new Set(["dictionary", "list", "tuple"]);
+
+/** A constant key: a plain string or a non-negative integer literal. */
+function constantKey(n: Node): string | null {
+  if (n.type === "integer" && /^\d+$/.test(n.text)) return `i:${Number(n.text)}`;
+  if (n.type === "string" && /^[rRuU]?("[^"\\{}]*"|'[^'\\{}]*')$/.test(n.text)) {
+    return `s:${n.text.replace(/^[rRuU]?["']|["']$/g, "")}`;
+  }
+  return null;
+}
+
+/** `name[k1][k2]` with constant keys → the name and the key path `k1/k2`; else null. */
+function constantPath(n: Node): { name: string; path: string } | null {
+  const keys: string[] = [];
+  let x: Node = n;
+  while (x.type === "subscript") {
+    const kids = x.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+    if (kids.length !== 2) return null;
+    const k = constantKey(kids[1]);
+    if (k === null) return null;
+    keys.unshift(k);
+    x = kids[0];
+  }
+  return x.type === "identifier" ? { name: x.text, path: keys.join("/") } : null;
+}
+
+/** The elements of a literal container by constant key path; false when a key is not constant. */
+function containerElements(
+  n: Node,
+  prefix: string,
+  out: Element[],
+  dotted: (n: Node) => string | null,
+): boolean {
+  const kids = n.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+  for (const [i, c] of kids.entries()) {
+    let key: string | null;
+    let value: Node | null;
+    if (n.type === "dictionary") {
+      if (c.type !== "pair") return false;
+      const k = c.childForFieldName("key");
+      key = k ? constantKey(k) : null;
+      value = c.childForFieldName("value");
+    } else {
+      if (c.type === "list_splat") return false;
+      key = `i:${i}`;
+      value = c;
+    }
+    if (key === null || !value) return false;
+    const path = prefix ? `${prefix}/${key}` : key;
+    if (CONTAINERS.has(value.type)) {
+      if (!containerElements(value, path, out, dotted)) return false;
+    } else {
+      const t = value.type === "identifier" || value.type === "attribute" ? dotted(value) : null;
+      out.push({ path, text: t !== null && !t.includes("(") ? t : null });
+    }
+  }
+  return true;
+}
+
+/** Whether a comprehension's `for … in` clause is `async for`. */
+function firstAsync(clause: Node): boolean {
+  return clause.child(0)?.type === "async";
 }
 
 function line(n: Node): number {

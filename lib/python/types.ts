@@ -42,7 +42,13 @@ export interface Use {
   target: string;
   /** 1-based line of the use. */
   line: number;
-  kind: "call" | "reference";
+  /**
+   * `call`: the callee of a call expression (`f()`, `C()` → `C` and `C.__init__`, `obj()` →
+   * `__call__`, `@dec` → `dec`); `reference`: a function named as a value (`key=f`);
+   * `implicit`: a dunder method that syntax runs without naming it, on a receiver of known class
+   * (`for x in obj` → `__iter__`/`__next__`, `with obj` → `__enter__`/`__exit__`).
+   */
+  kind: "call" | "reference" | "implicit";
   resolved: boolean;
 }
 
@@ -68,7 +74,8 @@ export interface Edge {
   from: string;
   to: string;
   line: number;
-  kind: "call" | "reference";
+  /** As {@link Use.kind}. */
+  kind: "call" | "reference" | "implicit";
 }
 
 /** Dependency graph of a package (CLI `graph` output shape). */

@@ -323,7 +323,6 @@ function trySubmission(
       taken.add(name);
     }
   }
-  const imports = new ImportPlan(rng, task.module, repo.pkg, taken);
   const modDefs: { name: string; calls: string[]; lines: string[] }[] = [];
   const perFn = new Map<string, string[]>(required.map((f) => [f.name, []]));
   const reqNames = required.map((f) => f.name);
@@ -345,6 +344,9 @@ function trySubmission(
     modDefs.push({ name, calls, lines: [] });
     if (host) perFn.get(host)!.push(`${task.module}.${name}`);
   }
+  // imports are planned once every local def name is taken: an import under the name of a local
+  // helper would be rebound by the def, so calls would reach the helper, not the import
+  const imports = new ImportPlan(rng, task.module, repo.pkg, taken);
   // reused targets
   const asRef = new Set<string>();
   for (const id of reusedIds) {

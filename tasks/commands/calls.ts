@@ -16,11 +16,13 @@ export const help = `Usage: deno task reporeuse calls <file.py> [--root <workspa
 Prints every call and function-value reference of the file as JSON:
 
   { "module": "<dotted module id>",
-    "uses": [{ "scope", "target", "line", "kind": "call"|"reference", "resolved": true|false }] }
+    "uses": [{ "scope", "target", "line", "kind": "call"|"reference"|"implicit", "resolved": true|false }] }
 
 scope is the enclosing def's id (or the module id for module-level code); target is the resolved
 qualified name (builtins as builtins.len), or the dotted source text when it cannot be resolved
-(np.asarray, self.helper of an unknown base): nothing is guessed.
+(np.asarray, self.helper of an unknown base): nothing is guessed. implicit uses are dunders that
+syntax runs on a value of known class (for → __iter__/__next__, with → __enter__/__exit__,
+raise C → C.__init__).
 
 Options:
   --root DIR   resolve the file in the context of the workspace DIR: the packages found in it (top-level
