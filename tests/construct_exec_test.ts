@@ -1,6 +1,6 @@
 /** Subprocesses under a wall-time limit: the whole process group is killed, nothing is left. */
 import assert from "node:assert/strict";
-import { runProcess } from "../lib/construct/exec.ts";
+import { runProcess } from "../lib/util/process.ts";
 
 async function alive(marker: string): Promise<boolean> {
   const r = await new Deno.Command("pgrep", { args: ["-f", marker], stdout: "piped" }).output();

@@ -9,8 +9,8 @@
  */
 import { parseResults } from "../layout/results.ts";
 import type { CaseResult } from "../layout/types.ts";
-import { defaultPython, NAMESPACE_PY, pythonEnv } from "../construct/calls.ts";
-import { runProcess } from "../construct/exec.ts";
+import { defaultPython, NAMESPACE_PY, pythonEnv } from "../util/python.ts";
+import { runProcess } from "../util/process.ts";
 
 /** One test case of `tests.json`. */
 export interface TestCase {

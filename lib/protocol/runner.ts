@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { runProcess } from "../construct/exec.ts";
+import { runProcess } from "../util/process.ts";
 import { shellQuote } from "../util/text.ts";
 import { exists } from "../util/fs.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";

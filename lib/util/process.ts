@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { runProcess } from "./exec.ts";
+ * import { runProcess } from "./process.ts";
  * const r = await runProcess(["sh", "-c", "echo hi"], { timeoutMs: 10_000 });
  * console.assert(r.code === 0 && r.stdout.trim() === "hi" && !r.timedOut);
  * ```
