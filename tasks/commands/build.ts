@@ -21,7 +21,8 @@ synthesis, execution verification in a Python subprocess. Writes
 
 Model access: any OpenAI-compatible endpoint. The API key is read only from the environment
 (REPOREUSE_API_KEY, else OPENAI_API_KEY). Responses are cached (keyed by SHA-256 of model,
-messages and parameters; $REPOREUSE_CACHE_DIR), so a rerun costs nothing.
+messages and parameters; $REPOREUSE_CACHE_DIR), so a rerun costs nothing; a reply the pipeline
+rejects (not the JSON it asked for) is never cached. A reply over 8 MiB is refused.
 
 Options:
   --repo <dir>         W0: the repository root holding the package directory (required)
@@ -39,7 +40,10 @@ Options:
   --attempts <n>       attempts per turn before giving up (default 3)
   --min-cases <n>      fewest verified test cases per turn (default 5)
   --python <path>      interpreter with the repository's dependencies (default $REPOREUSE_PYTHON or python3)
-  --retries <n>        retries of a failed model request, with exponential backoff (default 3)
+  --retries <n>        retries of a failed model request (5xx, 429, connection), with exponential
+                       backoff or the wait the endpoint's Retry-After asks, up to 120 s (default 3)
+  --timeout <s>        deadline of one model request, reply included; a request that times out is
+                       not retried (default 300)
   --no-cache           do not read or write the response cache
   --repo-name <name>   repository name in chain.json (default: the package)
   --version <v>        repository version in chain.json
@@ -96,6 +100,7 @@ export async function run(args: string[]): Promise<number> {
       "min-cases": { type: "string" },
       python: { type: "string" },
       retries: { type: "string" },
+      timeout: { type: "string" },
       "no-cache": { type: "boolean" },
       "repo-name": { type: "string" },
       version: { type: "string" },
@@ -127,6 +132,16 @@ export async function run(args: string[]): Promise<number> {
     if (!Number.isInteger(n) || n < 0) return fail(`--${k} must be a non-negative integer`);
     ints[k] = n;
   }
+  let timeoutMs: number | undefined;
+  if (v.timeout !== undefined) {
+    const s = Number(v.timeout);
+    if (!Number.isFinite(s) || s <= 0) {
+      return fail(
+        `--timeout must be a positive number of seconds (got ${JSON.stringify(v.timeout)})`,
+      );
+    }
+    timeoutMs = s * 1000;
+  }
   try {
     if (!(await Deno.stat(`${v.repo}/${v.package}`)).isDirectory) throw new Error();
   } catch {
@@ -148,6 +163,7 @@ export async function run(args: string[]): Promise<number> {
       baseURL,
       model: v.model ?? Deno.env.get("REPOREUSE_MODEL") ?? "gpt-4o",
       retries: ints.retries,
+      timeoutMs,
       ...(v["no-cache"] ? { cache: null } : {}),
     });
     const count = ints.chains ?? 1;
