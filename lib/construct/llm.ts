@@ -234,13 +234,7 @@ function boundedFetch(maxBytes: number): typeof fetch {
       }
       chunks.push(chunk);
     }
-    const body = new Uint8Array(total);
-    let off = 0;
-    for (const c of chunks) {
-      body.set(c, off);
-      off += c.length;
-    }
-    return new Response(body, {
+    return new Response(new Blob(chunks as BlobPart[]), {
       status: res.status,
       statusText: res.statusText,
       headers: res.headers,
