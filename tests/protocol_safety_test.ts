@@ -53,9 +53,11 @@ Deno.test("run: links out of the workspace or the run directory are never follow
     await Deno.writeTextFile(secret, "SECRET = 'do-not-copy'\ndef double(x):\n    return 2 * x\n");
     const victim = `${outside}/victim.txt`;
     await Deno.writeTextFile(victim, "untouched\n");
+    await Deno.mkdir(`${outside}/hidden`);
     // turn 1: the submission is a link to a file outside; the log directory holds a link to the
     // secret as its log and meta.json linked to a file the runner must not overwrite.
-    // turn 2: an honest file reached through a link that stays inside the workspace.
+    // turn 2: an honest file reached through a link that stays inside the workspace, and the
+    // hidden tests' directory made a link to a directory outside.
     const agent = `if [ {turn} = 1 ]; then
   ln -s ${secret} {submit_path}
   ln -s ${secret} {log_dir}/log.json
@@ -64,6 +66,7 @@ Deno.test("run: links out of the workspace or the run directory are never follow
 else
   printf 'def double(x):\\n    return 2 * x\\n' > {workspace}/mini/real.py
   ln -s real.py {submit_path}
+  ln -sfn ${outside}/hidden {workspace}/_reporeuse_hidden_tests
 fi
 echo done`;
     const outcomes = await runProtocol({
@@ -78,6 +81,8 @@ echo done`;
       [[1, false, 0], [2, true, 1]],
     );
     assert.equal(await Deno.readTextFile(victim), "untouched\n");
+    // the hidden tests were not written through the agent's link
+    assert.deepEqual([...Deno.readDirSync(`${outside}/hidden`)], []);
     assert.deepEqual(await grepTree(`${dir}/runs`, "do-not-copy"), []);
     const t1 = `${dir}/runs/h__m__none/c1/turn1`;
     const meta = JSON.parse(await Deno.readTextFile(`${t1}/meta.json`));
