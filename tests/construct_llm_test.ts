@@ -245,6 +245,34 @@ Deno.test("llm: a 429's Retry-After is waited for; a too long one fails at once,
   }
 });
 
+Deno.test("llm: x-should-retry overrides the status, as in the SDK", async () => {
+  const no = scripted(() =>
+    Response.json({ error: { message: "down" } }, {
+      status: 503,
+      headers: { "x-should-retry": "false" },
+    })
+  );
+  const yes = scripted((n) =>
+    n === 1
+      ? Response.json({ error: { message: "bad" } }, {
+        status: 400,
+        headers: { "x-should-retry": "true" },
+      })
+      : completion("ok")
+  );
+  try {
+    const opts = { model: "m", apiKey: "k", cache: null, backoffMs: 1 };
+    const err = await new ModelClient({ ...opts, baseURL: no.baseURL }).complete(X).catch((e) => e);
+    assert.ok(err instanceof ModelError);
+    assert.equal(no.times.length, 1);
+    assert.equal(await new ModelClient({ ...opts, baseURL: yes.baseURL }).complete(X), "ok");
+    assert.equal(yes.times.length, 2);
+  } finally {
+    await no.s.shutdown();
+    await yes.s.shutdown();
+  }
+});
+
 Deno.test("llm: an endpoint that never answers, or trickles its reply, fails at the deadline without retry", async () => {
   // accepts connections and never writes
   const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -242,9 +242,12 @@ function boundedFetch(maxBytes: number): typeof fetch {
   };
 }
 
+/** As the SDK decides: the endpoint's `x-should-retry` header first, then the status. */
 function retryable(e: unknown): boolean {
   if (e instanceof OpenAI.APIConnectionError) return true;
   if (e instanceof OpenAI.APIError) {
+    const says = e.headers?.get("x-should-retry");
+    if (says === "true" || says === "false") return says === "true";
     const s = e.status ?? 0;
     return s === 408 || s === 409 || s === 429 || s >= 500;
   }
