@@ -66,6 +66,16 @@ Deno.test("score: a directory where an output file goes is one line up front, no
   assert.deepEqual([f.code, f.err], [1, `score: cannot write ${file}: not a directory`]);
 });
 
+Deno.test("graph: --out naming a directory is one line before any analysis", async () => {
+  const out = await tempDir();
+  const r = await cli(["graph", join(FIXTURE, "repos"), "--out", out, "--no-cache"]);
+  assert.deepEqual([r.code, r.err, r.out], [
+    1,
+    `reporeuse graph: cannot write ${out}: a directory is in the way`,
+    "",
+  ]);
+});
+
 Deno.test("score: --workers must be a whole number, and is bounded by the cores", async () => {
   for (const bad of ["abc", "-1", "1.5", ""]) {
     const r = await cli(["score", FIXTURE, "--out", await tempDir(), `--workers=${bad}`]);
