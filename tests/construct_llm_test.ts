@@ -491,3 +491,40 @@ Deno.test("build CLI: --timeout bounds a silent endpoint; a huge reply leaves no
     await huge.s.shutdown();
   }
 });
+
+Deno.test("build CLI: a host that drops connection attempts is one line within --timeout", async () => {
+  // a listener that accepts nothing, with a backlog of one: once that slot is taken, the kernel
+  // drops further connection attempts, as a firewall does
+  const py = new Deno.Command("/usr/bin/python3", {
+    args: [
+      "-c",
+      "import socket, time\n" +
+      "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(0)\n" +
+      "print(s.getsockname()[1], flush=True); time.sleep(120)",
+    ],
+    stdout: "piped",
+  }).spawn();
+  try {
+    const reader = py.stdout.getReader();
+    const port = Number(new TextDecoder().decode((await reader.read()).value).trim());
+    reader.releaseLock();
+    const first = await Deno.connect({ hostname: "127.0.0.1", port }); // fills the backlog
+    try {
+      const url = `http://127.0.0.1:${port}/v1`;
+      const started = performance.now();
+      const r = await build(url, "--timeout", "2");
+      assert.equal(r.code, 2, r.err);
+      assert.equal(
+        r.err,
+        `reporeuse build: cannot reach model endpoint ${url} (no connection within 2 s)`,
+      );
+      assert.ok(performance.now() - started < 30_000);
+    } finally {
+      first.close();
+    }
+  } finally {
+    py.kill("SIGKILL");
+    await py.status;
+    await py.stdout.cancel().catch(() => {});
+  }
+});

@@ -6,7 +6,12 @@
  * @module
  */
 import { parseOptions } from "./_args.ts";
-import { apiKeyFromEnv, ModelClient, ModelError } from "../../lib/construct/llm.ts";
+import {
+  apiKeyFromEnv,
+  DEFAULT_TIMEOUT_MS,
+  ModelClient,
+  ModelError,
+} from "../../lib/construct/llm.ts";
 import { buildChain } from "../../lib/construct/pipeline.ts";
 
 export const summary = "build verified task chains from a repository with a model (§3.1)";
@@ -57,8 +62,11 @@ function fail(message: string, code = 2): number {
   return code;
 }
 
-/** Checks that the endpoint's host accepts TCP connections (a clear error before any work). */
-async function reachable(baseURL: string): Promise<string | null> {
+/**
+ * Checks that the endpoint's host accepts TCP connections within `ms` (a clear error before any
+ * work; a host that drops the connection attempt would otherwise hold it for minutes).
+ */
+async function reachable(baseURL: string, ms: number): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(baseURL);
@@ -67,8 +75,15 @@ async function reachable(baseURL: string): Promise<string | null> {
   }
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), ms));
+  const connecting = Deno.connect({ hostname, port });
   try {
-    const conn = await Deno.connect({ hostname, port });
+    const conn = await Promise.race([connecting, late]);
+    if (conn === "late") {
+      connecting.then((c) => c.close(), () => {}); // whenever it ends
+      return `cannot reach model endpoint ${baseURL} (no connection within ${ms / 1000} s)`;
+    }
     conn.close();
     return null;
   } catch (e) {
@@ -76,6 +91,8 @@ async function reachable(baseURL: string): Promise<string | null> {
       ? "connection refused"
       : (e as Error).message.split("\n")[0];
     return `cannot reach model endpoint ${baseURL} (${why})`;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -156,7 +173,8 @@ export async function run(args: string[]): Promise<number> {
   const proxied = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((k) =>
     Deno.env.get(k)
   );
-  const unreachable = proxied ? null : await reachable(baseURL);
+  const connectMs = Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, 30_000);
+  const unreachable = proxied ? null : await reachable(baseURL, connectMs);
   if (unreachable) return fail(unreachable);
   try {
     const client = new ModelClient({
