@@ -144,3 +144,30 @@ printf 'def double(x):\\n    return 2 * x\\n' > {submit_path}`;
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("run: a submission over 16 MiB, or not a regular file, is no submission, said so", async () => {
+  const dir = await corpus(2);
+  try {
+    // turn 1: a 20 MiB file (sparse); turn 2: a FIFO at the path
+    const agent =
+      `if [ {turn} = 1 ]; then truncate -s 20M {submit_path}; else mkfifo {submit_path}; fi`;
+    const outcomes = await runProtocol({
+      corpus: dir,
+      config: { harness: "h", model: "m", memory: "none" },
+      agent,
+      python: PY,
+      wallTimeS: 60,
+    });
+    assert.deepEqual(outcomes.map((o) => [o.turn, o.submitted]), [[1, false], [2, false]]);
+    const meta = async (n: number) =>
+      JSON.parse(await Deno.readTextFile(`${dir}/runs/h__m__none/c1/turn${n}/meta.json`));
+    assert.deepEqual((await meta(1)).problems, [
+      "mini/t1.py: is 20 MiB, over the 16 MiB limit; counted as no submission",
+    ]);
+    assert.deepEqual((await meta(2)).problems, [
+      "mini/t2.py: not a regular file; counted as no submission",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -18,7 +18,7 @@
  */
 import { runProcess } from "../util/process.ts";
 import { shellQuote } from "../util/text.ts";
-import { exists } from "../util/fs.ts";
+import { exists, readBounded } from "../util/fs.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import {
@@ -282,6 +282,9 @@ async function runChain(
   return outcomes;
 }
 
+/** Largest submission read back: 16 MiB (a module is a few KB; more is an agent gone wrong). */
+export const MAX_SUBMISSION_BYTES = 16 * 2 ** 20;
+
 /**
  * The submitted file at `rel` in the workspace, read only when it really lies inside the
  * workspace: a path that is (or passes through) a symbolic link out of it counts as no
@@ -305,10 +308,11 @@ export async function readSubmission(
       problem: `${rel} leads out of the workspace (to ${real}); not read, counted as no submission`,
     };
   }
-  if (!(await Deno.stat(real)).isFile) {
-    return { source: null, problem: `${rel} is not a regular file; counted as no submission` };
+  try {
+    return { source: new TextDecoder().decode(readBounded(real, MAX_SUBMISSION_BYTES)) };
+  } catch (e) {
+    return { source: null, problem: `${rel}: ${(e as Error).message}; counted as no submission` };
   }
-  return { source: await Deno.readTextFile(real) };
 }
 
 /** Writes a file the runner owns, replacing whatever the agent put at that name (never through a link). */
