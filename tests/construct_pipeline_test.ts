@@ -244,11 +244,13 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
     };
     const result = await buildChain(client, opts);
 
-    // the walk: B.1 prompt, the invalid reply answered and re-asked, then expand and stop
+    // the walk: B.1 prompt, the invalid reply answered and re-asked, then expand and stop; the
+    // invalid reply was not cached, so attempt 2's walk asks the first prompt again (4 requests)
     const walkPrompts = requests.filter((m) =>
       m[0].content.startsWith("You are assembling") && m[0].content.includes("Round 1.")
     );
-    assert.equal(walkPrompts.length, 3);
+    assert.equal(walkPrompts.length, 4);
+    assert.equal(walkPrompts[3].length, 1);
     assert.match(walkPrompts[0][0].content, /Repository: mini\n/);
     assert.match(walkPrompts[0][0].content, /## Menu – you may expand ONE of these, or stop/);
     assert.match(walkPrompts[0][0].content, /Collect 2-3 symbols/);
@@ -316,12 +318,12 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
       { turn: 2, cases: 6, failed: [] },
     ]);
     const n = requests.length;
-    // turn 1: 3 walk + 2 synthesis (attempt 1) + 1 synthesis (attempt 2, walk cached);
-    // turn 2: 1 walk + 1 synthesis
-    assert.equal(n, 8);
+    // turn 1: 3 walk + 2 synthesis (attempt 1) + 1 walk (its invalid first reply was not
+    // cached) + 1 synthesis (attempt 2); turn 2: 1 walk + 1 synthesis
+    assert.equal(n, 9);
 
     // a rerun (the CLI, on the same response cache) exits 0, writes the same chain and asks the
-    // server nothing
+    // server only for the one reply that was rejected (the draft naming an evidence symbol)
     const out3 = await Deno.makeTempDir();
     const r = await cli([
       "build",
@@ -332,8 +334,10 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
     ], { REPOREUSE_API_KEY: "test-key", REPOREUSE_CACHE_DIR: cacheRoot });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /wrote .*mini-001: 1 turns, 6 verified cases, 1 rejected attempts/);
-    assert.match(r.stdout, /model requests 0, cache hits \d+/);
-    assert.equal(requests.length, n);
+    assert.match(r.stdout, /model requests 1, cache hits \d+/);
+    assert.equal(requests.length, n + 1);
+    assert.match(requests[n][0].content, /^You are authoring/);
+    assert.equal(requests[n].length, 1);
     assert.deepEqual(
       JSON.parse(await Deno.readTextFile(`${out3}/tasks/mini-001/turn1/tests.json`)).cases,
       turn.cases,

@@ -45,7 +45,10 @@ printf '{"agent": "scripted", "turn": %s}\\n' {turn} > {log_dir}/log.json`;
       python: PY,
       workRoot: work,
     });
-    assert.ok(performance.now() - started < 50_000, "the hanging agent was killed");
+    // killed at the 8 s limit (with its child): turn 2's own time, not the whole test's, which
+    // includes preparing the seaborn workspace and varies with the machine's load
+    assert.ok(outcomes[1].seconds < 20, `the hanging agent ran ${outcomes[1].seconds} s`);
+    assert.ok(performance.now() - started < 120_000);
     assert.deepEqual(
       outcomes.map((o) => [o.turn, o.submitted, o.passed, o.cases, o.timedOut]),
       [[1, true, 13, 13, false], [2, false, 0, 9, true], [3, true, 0, 8, false]],

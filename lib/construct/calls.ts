@@ -7,17 +7,8 @@
  *
  * @module
  */
-import { runProcess } from "./exec.ts";
-
-/** The Python interpreter used by default: `$REPOREUSE_PYTHON`, else `python3`. */
-export function defaultPython(): string {
-  return Deno.env.get("REPOREUSE_PYTHON") ?? "python3";
-}
-
-/** Environment of a Python subprocess importing from the workspace root (headless matplotlib). */
-export function pythonEnv(workspace: string): Record<string, string> {
-  return { PYTHONPATH: workspace, MPLBACKEND: "Agg" };
-}
+import { runProcess } from "../util/process.ts";
+import { defaultPython, NAMESPACE_PY, pythonEnv } from "../util/python.ts";
 
 /** Outcome of one call. */
 export type CallOutcome = { ok: true; repr: string } | { ok: false; error: string };
@@ -37,32 +28,6 @@ export interface RunCallsOptions {
   /** Limit of one call, enforced inside Python with SIGALRM (default 20 s). */
   callTimeoutS?: number;
 }
-
-/** Namespace setup shared by the verification harness and the hidden tests. */
-export const NAMESPACE_PY = `
-import importlib, warnings
-warnings.simplefilter("ignore")
-import os
-os.environ.setdefault("MPLBACKEND", "Agg")
-
-def _reporeuse_namespace(module, functions):
-    ns = {}
-    try:
-        import numpy as np
-        ns["np"] = np
-    except Exception:
-        pass
-    try:
-        import pandas as pd
-        ns["pd"] = pd
-    except Exception:
-        pass
-    mod = importlib.import_module(module)
-    for name in functions:
-        if hasattr(mod, name):
-            ns[name] = getattr(mod, name)
-    return ns
-`;
 
 const HARNESS_PY = NAMESPACE_PY + `
 import json, signal, sys

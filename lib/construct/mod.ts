@@ -26,8 +26,9 @@ export {
 export { callsFunction, emptyImplementation, verifyTurn } from "./verify.ts";
 export type { CalledSymbols, TurnUnderTest, VerifyOptions, VerifyOutcome } from "./verify.ts";
 export { calledByModule, calledSymbols } from "./reuse.ts";
-export { defaultPython, runCalls } from "./calls.ts";
-export { runProcess } from "./exec.ts";
+export { runCalls } from "./calls.ts";
+export { defaultPython } from "../util/python.ts";
+export { runProcess } from "../util/process.ts";
 export { chainFile, writeChain } from "./write.ts";
 export { buildChain, type BuildOptions, type BuildResult } from "./pipeline.ts";
 export { auditChain, type AuditTurn } from "./audit.ts";

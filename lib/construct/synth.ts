@@ -161,7 +161,10 @@ export async function synthesize(
   const messages: ChatMessage[] = [{ role: "user", content: synthesisPrompt(input) }];
   let last = "";
   for (let attempt = 0; attempt <= (opts.maxInvalid ?? 2); attempt++) {
-    const text = await client.complete(messages);
+    const text = await client.complete(
+      messages,
+      (t) => validateDraft(t, input.evidence.symbols, nfun),
+    );
     try {
       return validateDraft(text, input.evidence.symbols, nfun);
     } catch (e) {

@@ -6,14 +6,10 @@
  * @module
  */
 import type { TestCase } from "../protocol/hidden.ts";
+import type { FunctionSpec } from "../protocol/requirement.ts";
 
-/** One required function of a turn (block 3 of the synthesis prompt). */
-export interface FunctionSpec {
-  name: string;
-  signature: string;
-  returns: string;
-  behaviour: string;
-}
+/** One required function of a turn (block 3 of the synthesis prompt; the chain's turn shape). */
+export type { FunctionSpec } from "../protocol/requirement.ts";
 
 /** A location a developer must read (block 6). */
 export interface ReadTarget {

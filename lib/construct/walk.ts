@@ -159,7 +159,8 @@ export async function walk(
     const messages: ChatMessage[] = [{ role: "user", content: prompt }];
     let reply: WalkReply | undefined;
     for (let attempt = 0; attempt <= (opts.maxInvalid ?? 2); attempt++) {
-      const text = await client.complete(messages);
+      // a reply that fails validation is not cached (a rerun asks again)
+      const text = await client.complete(messages, (t) => validateWalkReply(t, menu.length));
       try {
         reply = validateWalkReply(text, menu.length);
         if (reply.action === "stop" && collected.length < lo) {

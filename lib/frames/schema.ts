@@ -15,6 +15,20 @@ export const CONFIG_KEYS = ["harness", "model", "memory"] as const;
 /** Turn join keys. */
 export const TURN_KEYS = [...CONFIG_KEYS, "chain", "turn"] as const;
 
+/**
+ * The numeric columns that hold a share, in [0, 1] (null where undefined). Every other numeric
+ * column of the schemas is a count, a line number or an amount (cost, seconds): ≥ 0.
+ */
+export const RATE_COLUMNS: ReadonlySet<string> = new Set([
+  "reuse_repo",
+  "reuse_self",
+  "recall_repo",
+  "recall_self",
+  "pass_rate",
+  "coverage",
+  "callee_overlap",
+]);
+
 /** `turns`: one row per (configuration, chain, turn). Rates are 0..1; null where undefined. */
 export const TURNS_SCHEMA: Record<string, ColumnType> = {
   harness: "str",

@@ -272,19 +272,22 @@ async function readConfig(
   const fail = (message: string) => ({ problem: { path: rel(path), message, config: id } });
   const data = await readJsonObject(path, rel(path));
   if (typeof data === "string") return fail(data);
+  // every field's problem, not only the first
+  const wrong: string[] = [];
   for (const key of ["harness", "model"]) {
     if (typeof data[key] !== "string" || data[key] === "") {
-      return fail(`"${key}" must be a non-empty string`);
+      wrong.push(`"${key}" must be a non-empty string`);
     }
   }
   if (!MEMORIES.includes(data.memory as Memory)) {
-    return fail(
+    wrong.push(
       `"memory" must be one of ${MEMORIES.map((m) => `"${m}"`).join(", ")}, got ${
         JSON.stringify(data.memory)
       }`,
     );
   }
-  if (data.cwd !== undefined && typeof data.cwd !== "string") return fail(`"cwd" must be a string`);
+  if (data.cwd !== undefined && typeof data.cwd !== "string") wrong.push(`"cwd" must be a string`);
+  if (wrong.length) return fail(wrong.join("; "));
   const config: ConfigSpec = {
     id,
     dir: kdir,

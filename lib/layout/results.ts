@@ -162,13 +162,14 @@ export function parseMeta(text: string, path: string): TurnMeta {
   const data = parseJson(text, path);
   if (!isObject(data)) throw new LayoutError(path, "expected a JSON object");
   const meta: TurnMeta = {};
+  const wrong: string[] = [];
   for (const key of ["cost", "steps", "seconds"] as const) {
     const v = data[key];
     if (v === undefined || v === null) continue;
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-      throw new LayoutError(path, `"${key}" must be a non-negative number`);
-    }
-    meta[key] = v;
+      wrong.push(`"${key}" must be a non-negative number`);
+    } else meta[key] = v;
   }
+  if (wrong.length) throw new LayoutError(path, wrong.join("; "));
   return meta;
 }

@@ -12,6 +12,7 @@ import type { ReaderResult } from "./readers/common.ts";
 import { readMini } from "./readers/mini.ts";
 import { readOpenCode, readOpenCodeJsonl } from "./readers/opencode.ts";
 import { readSweAgent } from "./readers/sweagent.ts";
+import { readBounded } from "../util/fs.ts";
 import { dirSource } from "./workspace.ts";
 
 /** Totals over per-action events. */
@@ -92,8 +93,12 @@ export async function parseLog(
   return totals(r);
 }
 
+/** Largest log file read: 256 MiB (real logs are a few MB; /dev/zero would never end). */
+export const MAX_LOG_BYTES = 256 * 2 ** 20;
+
 /**
- * Reads a log file; `root` is the workspace directory on disk (never read outside it).
+ * Reads a log file (a regular file of at most {@link MAX_LOG_BYTES}); `root` is the workspace
+ * directory on disk (never read outside it).
  * Invalid UTF-8 bytes are replaced, not fatal.
  */
 export async function readLog(
@@ -102,7 +107,7 @@ export async function readLog(
 ): Promise<ReadsResult> {
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(path);
+    bytes = readBounded(path, MAX_LOG_BYTES);
   } catch (e) {
     throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
   }

@@ -9,8 +9,8 @@
  */
 import { parseResults } from "../layout/results.ts";
 import type { CaseResult } from "../layout/types.ts";
-import { defaultPython, NAMESPACE_PY, pythonEnv } from "../construct/calls.ts";
-import { runProcess } from "../construct/exec.ts";
+import { defaultPython, NAMESPACE_PY, pythonEnv } from "../util/python.ts";
+import { runProcess } from "../util/process.ts";
 
 /** One test case of `tests.json`. */
 export interface TestCase {
@@ -72,7 +72,9 @@ export async function runHiddenTests(
 ): Promise<{ results: CaseResult[]; timedOut: boolean; output: string }> {
   const dir = `${workspace}/${HIDDEN_DIR}`;
   const tmp = await Deno.makeTempDir({ prefix: "reporeuse-tests-" });
-  await Deno.mkdir(dir, { recursive: true });
+  // ours alone: whatever stands at that name (a link out of the workspace, say) goes first
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dir);
   const testFile = `${dir}/test_hidden.py`;
   await Deno.writeTextFile(testFile, hiddenTestSource(module, functions, cases));
   await Deno.writeTextFile(`${tmp}/pytest.ini`, "[pytest]\n");

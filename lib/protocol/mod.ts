@@ -7,6 +7,7 @@
  */
 export { checkImports, isRemovedPath, prepareWorkspace } from "./workspace.ts";
 export {
+  type FunctionSpec,
   type Memory,
   renderInterfaceNote,
   renderPrompt,

@@ -21,10 +21,17 @@
  * @module
  */
 import { sha256 } from "../util/cache.ts";
-import type { FunctionSpec } from "../construct/types.ts";
 
 /** The memory settings of §4.4. */
 export type Memory = "none" | "interface" | "source";
+
+/** One required function of a turn, as chain.json lists it (block 3 of the synthesis prompt). */
+export interface FunctionSpec {
+  name: string;
+  signature: string;
+  returns: string;
+  behaviour: string;
+}
 
 /** What the renderer needs of a turn. */
 export interface TurnSpec {

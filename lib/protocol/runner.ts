@@ -16,9 +16,9 @@
  *
  * @module
  */
-import { runProcess } from "../construct/exec.ts";
+import { runProcess } from "../util/process.ts";
 import { shellQuote } from "../util/text.ts";
-import { exists } from "../util/fs.ts";
+import { exists, readBounded } from "../util/fs.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import {
@@ -55,6 +55,11 @@ export interface RunOptions {
   /** Hidden-test timeout in seconds (default 600). */
   testTimeS?: number;
   python?: string;
+  /**
+   * Most bytes kept of the agent's stdout and of its stderr (default 32 MiB each); beyond it the
+   * head and tail are kept with a note of the cut, and meta.json records how much was cut.
+   */
+  maxOutputBytes?: number;
   /** Where chain workspaces are created (default: a temporary directory, removed afterwards). */
   workRoot?: string;
   log?: (line: string) => void;
@@ -209,24 +214,33 @@ async function runChain(
       cwd: ws,
       env,
       timeoutMs: (opts.wallTimeS ?? 2400) * 1000,
+      maxOutputBytes: opts.maxOutputBytes,
     });
-    await Deno.writeTextFile(`${turnDir}/agent-stdout.txt`, r.stdout);
-    await Deno.writeTextFile(`${turnDir}/agent-stderr.txt`, r.stderr);
+    // before anything is written there: the agent may have planted links in its log directory
+    const problems = await dropOutsideLinks(turnDir, runDir);
+    await writeFresh(`${turnDir}/agent-stdout.txt`, r.stdout);
+    await writeFresh(`${turnDir}/agent-stderr.txt`, r.stderr);
     if (r.timedOut) {
       log(`${chain} turn ${n}: the agent timed out after ${opts.wallTimeS ?? 2400} s`);
     }
-    await adoptStdoutLog(turnDir, r.stdout);
-    let submission: string | null = null;
-    try {
-      if ((await Deno.stat(submitPath)).isFile) submission = await Deno.readTextFile(submitPath);
-    } catch {
-      // no file at the required path: the turn fails all its tests
+    for (const stream of ["stdout", "stderr"] as const) {
+      if (r.cut[stream]) {
+        log(
+          `${chain} turn ${n}: ${r.cut[stream]} bytes of agent ${stream} cut (head and tail kept)`,
+        );
+      }
     }
+    // a cut stdout is no longer a whole JSON log
+    if (!r.cut.stdout) await adoptStdoutLog(turnDir, r.stdout);
+    const read = await readSubmission(ws, turn.path);
+    if (read.problem) problems.push(read.problem);
+    for (const p of problems) log(`${chain} turn ${n}: ${p}`);
+    const submission = read.source;
     sources.push({ turn: n, module: turn.module, path: turn.path, source: submission });
     const cases = allCases[i];
     let passed = 0;
     if (submission !== null) {
-      await Deno.writeTextFile(`${turnDir}/submission.py`, submission);
+      await writeFresh(`${turnDir}/submission.py`, submission);
       const tests = await runHiddenTests(
         ws,
         turn.module,
@@ -235,7 +249,7 @@ async function runChain(
         { python: opts.python, timeoutMs: (opts.testTimeS ?? 600) * 1000 },
       );
       passed = tests.results.filter((x) => x.passed).length;
-      await Deno.writeTextFile(
+      await writeFresh(
         `${turnDir}/results.json`,
         JSON.stringify({ cases: tests.results }, null, 2) + "\n",
       );
@@ -245,8 +259,10 @@ async function runChain(
       exit_code: r.code,
       timed_out: r.timedOut,
       submitted: submission !== null,
+      ...(r.cut.stdout || r.cut.stderr ? { output_cut: r.cut } : {}),
+      ...(problems.length ? { problems } : {}),
     };
-    await Deno.writeTextFile(`${turnDir}/meta.json`, JSON.stringify(meta, null, 2) + "\n");
+    await writeFresh(`${turnDir}/meta.json`, JSON.stringify(meta, null, 2) + "\n");
     log(
       `${chain} turn ${n}: ${
         submission === null ? "no submission" : `${passed}/${cases.length} passed`
@@ -264,6 +280,73 @@ async function runChain(
     });
   }
   return outcomes;
+}
+
+/** Largest submission read back: 16 MiB (a module is a few KB; more is an agent gone wrong). */
+export const MAX_SUBMISSION_BYTES = 16 * 2 ** 20;
+
+/**
+ * The submitted file at `rel` in the workspace, read only when it really lies inside the
+ * workspace: a path that is (or passes through) a symbolic link out of it counts as no
+ * submission, with the reason, and is never read.
+ */
+export async function readSubmission(
+  workspace: string,
+  rel: string,
+): Promise<{ source: string | null; problem?: string }> {
+  const path = `${workspace}/${rel}`;
+  let real: string;
+  try {
+    real = await Deno.realPath(path);
+  } catch {
+    return { source: null }; // nothing there (or a dangling link): no submission
+  }
+  const root = await Deno.realPath(workspace);
+  if (!real.startsWith(`${root}/`)) {
+    return {
+      source: null,
+      problem: `${rel} leads out of the workspace (to ${real}); not read, counted as no submission`,
+    };
+  }
+  try {
+    return { source: new TextDecoder().decode(readBounded(real, MAX_SUBMISSION_BYTES)) };
+  } catch (e) {
+    return { source: null, problem: `${rel}: ${(e as Error).message}; counted as no submission` };
+  }
+}
+
+/** Writes a file the runner owns, replacing whatever the agent put at that name (never through a link). */
+async function writeFresh(path: string, text: string): Promise<void> {
+  await Deno.remove(path, { recursive: true }).catch(() => {});
+  await Deno.writeTextFile(path, text, { createNew: true });
+}
+
+/**
+ * Removes symbolic links the agent left in its turn directory that lead out of the configuration's
+ * run directory (a log linked to /etc/passwd would copy that file into the corpus); returns one
+ * line per removed link.
+ */
+async function dropOutsideLinks(dir: string, runDir: string): Promise<string[]> {
+  const problems: string[] = [];
+  const root = await Deno.realPath(runDir);
+  const walk = async (d: string): Promise<void> => {
+    for await (const e of Deno.readDir(d)) {
+      const p = `${d}/${e.name}`;
+      if (e.isSymlink) {
+        const real = await Deno.realPath(p).catch(() => null);
+        if (real === null || !real.startsWith(`${root}/`)) {
+          await Deno.remove(p);
+          problems.push(
+            `removed ${p.slice(dir.length + 1)}: a link ${
+              real === null ? "to nothing" : `out of the run directory (to ${real})`
+            }`,
+          );
+        }
+      } else if (e.isDirectory) await walk(p);
+    }
+  };
+  await walk(dir);
+  return problems;
 }
 
 /** When the agent wrote no log file but printed JSON (e.g. `opencode run --format json`), keep it as the log. */

@@ -13,8 +13,8 @@
  * ```
  * @module
  */
-import { runProcess } from "../construct/exec.ts";
-import { defaultPython, pythonEnv } from "../construct/calls.ts";
+import { runProcess } from "../util/process.ts";
+import { defaultPython, pythonEnv } from "../util/python.ts";
 
 const REMOVED_DIRS = new Set([
   ".git",

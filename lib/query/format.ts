@@ -59,7 +59,9 @@ function cells(df: pl.DataFrame): string[][] {
 export function toTable(df: pl.DataFrame): string {
   const cols = columns(df);
   const rows = cells(df);
-  const widths = cols.map((c, i) => Math.max(c.name.length, ...rows.map((r) => r[i].length)));
+  // a loop, not Math.max(...cells): spreading 125k+ arguments overflows the call stack
+  const widths = cols.map((c) => c.name.length);
+  for (const r of rows) r.forEach((s, i) => widths[i] = Math.max(widths[i], s.length));
   const line = (r: string[]) =>
     r.map((s, i) => cols[i].numeric ? s.padStart(widths[i]) : s.padEnd(widths[i])).join("  ")
       .trimEnd();

@@ -8,9 +8,29 @@ import pl from "nodejs-polars";
 import { join } from "node:path";
 import { type Catalog, checkTables, explainError, QueryError } from "./errors.ts";
 import { type View, VIEWS } from "./views.ts";
+import {
+  type ColumnType,
+  CONFIGS_SCHEMA,
+  ERRORS_SCHEMA,
+  EVENTS_SCHEMA,
+  RATE_COLUMNS,
+  TARGETS_SCHEMA,
+  TESTS_SCHEMA,
+  TURNS_SCHEMA,
+} from "../frames/schema.ts";
 
 /** Base tables, in listing order; each is read from `<dir>/<name>.parquet`. */
 export const TABLES = ["turns", "targets", "events", "tests", "configs", "errors"] as const;
+
+/** The column schema of each base table (lib/frames/schema.ts). */
+const SCHEMAS: Record<typeof TABLES[number], Record<string, ColumnType>> = {
+  turns: TURNS_SCHEMA,
+  targets: TARGETS_SCHEMA,
+  events: EVENTS_SCHEMA,
+  tests: TESTS_SCHEMA,
+  configs: CONFIGS_SCHEMA,
+  errors: ERRORS_SCHEMA,
+};
 
 /** A column as `--schema` lists it. */
 export interface ColumnInfo {
@@ -79,6 +99,54 @@ function planError(lf: pl.LazyDataFrame): Error | undefined {
   return inner instanceof Error ? inner : undefined;
 }
 
+/**
+ * Refuses a table whose known numeric columns hold values no scorer writes: a rate outside
+ * [0, 1] or NaN, a count below 0, an amount that is not a finite number ≥ 0 — what a flipped bit
+ * or a foreign file looks like. Reads those columns once (one pass, min/max/counts).
+ */
+function checkRanges(lf: pl.LazyDataFrame, schema: Record<string, ColumnType>, file: string) {
+  const dtypes = lf.limit(0).collectSync();
+  const checks = dtypes.columns.flatMap((name, i) => {
+    const variant = String((dtypes.dtypes[i] as unknown as { variant: string }).variant);
+    const type = schema[name];
+    if (!/^(U?Int|Float)/.test(variant) || (type !== "i32" && type !== "f64")) return [];
+    const c = pl.col(name);
+    const float = variant.startsWith("Float");
+    const rate = RATE_COLUMNS.has(name);
+    const bad = rate
+      ? c.lt(0).or(c.gt(1)).or(c.isNan())
+      : float
+      ? c.lt(0).or(c.isNan()).or(c.isInfinite())
+      : c.lt(0);
+    const what = rate ? "outside [0, 1]" : float ? "that is not a finite number ≥ 0" : "below 0";
+    return [{ name, float, what, bad }];
+  });
+  if (!checks.length) return;
+  let row: Record<string, unknown>;
+  try {
+    row = lf.select(
+      ...checks.flatMap(({ name, float, bad }) => [
+        bad.sum().alias(`${name}\0bad`),
+        pl.col(name).min().alias(`${name}\0min`),
+        pl.col(name).max().alias(`${name}\0max`),
+        (float ? pl.col(name).isNan().sum() : pl.lit(0)).alias(`${name}\0nan`),
+      ]),
+    ).collectSync().toRecords()[0];
+  } catch (e) {
+    throw new QueryError(`cannot read ${file}: ${firstLine(e)}`);
+  }
+  for (const { name, what } of checks) {
+    const n = Number(row[`${name}\0bad`] ?? 0);
+    if (!n) continue;
+    const min = Number(row[`${name}\0min`]);
+    const example = Number(row[`${name}\0nan`]) ? NaN : min < 0 ? min : Number(row[`${name}\0max`]);
+    throw new QueryError(
+      `${file}: column ${name} holds ${n} value${n === 1 ? "" : "s"} ${what} (e.g. ${example}): ` +
+        `the file is damaged or was not written by 'reporeuse score'; not queried`,
+    );
+  }
+}
+
 /** Reads one base table lazily; errors.csv (what `score` writes) is read when there is no Parquet. */
 function scanTable(
   dir: string,
@@ -86,13 +154,15 @@ function scanTable(
 ): { lf: pl.LazyDataFrame; source: string } | undefined {
   const parquet = join(dir, `${name}.parquet`);
   if (exists(parquet)) {
+    let lf: pl.LazyDataFrame;
     try {
-      const lf = pl.scanParquet(parquet);
+      lf = pl.scanParquet(parquet);
       void lf.columns; // reads the footer: a damaged file fails here, named
-      return { lf, source: parquet };
     } catch (e) {
       throw new QueryError(`cannot read ${parquet}: ${firstLine(e)}`);
     }
+    checkRanges(lf, SCHEMAS[name as typeof TABLES[number]] ?? {}, parquet);
+    return { lf, source: parquet };
   }
   const csv = join(dir, `${name}.csv`);
   if (name === "errors" && exists(csv)) {

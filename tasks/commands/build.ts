@@ -6,7 +6,12 @@
  * @module
  */
 import { parseOptions } from "./_args.ts";
-import { apiKeyFromEnv, ModelClient, ModelError } from "../../lib/construct/llm.ts";
+import {
+  apiKeyFromEnv,
+  DEFAULT_TIMEOUT_MS,
+  ModelClient,
+  ModelError,
+} from "../../lib/construct/llm.ts";
 import { buildChain } from "../../lib/construct/pipeline.ts";
 
 export const summary = "build verified task chains from a repository with a model (§3.1)";
@@ -21,7 +26,8 @@ synthesis, execution verification in a Python subprocess. Writes
 
 Model access: any OpenAI-compatible endpoint. The API key is read only from the environment
 (REPOREUSE_API_KEY, else OPENAI_API_KEY). Responses are cached (keyed by SHA-256 of model,
-messages and parameters; $REPOREUSE_CACHE_DIR), so a rerun costs nothing.
+messages and parameters; $REPOREUSE_CACHE_DIR), so a rerun costs nothing; a reply the pipeline
+rejects (not the JSON it asked for) is never cached. A reply over 8 MiB is refused.
 
 Options:
   --repo <dir>         W0: the repository root holding the package directory (required)
@@ -39,7 +45,10 @@ Options:
   --attempts <n>       attempts per turn before giving up (default 3)
   --min-cases <n>      fewest verified test cases per turn (default 5)
   --python <path>      interpreter with the repository's dependencies (default $REPOREUSE_PYTHON or python3)
-  --retries <n>        retries of a failed model request, with exponential backoff (default 3)
+  --retries <n>        retries of a failed model request (5xx, 429, connection), with exponential
+                       backoff or the wait the endpoint's Retry-After asks, up to 120 s (default 3)
+  --timeout <s>        deadline of one model request, reply included; a request that times out is
+                       not retried (default 300)
   --no-cache           do not read or write the response cache
   --repo-name <name>   repository name in chain.json (default: the package)
   --version <v>        repository version in chain.json
@@ -53,8 +62,11 @@ function fail(message: string, code = 2): number {
   return code;
 }
 
-/** Checks that the endpoint's host accepts TCP connections (a clear error before any work). */
-async function reachable(baseURL: string): Promise<string | null> {
+/**
+ * Checks that the endpoint's host accepts TCP connections within `ms` (a clear error before any
+ * work; a host that drops the connection attempt would otherwise hold it for minutes).
+ */
+async function reachable(baseURL: string, ms: number): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(baseURL);
@@ -63,8 +75,15 @@ async function reachable(baseURL: string): Promise<string | null> {
   }
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), ms));
+  const connecting = Deno.connect({ hostname, port });
   try {
-    const conn = await Deno.connect({ hostname, port });
+    const conn = await Promise.race([connecting, late]);
+    if (conn === "late") {
+      connecting.then((c) => c.close(), () => {}); // whenever it ends
+      return `cannot reach model endpoint ${baseURL} (no connection within ${ms / 1000} s)`;
+    }
     conn.close();
     return null;
   } catch (e) {
@@ -72,6 +91,8 @@ async function reachable(baseURL: string): Promise<string | null> {
       ? "connection refused"
       : (e as Error).message.split("\n")[0];
     return `cannot reach model endpoint ${baseURL} (${why})`;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -96,6 +117,7 @@ export async function run(args: string[]): Promise<number> {
       "min-cases": { type: "string" },
       python: { type: "string" },
       retries: { type: "string" },
+      timeout: { type: "string" },
       "no-cache": { type: "boolean" },
       "repo-name": { type: "string" },
       version: { type: "string" },
@@ -127,6 +149,16 @@ export async function run(args: string[]): Promise<number> {
     if (!Number.isInteger(n) || n < 0) return fail(`--${k} must be a non-negative integer`);
     ints[k] = n;
   }
+  let timeoutMs: number | undefined;
+  if (v.timeout !== undefined) {
+    const s = Number(v.timeout);
+    if (!Number.isFinite(s) || s <= 0) {
+      return fail(
+        `--timeout must be a positive number of seconds (got ${JSON.stringify(v.timeout)})`,
+      );
+    }
+    timeoutMs = s * 1000;
+  }
   try {
     if (!(await Deno.stat(`${v.repo}/${v.package}`)).isDirectory) throw new Error();
   } catch {
@@ -141,13 +173,15 @@ export async function run(args: string[]): Promise<number> {
   const proxied = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((k) =>
     Deno.env.get(k)
   );
-  const unreachable = proxied ? null : await reachable(baseURL);
+  const connectMs = Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, 30_000);
+  const unreachable = proxied ? null : await reachable(baseURL, connectMs);
   if (unreachable) return fail(unreachable);
   try {
     const client = new ModelClient({
       baseURL,
       model: v.model ?? Deno.env.get("REPOREUSE_MODEL") ?? "gpt-4o",
       retries: ints.retries,
+      timeoutMs,
       ...(v["no-cache"] ? { cache: null } : {}),
     });
     const count = ints.chains ?? 1;

@@ -3,6 +3,8 @@
  * Python package as JSON `{ root, nodes, edges, errors }`.
  * @module
  */
+import { basename, dirname } from "node:path";
+import { outputProblem } from "../../lib/util/fs.ts";
 import { onePath, parseOptions } from "./_args.ts";
 import { analyzePackage } from "../../lib/python/mod.ts";
 import { writeFileAtomic } from "../../lib/util/fs.ts";
@@ -43,6 +45,13 @@ export async function run(args: string[]): Promise<number> {
   if (!parsed) return 2;
   const dir = await onePath("reporeuse graph", parsed.positionals, "directory", "<package-dir>");
   if (dir === undefined) return 2;
+  const out = parsed.values.out;
+  // before the analysis (minutes on a large package), not after it
+  const blocked = out && await outputProblem(dirname(out), [basename(out)]);
+  if (blocked) {
+    console.error(`reporeuse graph: cannot write ${blocked}`);
+    return 1;
+  }
   const project = await analyzePackage(dir, { cache: !parsed.values["no-cache"] });
   const graph = project.graph(dir);
   const nodes = graph.nodes.map((n) => ({

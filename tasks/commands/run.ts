@@ -24,6 +24,12 @@ removed. A failed turn does not end the chain. Runs are written to
 <corpus>/runs/<config>/<chain>/turn<N>/ (agent log, submission.py, results.json, meta.json),
 ready for \`deno task reporeuse score <corpus>\`.
 
+Links are never followed out of the workspace: a submission that is (or passes through) a link
+out of it counts as no submission, and links the agent leaves in its log directory that lead out
+of the run directory are removed; meta.json "problems" says which. The agent's stdout and stderr
+are kept up to 32 MiB each (the head and the tail, with a note of the cut; meta.json
+"output_cut" counts the bytes cut).
+
 The agent command is run with bash in the workspace. Placeholders (shell-quoted), also exported
 as REPOREUSE_<NAME> environment variables:
   {prompt_file}       the full prompt (delivery instructions + requirement), a file

@@ -9,7 +9,14 @@
  */
 import { parseOptions } from "./_args.ts";
 import { LayoutError } from "../../lib/layout/mod.ts";
-import { averages, erroredTurns, scoreCorpus, writeScored } from "../../lib/frames/mod.ts";
+import {
+  averages,
+  erroredTurns,
+  scoreCorpus,
+  SCORED_FILES,
+  writeScored,
+} from "../../lib/frames/mod.ts";
+import { outputProblem } from "../../lib/util/fs.ts";
 
 export const summary =
   "score a corpus: per-turn reuse/recall/tests/redundancy frames (CSV + Parquet)";
@@ -31,10 +38,32 @@ re-implementations and duplicated chains. Writes to --out:
 Options:
   --out <dir>     output directory (required)
   --no-cache      re-score everything (ignore and do not write the content-hash cache)
-  --workers <n>   worker threads (default: number of cores; 0 = none)
+  --workers <n>   worker threads (default: number of cores; 0 = none; at most twice the
+                  number of cores, as more only costs memory)
 
 Progress is shown on stderr when it is a terminal. Exit code: 0 scored (even with errors.csv
 rows), 1 unusable input or unwritable output, 2 usage error.`;
+
+/** Most worker threads: twice the cores (each costs ~25 MB and more cannot run at once). */
+export function maxWorkers(): number {
+  return 2 * (navigator.hardwareConcurrency || 1);
+}
+
+/**
+ * The `--workers` value as a count, lowered to {@link maxWorkers} with a note on stderr;
+ * undefined when it is not a whole number ≥ 0.
+ */
+function workerCount(raw: string): number | undefined {
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) return undefined;
+  const max = maxWorkers();
+  if (n <= max) return n;
+  console.error(
+    `score: --workers ${n} is more than this machine can use; using ${max} ` +
+      `(twice its ${max / 2} cores)`,
+  );
+  return max;
+}
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseOptions("score", {
@@ -45,14 +74,25 @@ export async function run(args: string[]): Promise<number> {
       workers: { type: "string" },
     },
     allowPositionals: true,
-  }, `\n\n${help}`);
+  }, " (see --help)");
   if (!parsed) return 2;
   const [dir, ...rest] = parsed.positionals;
   const out = parsed.values.out;
-  const workers = parsed.values.workers === undefined ? undefined : Number(parsed.values.workers);
-  if (!dir || rest.length || !out || (workers !== undefined && !(workers >= 0))) {
-    console.error(help);
-    return 2;
+  const usage = (message: string) => (console.error(`score: ${message} (see --help)`), 2);
+  if (!dir) return usage("expected a corpus directory");
+  if (rest.length) return usage(`expected one corpus directory, got ${parsed.positionals.length}`);
+  if (!out) return usage("--out <dir> is required");
+  let workers: number | undefined;
+  if (parsed.values.workers !== undefined) {
+    workers = workerCount(parsed.values.workers);
+    if (workers === undefined) {
+      return usage(`--workers wants a whole number ≥ 0, got '${parsed.values.workers}'`);
+    }
+  }
+  const blocked = await outputProblem(out, SCORED_FILES);
+  if (blocked) {
+    console.error(`score: cannot write ${blocked}`);
+    return 1;
   }
   const started = performance.now();
   let scored;

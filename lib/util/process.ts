@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { runProcess } from "./exec.ts";
+ * import { runProcess } from "./process.ts";
  * const r = await runProcess(["sh", "-c", "echo hi"], { timeoutMs: 10_000 });
  * console.assert(r.code === 0 && r.stdout.trim() === "hi" && !r.timedOut);
  * ```
@@ -22,6 +22,8 @@ export interface ProcessResult {
   timedOut: boolean;
   /** Wall time in seconds. */
   seconds: number;
+  /** Bytes of stdout / stderr cut out of the middle to stay within `maxOutputBytes` (0: none). */
+  cut: { stdout: number; stderr: number };
 }
 
 /** Options of {@link runProcess}. */
@@ -36,7 +38,15 @@ export interface ProcessOptions {
   /** Files the stdout/stderr are also written to (e.g. an agent's log). */
   stdoutFile?: string;
   stderrFile?: string;
+  /**
+   * Most bytes kept of each of stdout and stderr (default {@link MAX_OUTPUT_BYTES}): beyond it the
+   * first and last halves are kept, cut at line ends, with a note of the cut between them.
+   */
+  maxOutputBytes?: number;
 }
+
+/** Default cap of a process's captured stdout and of its stderr: 32 MiB each. */
+export const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 const SETSID = (() => {
   for (const p of ["/usr/bin/setsid", "/bin/setsid"]) {
@@ -85,13 +95,15 @@ export async function runProcess(
     timedOut = true;
     killGroup(child.pid);
   }, opts.timeoutMs);
-  const stdoutP = collect(child.stdout);
-  const stderrP = collect(child.stderr);
+  const max = opts.maxOutputBytes ?? MAX_OUTPUT_BYTES;
+  const stdoutP = collect(child.stdout, max);
+  const stderrP = collect(child.stderr, max);
   try {
     const status = await child.status;
     // the leader is gone: whatever it left running in its group goes too (closing the pipes)
     killGroup(child.pid);
-    const [stdout, stderr] = await Promise.all([stdoutP.done(2000), stderrP.done(2000)]);
+    const [out, err] = await Promise.all([stdoutP.done(2000), stderrP.done(2000)]);
+    const [stdout, stderr] = [out.text, err.text];
     if (opts.stdoutFile) await Deno.writeTextFile(opts.stdoutFile, stdout);
     if (opts.stderrFile) await Deno.writeTextFile(opts.stderrFile, stderr);
     return {
@@ -100,43 +112,93 @@ export async function runProcess(
       stderr,
       timedOut,
       seconds: (performance.now() - started) / 1000,
+      cut: { stdout: out.cut, stderr: err.cut },
     };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
 }
 
-/** Reads a stream into text; `done(graceMs)` gives up waiting (a pipe held open elsewhere). */
-function collect(stream: ReadableStream<Uint8Array>) {
+/**
+ * Reads a stream into text, keeping at most `max` bytes: once over, the first `max / 2` bytes
+ * and a window of the last `max / 2` are kept, so memory stays bounded whatever the process
+ * prints. `done(graceMs)` gives up waiting (a pipe held open elsewhere).
+ */
+function collect(stream: ReadableStream<Uint8Array>, max: number) {
   const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
+  const half = Math.floor(max / 2);
+  const head: Uint8Array[] = [];
+  let headBytes = 0;
+  const tail: Uint8Array[] = [];
+  let tailBytes = 0;
+  let total = 0;
   const finished = (async () => {
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return;
-        chunks.push(value);
+        total += value.length;
+        let chunk = value;
+        if (headBytes < half) {
+          const take = Math.min(half - headBytes, chunk.length);
+          head.push(chunk.subarray(0, take));
+          headBytes += take;
+          chunk = chunk.subarray(take);
+        }
+        if (!chunk.length) continue;
+        tail.push(chunk);
+        tailBytes += chunk.length;
+        // drop whole chunks from the window's front while the rest still covers `half`
+        while (tail.length > 1 && tailBytes - tail[0].length >= half) {
+          tailBytes -= tail.shift()!.length;
+        }
       }
     } catch {
       // cancelled or broken pipe: keep what was read
     }
   })();
   return {
-    async done(graceMs: number): Promise<string> {
+    async done(graceMs: number): Promise<{ text: string; cut: number }> {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const grace = new Promise<void>((r) => timer = setTimeout(r, graceMs));
       await Promise.race([finished, grace]);
       clearTimeout(timer);
       await reader.cancel().catch(() => {});
-      const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-      let off = 0;
-      for (const c of chunks) {
-        all.set(c, off);
-        off += c.length;
-      }
-      return new TextDecoder().decode(all);
+      return keepEnds(concat(head), concat(tail), total, max);
     },
   };
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.length;
+  }
+  return all;
+}
+
+/** The text of head + tail when they fit in `max`; else both ends cut at line ends, with a note. */
+function keepEnds(
+  head: Uint8Array,
+  tail: Uint8Array,
+  total: number,
+  max: number,
+): { text: string; cut: number } {
+  const dec = new TextDecoder();
+  if (total <= max) return { text: dec.decode(concat([head, tail])), cut: 0 };
+  const end = tail.subarray(tail.length - Math.min(tail.length, Math.floor(max / 2)));
+  // whole lines where the ends allow it: the head up to its last line end, the tail from its first
+  const lastNl = head.lastIndexOf(10);
+  const firstNl = end.indexOf(10);
+  const h = lastNl >= 0 ? head.subarray(0, lastNl + 1) : head;
+  const t = firstNl >= 0 && firstNl + 1 < end.length ? end.subarray(firstNl + 1) : end;
+  const cut = total - h.length - t.length;
+  const note = `[reporeuse: ${cut} bytes of output cut here; the first and last ${
+    Math.floor(max / 2)
+  } bytes at most are kept]\n`;
+  return { text: dec.decode(h) + (h.at(-1) === 10 ? "" : "\n") + note + dec.decode(t), cut };
 }
 
 /** The path of an executable (a path, or a name looked up in `PATH`), or null. */
