@@ -27,7 +27,7 @@ import {
   readCorpus,
 } from "../layout/mod.ts";
 import { messageOf } from "../layout/read.ts";
-import { countLines, type ReadsResult } from "../logs/mod.ts";
+import { countLines, logProblem, type ReadsResult } from "../logs/mod.ts";
 import { passRate, resolved, reuse_s } from "../metrics/mod.ts";
 import { extractTargets, scoreTargets, type Target } from "../metrics/targets.ts";
 import { analyzePackage, moduleName, type ModuleSummary, SUMMARY_VERSION } from "../python/mod.ts";
@@ -427,6 +427,8 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     } catch (e) {
       throw new LayoutError(rel(run.log!), messageOf(e));
     }
+    const unusable = logProblem(reads, config.harness); // wrong harness or cwd: numbers all wrong
+    if (unusable) throw new LayoutError(rel(run.log!), unusable);
     const scores = scoreTargets(targets, {
       agent,
       w0,
