@@ -9,7 +9,24 @@ import { join } from "node:path";
 import * as logs from "../lib/logs/mod.ts";
 import { dirSource, LogFormatError, parseLog } from "../lib/logs/mod.ts";
 import { scoreRows } from "../lib/frames/mod.ts";
+import { run as validate } from "../tasks/commands/validate.ts";
 import { copyCorpus, FIXTURE } from "./score_helpers.ts";
+
+/** The problems `validate --json` prints for a corpus. */
+async function validateJson(dir: string): Promise<{ path: string; message: string }[]> {
+  const out: string[] = [];
+  const log = console.log;
+  const error = console.error;
+  console.log = (...a: unknown[]) => out.push(a.join(" "));
+  console.error = () => {};
+  try {
+    await validate([dir, "--json"]);
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+  return JSON.parse(out.join("\n"));
+}
 
 const FENCE = "`".repeat(3);
 const MINIPKG = dirSource(join(FIXTURE, "repos/minipkg"));
@@ -136,6 +153,10 @@ Deno.test("issue 11.6: every path outside the workspace: a wrong cwd is named, w
   const e = rows.errors.find((x) => x.chain === "c2" && x.turn === 1);
   assert.ok(e && e.config === "k1" && /cwd/.test(e.message) && e.message.includes("/workspace"));
   assert.equal(e.path, "runs/k1/c2/turn1/log.traj.json");
+  // validate says so too
+  const problems = await validateJson(dir);
+  assert.deepEqual(problems.map((p) => p.path), ["runs/k1/c2/turn1/log.traj.json"]);
+  assert.match(problems[0].message, /wrong cwd.*"cwd": "\/workspace"/);
 });
 
 Deno.test("issue 11.7: a log of one harness labelled as another is refused or named", async () => {
@@ -172,4 +193,7 @@ Deno.test("issue 11.7: a log of one harness labelled as another is refused or na
   assert.ok(
     rows.errors.every((e) => /OpenCode/.test(e.message) && /mini-swe-agent/.test(e.message)),
   );
+  const problems = await validateJson(dir);
+  assert.equal(problems.length, 5);
+  assert.ok(problems.every((p) => /says "OpenCode" but this is a mini-swe-agent/.test(p.message)));
 });

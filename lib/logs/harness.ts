@@ -13,7 +13,9 @@
  * ```
  * @module
  */
-import type { ReadsResult } from "./types.ts";
+import type { FileSource, ReadsResult } from "./types.ts";
+import { LogFormatError } from "./errors.ts";
+import { parseLog } from "./parse.ts";
 
 /** Log format prefix → the family's display name and its harness name (lower case, alphanumeric). */
 const FAMILIES: readonly { format: string; name: string; harness: string }[] = [
@@ -47,4 +49,27 @@ export function logProblem(reads: ReadsResult, harness?: string): string | undef
     ...(reads.problems ?? []),
   ].filter((p): p is string => p !== undefined);
   return all.length ? all.join("; ") : undefined;
+}
+
+/**
+ * What `validate` checks of a log: its format and, with the workspace W0 (`files`), everything
+ * that keeps the scorer from scoring it ({@link logProblem}: a wrong cwd, a log of another
+ * harness). Throws a {@link LogFormatError} naming `file`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkLogText } from "./harness.ts";
+ * const log = JSON.stringify({ info: {}, messages: [], trajectory_format: "mini-swe-agent-1" });
+ * await checkLogText(log, { file: "log.json", harness: "mini-SWE-agent" });
+ * await assert.rejects(() => checkLogText(log, { file: "log.json", harness: "OpenCode" }), /says "OpenCode"/);
+ * ```
+ */
+export async function checkLogText(
+  text: string,
+  opts: { file: string; files?: FileSource; cwd?: string; harness?: string },
+): Promise<void> {
+  const reads = await parseLog(text, { file: opts.file, files: opts.files, cwd: opts.cwd });
+  const problem = logProblem(reads, opts.harness);
+  if (problem) throw new LogFormatError(opts.file, problem);
 }

@@ -45,6 +45,6 @@ export { LogFormatError } from "./errors.ts";
 export { countLines, mergeRanges, rangesOf, unionRanges } from "./ranges.ts";
 export { detectFormat, type Format, FORMATS, sniff } from "./detect.ts";
 export { cwdProblem, normalizeNewlines, parseLog, readLog, totals } from "./parse.ts";
-export { harnessMismatch, logProblem } from "./harness.ts";
+export { checkLogText, harnessMismatch, logProblem } from "./harness.ts";
 export { dirSource, Workspace } from "./workspace.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";
