@@ -197,3 +197,16 @@ Deno.test("issue 11.7: a log of one harness labelled as another is refused or na
   assert.equal(problems.length, 5);
   assert.ok(problems.every((p) => /says "OpenCode" but this is a mini-swe-agent/.test(p.message)));
 });
+
+Deno.test("a log refused at once by a worker is an error row, not a crash of score", async () => {
+  // the worker rejects before W0 is analysed: that rejection used to be unhandled and end the run
+  const dir = await copyCorpus();
+  await Deno.writeTextFile(join(dir, "runs/k1/c1/turn1/log.traj.json"), `{"hello": 1}`);
+  const rows = await scoreRows(dir, { workers: 1, cache: false });
+  assert.equal(rows.turns.length, 4);
+  const e = rows.errors.filter((x) => x.turn !== null);
+  assert.deepEqual(e.map((x) => `${x.chain}/${x.turn} ${x.path}`), [
+    "c1/1 runs/k1/c1/turn1/log.traj.json",
+  ]);
+  assert.match(e[0].message, /unknown log format/);
+});

@@ -407,6 +407,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       workspace: chain.repo.workspace,
       overlays,
     });
+    readsP.catch(() => {}); // handled below: a log failing fast must not be an unhandled rejection
     const [w0, targets] = await Promise.all([
       w0Project(pkgDir),
       turnTargets(`${chain.chain}\u0000${run.turn}`),
