@@ -426,7 +426,8 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     try {
       reads = await readsP;
     } catch (e) {
-      throw new LayoutError(rel(run.log!), messageOf(e));
+      const m = messageOf(e), at = `${rel(run.log!)}: `; // the row's path names the log already
+      throw new LayoutError(rel(run.log!), m.startsWith(at) ? m.slice(at.length) : m);
     }
     const unusable = logProblem(reads, config.harness); // wrong harness or cwd: numbers all wrong
     if (unusable) throw new LayoutError(rel(run.log!), unusable);
