@@ -210,3 +210,43 @@ Deno.test("a log refused at once by a worker is an error row, not a crash of sco
   ]);
   assert.match(e[0].message, /^unknown log format/); // the path is in its own column
 });
+
+Deno.test("docs/run-logs.md rules: a line cut at the edge of a cut output is viewed; `.` is a File", async () => {
+  // 400 lines of 60 characters: mini shows characters 0..5000 and the last 5,000, cutting lines
+  // 84 (5000 / 60 = 83.3) and 317 (starts at 18,960, tail from 19,000) through the middle
+  const line = (i: number) => `# ${String(i).padStart(4, "0")} ${"x".repeat(52)}`;
+  const text = Array.from({ length: 400 }, (_, i) => line(i + 1)).join("\n") + "\n";
+  const files = (p: string) =>
+    p === "big.py" ? text : p === "pkg/a.py" ? "def mean():\n    pass\n" : undefined;
+  const cut =
+    `<returncode>0</returncode>\n<output_head>\n${text.slice(0, 5000)}\n</output_head>\n` +
+    `<elided_chars>\n${text.length - 10000} characters elided\n</elided_chars>\n` +
+    `<output_tail>\n${text.slice(-5000)}\n</output_tail>`;
+  const log = (steps: [string, string][]) =>
+    JSON.stringify({
+      info: {},
+      trajectory_format: "mini-swe-agent-1",
+      messages: steps.flatMap(([c, o]) => [
+        { role: "assistant", content: `${FENCE}bash\n${c}\n${FENCE}` },
+        { role: "user", content: o },
+      ]),
+    });
+  const r = await parseLog(log([["cat big.py", cut]]), { file: "l", files });
+  assert.deepEqual(r.reads, { "big.py": [[1, 84], [317, 400]] });
+  assert.equal(r.lines, 168);
+  // without the workspace the tail cannot be placed: the head only, and coverage says so
+  const blind = await parseLog(log([["cat big.py", cut]]), { file: "l" });
+  assert.deepEqual([blind.reads, blind.coverage], [{ "big.py": [[1, 84]] }, 0]);
+  // Files: the operands, directories included; the root is "."
+  const ok = (o: string) => `<returncode>0</returncode>\n<output>\n${o}</output>`;
+  const ls = await parseLog(log([["ls", ok("big.py\npkg\n")], ["ls pkg", ok("a.py\n")]]), {
+    file: "l",
+    files,
+  });
+  assert.deepEqual([ls.files, ls.events.map((e) => e.paths)], [2, [["."], ["pkg"]]]);
+  const grep = await parseLog(log([["grep -rn 'def mean' .", ok("./pkg/a.py:1:def mean():\n")]]), {
+    file: "l",
+    files,
+  });
+  assert.deepEqual([grep.files, grep.reads, grep.lines], [1, { "pkg/a.py": [[1, 1]] }, 1]);
+});
