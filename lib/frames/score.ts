@@ -35,7 +35,7 @@ import {
   readCorpus,
 } from "../layout/mod.ts";
 import { messageOf } from "../layout/read.ts";
-import type { ReadsResult } from "../logs/mod.ts";
+import { logProblem, type ReadsResult } from "../logs/mod.ts";
 import {
   dupChain,
   type ErrorRow,
@@ -539,6 +539,7 @@ async function scoreOne(run: Run, k: Keyed): Promise<TurnResult> {
     workspace: chain.repo.workspace,
     overlays,
   });
+  readsP.catch(() => {}); // handled below: a log failing fast must not be an unhandled rejection
   const [w0, targets] = await Promise.all([
     run.w0Project(pkgDir),
     run.turnTargets(`${chain.chain}\u0000${k.run.turn}`),
@@ -556,8 +557,11 @@ async function scoreOne(run: Run, k: Keyed): Promise<TurnResult> {
   try {
     reads = await readsP;
   } catch (e) {
-    throw new LayoutError(run.rel(log), messageOf(e));
+    const m = messageOf(e), at = `${run.rel(log)}: `; // the row's path names the log already
+    throw new LayoutError(run.rel(log), m.startsWith(at) ? m.slice(at.length) : m);
   }
+  const unusable = logProblem(reads, config.harness); // wrong harness or cwd: numbers all wrong
+  if (unusable) throw new LayoutError(run.rel(log), unusable);
   return scoreTurn({
     keys: k.keys,
     targets,

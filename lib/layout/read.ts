@@ -59,13 +59,95 @@ async function stat(path: string): Promise<Deno.FileInfo | undefined> {
   }
 }
 
-async function listDir(path: string): Promise<Deno.DirEntry[]> {
-  const out: Deno.DirEntry[] = [];
-  for await (const e of Deno.readDir(path)) out.push(e);
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** An entry of a corpus directory, symbolic links resolved (see {@link entriesOf}). */
+export interface Entry {
+  name: string;
+  path: string;
+  /** What the entry is (a link's target when it is followed). */
+  kind: "file" | "dir" | "other";
+  /** True when the entry is a symbolic link (followed: its target stays inside the corpus). */
+  link: boolean;
 }
 
-const TURN_DIR = /^turn(\d+)$/;
+/** A symbolic link not followed: broken, or pointing out of the corpus. */
+export interface LinkProblem {
+  name: string;
+  path: string;
+  message: string;
+}
+
+/**
+ * The entries of a directory of the corpus, sorted by name. A symbolic link is followed only when
+ * its real target lies inside the corpus (`realRoot`); a broken link or one leading out of the
+ * corpus is returned in `links`, never followed.
+ */
+export async function entriesOf(
+  path: string,
+  realRoot: string,
+): Promise<{ entries: Entry[]; links: LinkProblem[] }> {
+  const raw: Deno.DirEntry[] = [];
+  for await (const e of Deno.readDir(path)) raw.push(e);
+  raw.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries: Entry[] = [];
+  const links: LinkProblem[] = [];
+  for (const e of raw) {
+    const p = join(path, e.name);
+    if (!e.isSymlink) {
+      entries.push({ name: e.name, path: p, kind: kindOfInfo(e), link: false });
+      continue;
+    }
+    const problem = await linkProblem(p, realRoot);
+    if (problem) {
+      links.push({ name: e.name, path: p, message: problem });
+      continue;
+    }
+    const info = await stat(p);
+    entries.push({ name: e.name, path: p, kind: info ? kindOfInfo(info) : "other", link: true });
+  }
+  return { entries, links };
+}
+
+function kindOfInfo(i: { isFile: boolean; isDirectory: boolean }): Entry["kind"] {
+  return i.isFile ? "file" : i.isDirectory ? "dir" : "other";
+}
+
+/** True when `real` is `root` or lies under it (both real paths). */
+function within(real: string, root: string): boolean {
+  return real === root || real.startsWith(root.endsWith("/") ? root : `${root}/`);
+}
+
+/**
+ * Why the link at `path` is not followed (broken, or its real target is out of the corpus), or
+ * undefined when `path` is no link or a link that stays inside `realRoot`.
+ */
+export async function linkProblem(path: string, realRoot: string): Promise<string | undefined> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isSymlink) return undefined;
+  let real: string;
+  try {
+    real = await Deno.realPath(path);
+  } catch {
+    const to = await Deno.readLink(path).catch(() => "?");
+    return `broken symbolic link (to ${to})`;
+  }
+  if (!within(real, realRoot)) {
+    return `symbolic link out of the corpus (to ${real}): not followed`;
+  }
+  return undefined;
+}
+
+/** Turn directories: `turn<N>`, N ≥ 1 without leading zeros. */
+const TURN_DIR = /^turn([1-9]\d*)$/;
+/** Names that look like a turn directory but are not one (`turn0`, `turn01`). */
+const TURN_LIKE = /^turn\d+$/;
+
+/** Files a turn directory may hold besides the layout's own: what `reporeuse run` writes. */
+export const RUN_EXTRAS: readonly string[] = ["prompt.md", "agent-stdout.txt", "agent-stderr.txt"];
 
 /**
  * Reads a corpus directory. Throws a {@link LayoutError} only when the directory is unusable as a
@@ -76,11 +158,7 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
   const info = await stat(root);
   if (!info) throw new LayoutError(dir, "corpus directory does not exist");
   if (!info.isDirectory) throw new LayoutError(dir, "not a directory");
-  const hasTasks = (await stat(join(root, "tasks")))?.isDirectory ?? false;
-  const hasRuns = (await stat(join(root, "runs")))?.isDirectory ?? false;
-  if (!hasTasks && !hasRuns) {
-    throw new LayoutError(dir, "not a corpus: neither tasks/ nor runs/ is a directory");
-  }
+  const realRoot = await Deno.realPath(root);
   const rel = (p: string) => {
     const r = relative(root, p);
     return r.startsWith("..") || isAbsolute(r) ? p : r;
@@ -89,6 +167,33 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
   const add = (p: Problem) => {
     problems.push(p);
     return p;
+  };
+  /** A top-level directory of the layout, unless it is a link out of the corpus (reported). */
+  const topDir = async (name: string) => {
+    const path = join(root, name);
+    const bad = await linkProblem(path, realRoot);
+    if (bad) {
+      add({ path: name, message: bad });
+      return false;
+    }
+    return (await stat(path))?.isDirectory ?? false;
+  };
+  const hasTasks = await topDir("tasks");
+  const hasRuns = await topDir("runs");
+  if (!hasTasks && !hasRuns) {
+    if (problems.length) {
+      throw new LayoutError(
+        dir,
+        problems.map((p) => `${p.path}: ${p.message}`).join("; "),
+      );
+    }
+    throw new LayoutError(dir, "not a corpus: neither tasks/ nor runs/ is a directory");
+  }
+  /** Entries of a corpus directory; links not followed are reported with `keys`. */
+  const list = async (path: string, keys: Omit<Problem, "path" | "message"> = {}) => {
+    const { entries, links } = await entriesOf(path, realRoot);
+    for (const l of links) add({ path: rel(l.path), message: l.message, ...keys });
+    return entries;
   };
 
   // corpus.json (optional)
@@ -117,13 +222,13 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
   const turnBlock = new Map<string, Map<number, Problem[]>>();
   const chainTurns = new Map<string, number>();
   if (hasTasks) {
-    for (const e of await listDir(join(root, "tasks"))) {
-      const cdir = join(root, "tasks", e.name);
-      if (!e.isDirectory) {
+    for (const e of await list(join(root, "tasks"))) {
+      const cdir = e.path;
+      if (e.kind !== "dir") {
         add({ path: rel(cdir), message: "unexpected file in tasks/ (chains are directories)" });
         continue;
       }
-      const r = await readChain(cdir, e.name, rel);
+      const r = await readChain(cdir, e.name, rel, realRoot);
       problems.push(...r.problems);
       if (r.blocking.length) chainBlock.set(e.name, r.blocking);
       if (r.turnBlocking.size) turnBlock.set(e.name, r.turnBlocking);
@@ -139,31 +244,39 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
   // runs
   const configs: ConfigSpec[] = [];
   const runs: FoundTurn[] = [];
+  /** configuration id → the problem blocking all its turns (bad config.json, duplicate keys). */
+  const configBlock = new Map<string, Problem>();
+  /** run turns per configuration, blocked once every configuration is read. */
+  const runsOf = new Map<string, FoundTurn[]>();
   if (hasRuns) {
-    for (const e of await listDir(join(root, "runs"))) {
-      const kdir = join(root, "runs", e.name);
-      if (!e.isDirectory) {
+    for (const e of await list(join(root, "runs"))) {
+      const kdir = e.path;
+      if (e.kind !== "dir") {
         add({
           path: rel(kdir),
           message: "unexpected file in runs/ (configurations are directories)",
         });
         continue;
       }
-      const { config, problem } = await readConfig(kdir, e.name, rel);
-      if (problem) add(problem);
+      const entries = await list(kdir, { config: e.name });
+      const { config, problem } = await readConfig(kdir, e.name, rel, realRoot);
+      if (problem) {
+        add(problem);
+        configBlock.set(e.name, problem);
+      }
       if (config) configs.push(config);
-      const configBlock = problem ? [problem] : [];
-      const entries = await listDir(kdir);
+      const found: FoundTurn[] = [];
+      runsOf.set(e.name, found);
       const chainDirs = new Set<string>();
       for (const c of entries) {
-        if (!c.isDirectory) {
+        if (c.kind !== "dir") {
           if (c.name !== "config.json") {
-            add({ path: rel(join(kdir, c.name)), message: "unexpected file", config: e.name });
+            add({ path: rel(c.path), message: "unexpected file", config: e.name });
           }
           continue;
         }
         chainDirs.add(c.name);
-        const rdir = join(kdir, c.name);
+        const rdir = c.path;
         const known = chainTurns.has(c.name);
         const unknown: Problem[] = known ? [] : [add({
           path: rel(rdir),
@@ -172,30 +285,32 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
           config: e.name,
         })];
         const declared = chainTurns.get(c.name) ?? 0;
-        const found = new Map<number, string>();
-        for (const t of await listDir(rdir)) {
+        const dirs = new Map<number, string>();
+        for (const t of await list(rdir, { chain: c.name, config: e.name })) {
           const m = TURN_DIR.exec(t.name);
-          if (!t.isDirectory || !m) {
+          if (t.kind !== "dir" || !m) {
             add({
-              path: rel(join(rdir, t.name)),
-              message: "unexpected entry (turn directories are named turn<N>)",
+              path: rel(t.path),
+              message: TURN_LIKE.test(t.name)
+                ? `not a turn directory: turns are numbered from 1, without leading zeros (turn1, turn2, …)`
+                : "unexpected entry (turn directories are named turn<N>)",
               chain: c.name,
               config: e.name,
             });
             continue;
           }
-          found.set(Number(m[1]), join(rdir, t.name));
+          dirs.set(Number(m[1]), t.path);
         }
-        const numbers = new Set<number>(found.keys());
+        const numbers = new Set<number>(dirs.keys());
         for (let n = 1; n <= declared; n++) numbers.add(n);
         for (const n of [...numbers].sort((a, b) => a - b)) {
-          const tdir = found.get(n) ?? join(rdir, `turn${n}`);
+          const tdir = dirs.get(n) ?? join(rdir, `turn${n}`);
           const run: FoundTurn = {
             config: e.name,
             chain: c.name,
             turn: n,
             dir: tdir,
-            blocked: [...configBlock, ...unknown, ...(chainBlock.get(c.name) ?? [])],
+            blocked: [...unknown, ...(chainBlock.get(c.name) ?? [])],
           };
           run.blocked.push(...(turnBlock.get(c.name)?.get(n) ?? []));
           if (known && !chainBlock.has(c.name) && n > declared) {
@@ -208,7 +323,7 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
               config: e.name,
             }));
           }
-          if (!found.has(n)) {
+          if (!dirs.has(n)) {
             run.blocked.push(add({
               path: rel(tdir),
               message: "missing turn directory",
@@ -217,9 +332,11 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
               config: e.name,
             }));
           } else {
-            run.blocked.push(...(await readRunFiles(run, rel)).map(add));
+            const r = await readRunFiles(run, rel, realRoot);
+            run.blocked.push(...r.blocking.map(add));
+            r.other.forEach(add);
           }
-          runs.push(run);
+          found.push(run);
         }
       }
       for (const chain of chainTurns.keys()) {
@@ -232,6 +349,33 @@ export async function readCorpus(dir: string): Promise<ReadResult> {
           });
         }
       }
+    }
+  }
+  // two configuration directories with the same keys would merge into one set of rows
+  const byKeys = new Map<string, ConfigSpec[]>();
+  for (const c of configs) {
+    const k = JSON.stringify([c.harness, c.model, c.memory]);
+    byKeys.set(k, [...(byKeys.get(k) ?? []), c]);
+  }
+  for (const same of byKeys.values()) {
+    if (same.length < 2) continue;
+    const names = same.map((c) => rel(join(c.dir, "config.json")));
+    for (const c of same) {
+      const problem = add({
+        path: rel(join(c.dir, "config.json")),
+        message: `duplicate configuration: ${names.join(" and ")} have the same harness, model ` +
+          `and memory (${JSON.stringify(c.harness)}, ${JSON.stringify(c.model)}, ` +
+          `${JSON.stringify(c.memory)}); keep one directory per configuration`,
+        config: c.id,
+      });
+      configBlock.set(c.id, problem);
+    }
+  }
+  for (const [id, found] of runsOf) {
+    const block = configBlock.get(id);
+    for (const run of found) {
+      if (block) run.blocked.unshift(block);
+      runs.push(run);
     }
   }
   return { corpus: { dir: root, chains, configs, runs }, problems };
@@ -247,7 +391,10 @@ export function messageOf(e: unknown): string {
 async function readJsonObject(
   path: string,
   shown: string,
+  realRoot: string,
 ): Promise<Record<string, unknown> | string> {
+  const link = await linkProblem(path, realRoot);
+  if (link) return link;
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -267,10 +414,11 @@ async function readConfig(
   kdir: string,
   id: string,
   rel: (p: string) => string,
+  realRoot: string,
 ): Promise<{ config?: ConfigSpec; problem?: Problem }> {
   const path = join(kdir, "config.json");
   const fail = (message: string) => ({ problem: { path: rel(path), message, config: id } });
-  const data = await readJsonObject(path, rel(path));
+  const data = await readJsonObject(path, rel(path), realRoot);
   if (typeof data === "string") return fail(data);
   // every field's problem, not only the first
   const wrong: string[] = [];
@@ -317,6 +465,7 @@ async function readChain(
   cdir: string,
   name: string,
   rel: (p: string) => string,
+  realRoot: string,
 ): Promise<ChainRead> {
   const out: ChainRead = { problems: [], blocking: [], turnBlocking: new Map() };
   const path = join(cdir, "chain.json");
@@ -326,7 +475,7 @@ async function readChain(
     out.blocking.push(problem);
     return out;
   };
-  const data = await readJsonObject(path, rel(path));
+  const data = await readJsonObject(path, rel(path), realRoot);
   if (typeof data === "string") return block(data);
   if (Array.isArray(data.turns)) out.declaredTurns = data.turns.length;
   if (data.chain !== undefined && data.chain !== name) {
@@ -411,14 +560,24 @@ async function readChain(
       out.problems.push(problem);
       turnProblems.push(problem);
     };
-    if (!(await stat(t.dir))?.isDirectory) blockTurn(t.dir, "missing turn directory");
+    const links = await Promise.all(
+      [t.dir, t.solution, t.tests].map((p) => linkProblem(p, realRoot)),
+    );
+    if (links[0]) blockTurn(t.dir, links[0]);
+    else if (!(await stat(t.dir))?.isDirectory) blockTurn(t.dir, "missing turn directory");
     else {
-      if (!(await stat(t.solution))?.isFile) blockTurn(t.solution, "missing reference solution");
-      try {
-        const cases = parseTests(await Deno.readTextFile(t.tests), rel(t.tests));
-        t.cases = cases.map((c) => c.id);
-      } catch (e) {
-        blockTurn(t.tests, e instanceof LayoutError ? messageOf(e) : "missing tests.json");
+      if (links[1]) blockTurn(t.solution, links[1]);
+      else if (!(await stat(t.solution))?.isFile) {
+        blockTurn(t.solution, "missing reference solution");
+      }
+      if (links[2]) blockTurn(t.tests, links[2]);
+      else {
+        try {
+          const cases = parseTests(await Deno.readTextFile(t.tests), rel(t.tests));
+          t.cases = cases.map((c) => c.id);
+        } catch (e) {
+          blockTurn(t.tests, e instanceof LayoutError ? messageOf(e) : "missing tests.json");
+        }
       }
       if (!(await stat(t.requirement))?.isFile) {
         // not needed for scoring: reported, blocks nothing
@@ -436,27 +595,94 @@ async function readChain(
   return out;
 }
 
-async function readRunFiles(run: FoundTurn, rel: (p: string) => string): Promise<Problem[]> {
-  const problems: Problem[] = [];
+/** What {@link readRunFiles} found wrong: problems that block the turn, and the others. */
+interface RunFilesRead {
+  blocking: Problem[];
+  other: Problem[];
+}
+
+/** Sets the files of a run turn found in its directory; every entry is used or reported. */
+async function readRunFiles(
+  run: FoundTurn,
+  rel: (p: string) => string,
+  realRoot: string,
+): Promise<RunFilesRead> {
+  const out: RunFilesRead = { blocking: [], other: [] };
+  const keys = { chain: run.chain, turn: run.turn, config: run.config };
   const problem = (p: string, message: string) =>
-    problems.push({ path: rel(p), message, chain: run.chain, turn: run.turn, config: run.config });
+    out.blocking.push({ path: rel(p), message, ...keys });
+  /** Does not block the turn: no turn number, so the turn is not counted as one with errors. */
+  const stray = (p: string, message: string) =>
+    out.other.push({ path: rel(p), message, chain: run.chain, config: run.config });
+  const { entries, links } = await entriesOf(run.dir, realRoot);
   const names = new Set<string>();
-  for await (const e of Deno.readDir(run.dir)) if (e.isFile) names.add(e.name);
+  for (const e of entries) {
+    if (e.kind === "file") names.add(e.name);
+    else {stray(
+        e.path,
+        `unexpected ${e.kind === "dir" ? "directory" : "entry"} in a turn directory`,
+      );}
+  }
+  // a link that is not followed blocks the turn when it stands for one of the layout's files
+  const layoutName = (n: string) =>
+    n.startsWith("log.") || n === "submission.py" || n === "results.xml" ||
+    n === "results.json" || n === "meta.json";
+  for (const l of links) {
+    if (layoutName(l.name)) problem(l.path, l.message);
+    else stray(l.path, l.message);
+  }
+  const used = new Set<string>();
   const logs = LOG_NAMES.filter((n) => names.has(n));
   if (logs.length === 0) {
     const other = [...names].filter((n) => n.startsWith("log.")).sort();
-    if (other.length) run.log = join(run.dir, other[0]);
-    else problem(join(run.dir, "log.json"), `missing log (one of ${LOG_NAMES.join(", ")})`);
+    if (other.length) {
+      run.log = join(run.dir, other[0]);
+      used.add(other[0]);
+    } else if (!links.some((l) => l.name.startsWith("log."))) {
+      const candidates = [...names].filter((n) =>
+        !n.startsWith("results.") && n !== "meta.json" && /\.(json|jsonl|traj)$/.test(n)
+      );
+      problem(
+        join(run.dir, "log.json"),
+        `missing log (one of ${LOG_NAMES.join(", ")})` +
+          (candidates.length
+            ? `; ${candidates.join(", ")} ${
+              candidates.length === 1 ? "is" : "are"
+            } not a log name of the layout: rename the log`
+            : ""),
+      );
+      for (const c of candidates) used.add(c); // named in the message above
+    }
   } else if (logs.length > 1) {
     problem(run.dir, `several logs (${logs.join(", ")}); keep one`);
-  } else run.log = join(run.dir, logs[0]);
-  if (names.has("submission.py")) run.submission = join(run.dir, "submission.py");
+    for (const n of logs) used.add(n);
+  } else {
+    run.log = join(run.dir, logs[0]);
+    used.add(logs[0]);
+  }
+  if (names.has("submission.py")) {
+    run.submission = join(run.dir, "submission.py");
+    used.add("submission.py");
+  }
   const results = ["results.xml", "results.json"].filter((n) => names.has(n));
+  for (const n of results) used.add(n);
   if (results.length > 1) problem(run.dir, "both results.xml and results.json; keep one");
   else if (results.length === 1) run.results = join(run.dir, results[0]);
   else if (run.submission) {
     problem(join(run.dir, "results.json"), "missing test results (results.xml or results.json)");
   }
-  if (names.has("meta.json")) run.meta = join(run.dir, "meta.json");
-  return problems;
+  if (names.has("meta.json")) {
+    run.meta = join(run.dir, "meta.json");
+    used.add("meta.json");
+  }
+  for (const n of [...names].sort()) {
+    if (used.has(n) || RUN_EXTRAS.includes(n)) continue;
+    stray(
+      join(run.dir, n),
+      n.startsWith("log.")
+        ? `unexpected file: ${rel(run.log ?? run.dir)} is the log of this turn`
+        : "unexpected file in a turn directory (not part of the layout; see docs/run-logs.md)",
+    );
+  }
+  return out;
 }

@@ -17,10 +17,22 @@
 import { relative } from "node:path";
 import { messageOf, readCorpus } from "./read.ts";
 import { LayoutError, parseMeta, parseResults } from "./results.ts";
-import type { Problem } from "./types.ts";
+import type { ChainSpec, ConfigSpec, Problem, RunTurn } from "./types.ts";
 
-/** Checks a log's format; throws an error naming the file when it is not a supported format. */
-export type FormatCheck = (text: string, file: string) => unknown;
+/** What a log check knows of the turn: its configuration and chain, when they are usable. */
+export interface LogContext {
+  run: RunTurn;
+  config?: ConfigSpec;
+  chain?: ChainSpec;
+  /** W_{t-1} beyond W0: workspace-relative path → the agent's submission.py of an earlier turn. */
+  earlier: Record<string, string>;
+}
+
+/**
+ * Checks a log (its format, and what else the checker can tell: e.g. lib/logs `checkLogText`
+ * also reads it against W0 for a wrong cwd or harness); throws an error naming the file.
+ */
+export type FormatCheck = (text: string, file: string, ctx: LogContext) => unknown;
 
 /**
  * Lists every problem of a corpus (an unusable directory is one problem). `checkLog`, when given
@@ -42,12 +54,27 @@ export async function validateCorpus(
     const r = relative(corpus.dir, p);
     return r.startsWith("..") ? p : r;
   };
+  const configs = new Map(corpus.configs.map((c) => [c.id, c]));
+  const chains = new Map(corpus.chains.map((c) => [c.chain, c]));
   for (const run of corpus.runs) {
     const keys = { chain: run.chain, turn: run.turn, config: run.config };
-    const check = async (path: string | undefined, f: (text: string, file: string) => unknown) => {
+    const chain = chains.get(run.chain);
+    const earlier: Record<string, string> = {};
+    for (const r of corpus.runs) {
+      const spec = chain?.turns[r.turn - 1];
+      if (
+        spec && r.submission && r.config === run.config && r.chain === run.chain &&
+        r.turn < run.turn
+      ) earlier[spec.path] = r.submission;
+    }
+    const ctx = { run, config: configs.get(run.config), chain, earlier };
+    const check = async (
+      path: string | undefined,
+      f: (text: string, file: string, ctx: LogContext) => unknown,
+    ) => {
       if (!path) return;
       try {
-        f(await Deno.readTextFile(path), rel(path));
+        await f(await Deno.readTextFile(path), rel(path), ctx);
       } catch (e) {
         const msg = messageOf(e);
         const prefix = `${rel(path)}: `;

@@ -91,6 +91,15 @@ function classify(v: unknown): Format | undefined {
   return undefined;
 }
 
+/** The format a labelled log's shape says, when it is another harness's than its label. */
+function labelConflict(v: unknown, labelled: Format): Format | undefined {
+  const o = obj(v);
+  if (!o || str(o.trajectory_format) !== labelled) return undefined;
+  const shape = classify({ ...o, trajectory_format: undefined });
+  const family = (f: Format) => f.replace(/-[\d.]+$/, "").replace(/-(export|jsonl)$/, "");
+  return shape && family(shape) !== family(labelled) ? shape : undefined;
+}
+
 /**
  * Detects the format of a log text and parses it. Throws {@link LogFormatError} naming the file.
  *
@@ -117,6 +126,13 @@ export function sniff(text: string, file: string): Sniffed {
   }
   if (parsed) {
     const f = classify(data);
+    const shape = f && labelConflict(data, f);
+    if (shape) {
+      throw new LogFormatError(
+        file,
+        `labelled ${f} (trajectory_format) but shaped like ${shape} log: a log of another harness?`,
+      );
+    }
     if (f) return { format: f, data };
     const keys = obj(data)
       ? Object.keys(obj(data)!).slice(0, 8).join(", ")

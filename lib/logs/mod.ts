@@ -20,8 +20,13 @@
  *   write/edit/patch) are `write` events, never reads.
  * - Files: distinct operands viewed, searched or listed — a file read, a file or directory
  *   grepped, a directory listed (`ls pkg` counts `pkg` once; the workspace root is `.`).
- * - Paths are workspace-relative; anything outside the workspace is ignored and never read.
- * - `coverage`: share of actions with no `other` event (not interpretable).
+ * - Paths are workspace-relative; anything outside the workspace is ignored and never read. When
+ *   no action names a workspace path but an absolute path is a workspace file under another root,
+ *   the `cwd` is wrong: `problems` says so (and the scorer does not score the log).
+ * - With the workspace known, no line past the end of a file is credited; an output that does not
+ *   match the file is flagged `placed: false`. CRLF line endings read as LF.
+ * - `coverage`: share of actions with no `other` event (not interpretable) and no unplaced read or
+ *   search.
  *
  * @example
  * ```ts
@@ -44,6 +49,7 @@ export * from "./types.ts";
 export { LogFormatError } from "./errors.ts";
 export { countLines, mergeRanges, rangesOf, unionRanges } from "./ranges.ts";
 export { detectFormat, type Format, FORMATS, sniff } from "./detect.ts";
-export { parseLog, readLog, totals } from "./parse.ts";
+export { cwdProblem, normalizeNewlines, parseLog, readLog, totals } from "./parse.ts";
+export { checkLogText, harnessMismatch, logProblem } from "./harness.ts";
 export { dirSource, Workspace } from "./workspace.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";

@@ -13,7 +13,7 @@ import { readMini } from "./readers/mini.ts";
 import { readOpenCode, readOpenCodeJsonl } from "./readers/opencode.ts";
 import { readSweAgent } from "./readers/sweagent.ts";
 import { readBounded } from "../util/fs.ts";
-import { dirSource } from "./workspace.ts";
+import { dirSource, type TrackedSource } from "./workspace.ts";
 
 /** Totals over per-action events. */
 export function totals(r: ReaderResult): ReadsResult {
@@ -27,7 +27,12 @@ export function totals(r: ReaderResult): ReadsResult {
       for (const p of e.paths) files.add(p);
     }
   }
-  const interpreted = r.actions.filter((a) => !a.some((e) => e.kind === "other")).length;
+  const interpreted =
+    r.actions.filter((a) =>
+      !a.some((e) =>
+        e.kind === "other" || ((e.kind === "read" || e.kind === "search") && !e.placed)
+      )
+    ).length;
   return {
     format: r.format,
     events,
@@ -65,7 +70,14 @@ export async function parseLog(
   text: string,
   opts: { file: string; files?: FileSource; cwd?: string },
 ): Promise<ReadsResult> {
-  const { format, data } = sniff(text, opts.file);
+  const { format, data: parsed } = sniff(text, opts.file);
+  const data = normalizeNewlines(parsed);
+  // a wrapper per call collects the absolute paths found outside the workspace (see cwdProblem)
+  const base = opts.files;
+  const files: TrackedSource | undefined = base && Object.assign((p: string) => base(p), {
+    outside: new Set<string>(),
+  });
+  opts = { ...opts, files };
   let r: ReaderResult;
   try {
     switch (format) {
@@ -90,7 +102,96 @@ export async function parseLog(
       `cannot read the ${format} log: ${e instanceof Error ? e.message : e}`,
     );
   }
-  return totals(r);
+  const result = totals(r);
+  const cwd = files ? cwdProblem(result.events, files, opts.cwd) : undefined;
+  if (cwd) result.problems = [cwd];
+  return result;
+}
+
+/**
+ * Turns every CRLF in the strings of a parsed log into LF, in place (logs written on Windows, or
+ * by a harness that keeps `\r\n`): commands, outputs and file texts then read like any other
+ * log. Line numbers do not change (workspace files are read the same way, workspace.ts).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normalizeNewlines } from "./parse.ts";
+ * const v = normalizeNewlines({ m: ["a\r\nb", { c: "x\r\n" }], n: 1 });
+ * assert.deepEqual(v, { m: ["a\nb", { c: "x\n" }], n: 1 });
+ * ```
+ */
+export function normalizeNewlines<T>(value: T): T {
+  const fix = (s: string) => s.includes("\r\n") ? s.replaceAll("\r\n", "\n") : s;
+  if (typeof value === "string") return fix(value) as T;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (typeof x === "string") v[i] = fix(x);
+        else if (x !== null && typeof x === "object") stack.push(x);
+      }
+    } else if (v !== null && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      for (const k in o) {
+        const x = o[k];
+        if (typeof x === "string") o[k] = fix(x);
+        else if (x !== null && typeof x === "object") stack.push(x);
+      }
+    }
+  }
+  return value;
+}
+
+/**
+ * A wrong `cwd`: no action names a path inside the workspace, yet some absolute path the log
+ * names is a workspace file under another root (`/workspace/pkg/a.py` when the root is
+ * `/testbed`). Every number of such a log would be 0; the message names the likely root.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cwdProblem } from "./parse.ts";
+ * const files = Object.assign((p: string) => (p === "pkg/a.py" ? "x = 1\n" : undefined), {
+ *   outside: new Set(["/workspace/pkg/a.py"]),
+ * });
+ * assert.match(cwdProblem([], files, "/testbed") ?? "", /recorded under \/workspace/);
+ * ```
+ */
+export function cwdProblem(
+  events: Event[],
+  files: TrackedSource,
+  cwd: string | undefined,
+): string | undefined {
+  if (!files.outside?.size) return undefined;
+  const inside = events.some((e) => e.kind !== "run" && e.kind !== "other" && e.paths.length);
+  if (inside) return undefined;
+  const roots = new Map<string, { n: number; example: string }>();
+  for (const p of files.outside) {
+    const segs = p.split("/").filter((s) => s !== "");
+    for (let k = 1; k < segs.length; k++) {
+      const rest = segs.slice(k).join("/");
+      let found = false;
+      try {
+        found = typeof files(rest) === "string";
+      } catch {
+        found = false;
+      }
+      if (!found) continue;
+      const root = "/" + segs.slice(0, k).join("/");
+      const r = roots.get(root) ?? { n: 0, example: p };
+      r.n++;
+      roots.set(root, r);
+      break;
+    }
+  }
+  if (!roots.size) return undefined;
+  const [root, { example }] = [...roots].sort((a, b) => b[1].n - a[1].n)[0];
+  const was = cwd ? `the workspace root ${cwd} (cwd)` : "the workspace root the log names";
+  return `wrong cwd: every path the log names is outside ${was}, but ${example} is a workspace ` +
+    `file under ${root}: the log looks recorded under ${root}; set "cwd": "${root}" in config.json`;
 }
 
 /** Largest log file read: 256 MiB (real logs are a few MB; /dev/zero would never end). */

@@ -30,7 +30,11 @@ export interface Event {
   paths: string[];
   /** Lines actually shown to the model, per path (reads and searches only). */
   lines: Ranges;
-  /** False when line numbers could not be placed (no workspace and no numbers in the output). */
+  /**
+   * False when the lines shown could not all be placed: no workspace and no numbers in the
+   * output, an unplaced tail of a cut output, or an output that does not match the file (longer
+   * than it: lines past its end are never credited). Such an action lowers `coverage`.
+   */
   placed: boolean;
   /** Why the event is `other` or unplaced, when it is. */
   note?: string;
@@ -53,9 +57,17 @@ export interface ReadsResult {
   files: number;
   /** Distinct (file, line) pairs viewed. */
   lines: number;
-  /** Share of actions interpreted (not `other`), 0..1; 1 when there are no actions. */
+  /**
+   * Share of actions interpreted, 0..1 (1 when there are no actions): an action is not when one
+   * of its events is `other`, or a read or search of it is not placed (`placed: false`).
+   */
   coverage: number;
   meta: LogMeta;
+  /**
+   * What makes the log's numbers wrong as a whole (e.g. a wrong `cwd`: every path it names is
+   * outside the workspace); absent when none. The scorer does not score such a log.
+   */
+  problems?: string[];
 }
 
 /**

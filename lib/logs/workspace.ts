@@ -8,6 +8,17 @@
  */
 import type { FileSource } from "./types.ts";
 
+/**
+ * A {@link FileSource} that also collects the absolute paths a {@link Workspace} over it found
+ * outside its root (at most {@link MAX_OUTSIDE}); `parseLog` uses them to tell a wrong `cwd`.
+ */
+export interface TrackedSource extends FileSource {
+  outside?: Set<string>;
+}
+
+/** At most this many outside paths are collected per log. */
+export const MAX_OUTSIDE = 4096;
+
 /** Content of a file the agent changed in a way the reader could not reproduce. */
 export const UNKNOWN: unique symbol = Symbol("unknown content");
 /** File content: text, {@link UNKNOWN}, or `undefined` when the file does not exist. */
@@ -90,9 +101,12 @@ export class Workspace {
     if (path.startsWith("~")) return undefined;
     if (path.startsWith("/")) {
       const root = this.root;
-      if (!root) return undefined;
       if (path === root) return "";
-      if (!path.startsWith(root + "/")) return undefined;
+      if (!root || !path.startsWith(root + "/")) {
+        const seen = (this.#base as TrackedSource | undefined)?.outside;
+        if (seen && seen.size < MAX_OUTSIDE) seen.add(path);
+        return undefined;
+      }
       return normalizeRelative(path.slice(root.length + 1));
     }
     if (cwd === undefined) return undefined;
@@ -116,7 +130,10 @@ export class Workspace {
     let text: string | undefined;
     try {
       const t = this.#base!(rel);
-      text = typeof t === "string" ? t : undefined;
+      // CRLF line endings read as LF, like the log's own texts (parse.ts): same line numbers
+      text = typeof t === "string"
+        ? (t.includes("\r\n") ? t.replaceAll("\r\n", "\n") : t)
+        : undefined;
     } catch {
       text = undefined;
     }

@@ -213,6 +213,8 @@ export async function writeDirAtomic(
     throw e;
   }
   await Deno.remove(old, { recursive: true }).catch(() => {});
+}
+
 /**
  * The bytes of a regular file of at most `maxBytes`; throws an Error saying why not otherwise
  * (`not a regular file` for a device, FIFO or directory — /dev/zero would never end; `is N MiB,

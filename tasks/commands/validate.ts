@@ -7,7 +7,7 @@
  */
 import { parseOptions } from "./_args.ts";
 import { validateCorpus } from "../../lib/layout/mod.ts";
-import { detectFormat } from "../../lib/logs/mod.ts";
+import { checkLogText, dirSource, type FileSource } from "../../lib/logs/mod.ts";
 
 export const summary = "list every problem of a corpus (tasks + runs) with its path";
 
@@ -15,8 +15,10 @@ export const help = `Usage: deno task reporeuse validate <corpus-dir> [--json]
 
 Checks a corpus against the run-log layout (docs/run-logs.md): corpus.json, tasks/<chain>/chain.json
 (repo, turns, module paths), each turn's solution.py and tests.json, runs/<config>/config.json
-(harness, model, memory), every run turn's directory, log (format detected by content),
-submission, results (JUnit XML or JSON) and meta.json. Prints one line per problem:
+(harness, model, memory; no two alike), every run turn's directory and files (symbolic links are
+followed only inside the corpus; stray files are reported), its log (format detected by content,
+read against W0: a wrong "cwd" or a log of another harness is a problem), submission, results
+(JUnit XML or JSON) and meta.json. Prints one line per problem:
 
   <path>: <message>
 
@@ -37,7 +39,33 @@ export async function run(args: string[]): Promise<number> {
     console.error(help);
     return 2;
   }
-  const problems = await validateCorpus(dir, { checkLog: detectFormat });
+  // each log is read against W0 (never outside it): format, wrong cwd, log of another harness
+  const sources = new Map<string, FileSource | undefined>();
+  const w0 = (workspace: string) => {
+    if (!sources.has(workspace)) {
+      try {
+        sources.set(workspace, dirSource(workspace));
+      } catch {
+        sources.set(workspace, undefined);
+      }
+    }
+    return sources.get(workspace);
+  };
+  const problems = await validateCorpus(dir, {
+    checkLog: (text, file, { config, chain, earlier }) => {
+      const base = chain ? w0(chain.repo.workspace) : undefined;
+      // W_{t-1}: W0 plus the agent's own earlier submissions
+      const files: FileSource | undefined = base && ((p) => {
+        if (!Object.hasOwn(earlier, p)) return base(p);
+        try {
+          return Deno.readTextFileSync(earlier[p]);
+        } catch {
+          return undefined;
+        }
+      });
+      return checkLogText(text, { file, files, cwd: config?.cwd, harness: config?.harness });
+    },
+  });
   if (parsed.values.json) console.log(JSON.stringify(problems, null, 2));
   else if (problems.length === 0) console.log(`${dir}: no problems`);
   else {

@@ -13,6 +13,7 @@
 import type { Event, LogMeta } from "../types.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { Workspace } from "../workspace.ts";
+import { LogFormatError } from "../errors.ts";
 import {
   arr,
   contentText,
@@ -120,6 +121,16 @@ export async function readMini(
   const env = obj(obj(info?.config)?.environment);
   const cwd = opts.cwd ?? str(env?.cwd) ?? "/testbed";
   const ws = new Workspace(opts.files, cwd || "/testbed");
+  if (
+    messages.length &&
+    !messages.some((m) => str(obj(m)?.role) ?? str(obj(m)?.object) ?? str(obj(m)?.type))
+  ) {
+    // nothing this reader can recognise: another harness's log, not an empty run
+    throw new LogFormatError(
+      opts.file,
+      `none of the ${messages.length} messages of this ${format} log has a role: a log of another harness?`,
+    );
+  }
   const stamps: number[] = [];
   const steps: Step[] = [];
   let assistants = 0;

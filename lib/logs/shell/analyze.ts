@@ -89,15 +89,8 @@ function numbersFrom(
   const num = seg.stream.numbered;
   if (!num) return undefined;
   const out = new Map<string, number[]>();
-  const lengths = new Map<string, number>();
+  // numbers past the end of a known file are dropped (and flagged) by clipToFiles
   const add = (file: string, n: number) => {
-    let len = lengths.get(file);
-    if (len === undefined) {
-      const content = ws.read(file);
-      len = typeof content === "string" ? ws.linesOf(content).length : Infinity;
-      lengths.set(file, len);
-    }
-    if (n > len) return;
     const l = out.get(file) ?? [];
     l.push(n);
     out.set(file, l);
@@ -366,6 +359,17 @@ function interpret(
         }
       }
     }
+    if (ctx.ws.known && Object.keys(lines).length) {
+      // with the workspace known, never credit lines a file does not have
+      const c = clipToFiles(lines, ctx.ws);
+      if (c.mismatch.length) {
+        lines = c.lines;
+        placed = false;
+        note.push(
+          `output does not match ${c.mismatch.join(", ")}: lines past the end not credited`,
+        );
+      }
+    }
     if (res.kind === "search" && res.paths.length === 0 && paths.length === 0) {
       paths = Object.keys(lines);
     }
@@ -380,6 +384,49 @@ function interpret(
   }
   if (!events.length) events.push(ev(ctx, "run", command, [], {}, true));
   return events;
+}
+
+/**
+ * Ranges clipped to the files' lengths in the workspace (a file known not to exist has no lines;
+ * one of unknown content is kept); `mismatch` names the files that had ranges past their end,
+ * with their length.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { clipToFiles } from "./analyze.ts";
+ * import { Workspace } from "../workspace.ts";
+ * const ws = new Workspace((p) => (p === "a.py" ? "1\n2\n3\n" : undefined), "/testbed");
+ * const c = clipToFiles({ "a.py": [[2, 9]], "b.py": [[1, 1]] }, ws);
+ * assert.deepEqual(c.lines, { "a.py": [[2, 3]] });
+ * assert.deepEqual(c.mismatch, ["a.py (3 lines)", "b.py (no such file)"]);
+ * ```
+ */
+export function clipToFiles(
+  lines: Ranges,
+  ws: Workspace,
+): { lines: Ranges; mismatch: string[] } {
+  const out: Ranges = {};
+  const mismatch: string[] = [];
+  for (const [file, ranges] of Object.entries(lines)) {
+    const content = ws.read(file);
+    if (typeof content !== "string" && content !== undefined) {
+      out[file] = ranges; // unknown content: nothing to check against
+      continue;
+    }
+    const n = content === undefined ? 0 : ws.linesOf(content).length;
+    const kept = ranges.filter(([a]) => a <= n).map(([a, b]) =>
+      [a, Math.min(b, n)] as [
+        number,
+        number,
+      ]
+    );
+    if (kept.length !== ranges.length || kept.some(([, b], i) => b !== ranges[i][1])) {
+      mismatch.push(content === undefined ? `${file} (no such file)` : `${file} (${n} lines)`);
+    }
+    if (kept.length) out[file] = kept;
+  }
+  return { lines: out, mismatch };
 }
 
 const GREPN_RE = /^.+?[:-]\d+[:-]/;
