@@ -6,6 +6,7 @@
 import { LogFormatError } from "./errors.ts";
 import { arr, obj, str } from "./readers/common.ts";
 import { looksV2 } from "./readers/mini.ts";
+import { headValues, parseJsonl } from "./readers/jsonl.ts";
 
 /** Formats the readers understand. */
 export const FORMATS = [
@@ -14,6 +15,8 @@ export const FORMATS = [
   "opencode-export",
   "opencode-jsonl",
   "swe-agent",
+  "claude-code",
+  "codex",
 ] as const;
 /** One of {@link FORMATS}. */
 export type Format = typeof FORMATS[number];
@@ -27,6 +30,57 @@ const JSONL_TYPES = new Set([
   "error",
   "done",
 ]);
+
+/** Record types of Claude Code transcripts (and `--output-format stream-json`). */
+const CLAUDE_TYPES = new Set([
+  "user",
+  "assistant",
+  "system",
+  "summary",
+  "progress",
+  "file-history-snapshot",
+  "queue-operation",
+  "last-prompt",
+  "attachment",
+  "permission-mode",
+  "result",
+]);
+
+/** True when the first values of a JSONL text are Claude Code session lines. */
+export function probeClaude(values: unknown[]): boolean {
+  return values.some((v) => {
+    const o = obj(v);
+    if (!o || "projectHash" in o || "payload" in o) return false;
+    const type = str(o.type);
+    if (!type || !CLAUDE_TYPES.has(type)) return false;
+    return "sessionId" in o || "session_id" in o || "uuid" in o || "leafUuid" in o ||
+      "isSidechain" in o || "parentUuid" in o;
+  });
+}
+
+const CODEX_ENVELOPE = new Set(["session_meta", "turn_context", "response_item", "event_msg"]);
+
+/** True when the first values of a JSONL text are a Codex CLI rollout (either era). */
+export function probeCodex(values: unknown[]): boolean {
+  const first = obj(values[0]);
+  if (!first) return false;
+  const t = str(first.type);
+  if (t && CODEX_ENVELOPE.has(t) && obj(first.payload)) return true;
+  // pre-envelope: a bare session header, then state markers or bare response items
+  if (t === undefined && str(first.id) !== undefined && str(first.timestamp) !== undefined) {
+    const second = obj(values[1]);
+    return ("instructions" in first || "git" in first) ||
+      (!!second && (str(second.record_type) !== undefined ||
+        ["message", "function_call", "reasoning"].includes(str(second.type) ?? "")));
+  }
+  return false;
+}
+
+function probeJsonl(t: string, head: unknown[]): Sniffed | undefined {
+  if (probeClaude(head)) return { format: "claude-code", data: parseJsonl(t) };
+  if (probeCodex(head)) return { format: "codex", data: parseJsonl(t) };
+  return undefined;
+}
 
 /** A log's format and its parsed JSON (one value, or the values of a JSONL / JSON stream). */
 export interface Sniffed {
@@ -118,6 +172,8 @@ export function sniff(text: string, file: string): Sniffed {
   if (parsed) {
     const f = classify(data);
     if (f) return { format: f, data };
+    const one = probeJsonl(t, [data]);
+    if (one) return one;
     const keys = obj(data)
       ? Object.keys(obj(data)!).slice(0, 8).join(", ")
       : Array.isArray(data)
@@ -125,11 +181,13 @@ export function sniff(text: string, file: string): Sniffed {
       : typeof data;
     throw new LogFormatError(
       file,
-      `unknown log format (expected a mini-SWE-agent trajectory, an OpenCode export or JSONL stream, or a SWE-agent .traj; got ${
+      `unknown log format (expected a mini-SWE-agent trajectory, an OpenCode export or JSONL stream, a SWE-agent .traj, a Claude Code session or a Codex rollout; got ${
         keys || "an empty object"
       })`,
     );
   }
+  const session = probeJsonl(t, headValues(t, 5));
+  if (session) return session;
   // JSONL (opencode run --format json)
   const lines = t.split("\n").filter((l) => l.trim());
   const first = (() => {

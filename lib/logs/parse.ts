@@ -12,7 +12,17 @@ import type { ReaderResult } from "./readers/common.ts";
 import { readMini } from "./readers/mini.ts";
 import { readOpenCode, readOpenCodeJsonl } from "./readers/opencode.ts";
 import { readSweAgent } from "./readers/sweagent.ts";
+import { readClaude } from "./readers/claude.ts";
+import { readCodex } from "./readers/codex.ts";
+import { type Jsonl, parseJsonl } from "./readers/jsonl.ts";
+import { sessionFiles } from "./session.ts";
 import { dirSource } from "./workspace.ts";
+
+/** A sub-agent file given beside a session log (Claude Code `subagents/`, Codex child rollouts). */
+export interface Companion {
+  file: string;
+  text: string;
+}
 
 /** Totals over per-action events. */
 export function totals(r: ReaderResult): ReadsResult {
@@ -40,8 +50,9 @@ export function totals(r: ReaderResult): ReadsResult {
 
 /**
  * Parses a log text. `files` is W_{t-1} (workspace-relative posix paths); `cwd` the harness's
- * working directory (`/testbed`), overriding what the log says. Throws {@link LogFormatError}
- * naming `file` when the log cannot be read.
+ * working directory (`/testbed`), overriding what the log says; `companions` the session's
+ * sub-agent files (Claude Code, Codex). Throws {@link LogFormatError} naming `file` when the log
+ * cannot be read.
  *
  * @example
  * ```ts
@@ -62,9 +73,11 @@ export function totals(r: ReaderResult): ReadsResult {
  */
 export async function parseLog(
   text: string,
-  opts: { file: string; files?: FileSource; cwd?: string },
+  opts: { file: string; files?: FileSource; cwd?: string; companions?: Companion[] },
 ): Promise<ReadsResult> {
   const { format, data } = sniff(text, opts.file);
+  const side = () =>
+    (opts.companions ?? []).map((c) => ({ file: c.file, jsonl: parseJsonl(c.text) }));
   let r: ReaderResult;
   try {
     switch (format) {
@@ -81,6 +94,12 @@ export async function parseLog(
       case "swe-agent":
         r = await readSweAgent(data, opts);
         break;
+      case "claude-code":
+        r = await readClaude(data as Jsonl, opts, side());
+        break;
+      case "codex":
+        r = await readCodex(data as Jsonl, opts, side());
+        break;
     }
   } catch (e) {
     if (e instanceof LogFormatError) throw e;
@@ -92,21 +111,30 @@ export async function parseLog(
   return totals(r);
 }
 
-/**
- * Reads a log file; `root` is the workspace directory on disk (never read outside it).
- * Invalid UTF-8 bytes are replaced, not fatal.
- */
-export async function readLog(
-  path: string,
-  opts: { root?: string; cwd?: string } = {},
-): Promise<ReadsResult> {
+/** Reads a file as text (invalid UTF-8 replaced); a {@link LogFormatError} naming it when unreadable. */
+async function readText(path: string): Promise<string> {
   let bytes: Uint8Array;
   try {
     bytes = await Deno.readFile(path);
   } catch (e) {
     throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+}
+
+/**
+ * Reads a log file, or a session directory (see {@link sessionFiles}: the session log and its
+ * sub-agent files); `root` is the workspace directory on disk (never read outside it).
+ * Invalid UTF-8 bytes are replaced, not fatal.
+ */
+export async function readLog(
+  path: string,
+  opts: { root?: string; cwd?: string } = {},
+): Promise<ReadsResult> {
+  const session = sessionFiles(path);
+  const text = await readText(session.main);
+  const companions: Companion[] = [];
+  for (const f of session.companions) companions.push({ file: f, text: await readText(f) });
   let files: FileSource | undefined;
   if (opts.root !== undefined) {
     try {
@@ -118,5 +146,5 @@ export async function readLog(
       );
     }
   }
-  return await parseLog(text, { file: path, files, cwd: opts.cwd });
+  return await parseLog(text, { file: session.main, files, cwd: opts.cwd, companions });
 }
