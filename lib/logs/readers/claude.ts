@@ -142,6 +142,12 @@ export function claudeReadNumbers(text: string): number[] {
   return out;
 }
 
+/** True when numbered line `n` of a Read result is printed empty (`     n→` / `n\t`). */
+function endsEmpty(text: string, n: number): boolean {
+  const re = new RegExp(`(?:^|\\n)\\s*${n}(?:\u2192|\t)(\\n|$)`);
+  return re.test(text);
+}
+
 /** The text of a tool_result `content` (a string, or text parts; images show no text). */
 function resultText(v: unknown): string {
   if (typeof v === "string") return v;
@@ -293,6 +299,11 @@ function readEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
   if (typeof content === "string") {
     const n = ctx.ws.linesOf(content).length;
     nums = nums.filter((x) => x <= Math.max(n, 1));
+  } else if (nums.length && endsEmpty(text, nums[nums.length - 1])) {
+    // the file's final newline is printed as one more, empty, numbered line: when the read ran
+    // to the end of the file (fewer lines than its limit) that line is not a line of the file
+    const limit = num(call.input.limit) ?? 2000;
+    if (nums.length < limit && nums.length > 1) nums = nums.slice(0, -1);
   }
   if (!nums.length) {
     const why = /shorter than the provided offset/.test(text)
