@@ -470,3 +470,72 @@ Deno.test("reads CLI and readLog: a session directory with several sessions is a
     return true;
   });
 });
+
+Deno.test("score: a Claude Code log with its subagents/ directory in the run-log layout", async () => {
+  const { copyCorpus, tempDir } = await import("./score_helpers.ts");
+  const { scoreRows } = await import("../lib/frames/mod.ts");
+  const corpus = await copyCorpus();
+  const turn = `${corpus}/runs/k1/c1/turn1`;
+  await Deno.remove(`${turn}/log.traj.json`);
+  const stats = Deno.readTextFileSync(`${corpus}/repos/minipkg/minipkg/stats.py`).split("\n");
+  // main session (cwd /testbed, the config's): Read stats.py lines 1–12 and a Task sub-agent
+  await Deno.writeTextFile(
+    `${turn}/log.jsonl`,
+    jl([
+      {
+        ...use("m1", "t1", "Read", { file_path: "/testbed/minipkg/stats.py", limit: 12 }),
+        cwd: "/testbed",
+      },
+      { ...result("t1", numbered(stats.slice(0, 12), 1, true)), cwd: "/testbed" },
+      { ...use("m2", "t2", "Task", { description: "find summary", prompt: "…" }), cwd: "/testbed" },
+      {
+        ...result("t2", [{ type: "text", text: "summary is at line 21\nagentId: a1" }]),
+        cwd: "/testbed",
+        toolUseResult: { status: "completed", agentId: "a1" },
+      },
+    ]),
+  );
+  // the sub-agent's transcript: grep -n shows the def line (21), not summary's body
+  await Deno.mkdir(`${turn}/subagents`);
+  await Deno.writeTextFile(
+    `${turn}/subagents/agent-a1.jsonl`,
+    jl([
+      {
+        ...use("s1", "u1", "Bash", { command: 'grep -n "def summary" minipkg/stats.py' }),
+        cwd: "/testbed",
+        isSidechain: true,
+        agentId: "a1",
+      },
+      {
+        ...result("u1", "21:def summary(values):"),
+        cwd: "/testbed",
+        isSidechain: true,
+        agentId: "a1",
+      },
+    ]),
+  );
+  const cacheDir = await tempDir();
+  const rows = await scoreRows(corpus, { workers: 0, cacheDir });
+  assert.deepEqual(rows.errors, []);
+  const t = rows.turns.find((x) => x.chain === "c1" && x.turn === 1)!;
+  // as the mini-SWE-agent log of the fixture: lines 1–12 and 21 of stats.py, mean's body read
+  assert.equal(t.lines, 13);
+  assert.equal(t.recall_repo, 0.5);
+  // without the sub-agent file, line 21 is not seen (and the cache does not hide the change)
+  await Deno.remove(`${turn}/subagents`, { recursive: true });
+  const again = await scoreRows(corpus, { workers: 0, cacheDir });
+  assert.equal(again.turns.find((x) => x.chain === "c1" && x.turn === 1)!.lines, 12);
+});
+
+Deno.test("--format: read as a session format, or a clear error naming the file", async () => {
+  const f = `${DIR}claude-code/1.0.108-sidechain.jsonl`;
+  assert.equal((await readLog(f, { format: "claude-code" })).lines, 125);
+  await assert.rejects(() => readLog(f, { format: "swe-agent" }), (e: Error) => {
+    assert.equal(e.message, `${f}: not a swe-agent log (it reads as claude-code)`);
+    return true;
+  });
+  // a Codex rollout read as Claude Code: nothing credited, every line listed as uninterpreted
+  const r = await readLog(`${DIR}codex/0.114.0-exec.jsonl`, { format: "claude-code" });
+  assert.deepEqual(r.reads, {});
+  assert.ok(r.coverage < 0.01);
+});

@@ -374,6 +374,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       earlier: earlier.map((e) => [e.path, e.hash]),
       submission: submitted?.hash ?? null,
       log: [relative(run.dir, run.log), log.digest],
+      companions: (run.companions ?? []).map((c) => [relative(run.dir, c), sha256(raw(c))]),
       results: [run.results ? relative(run.dir, run.results) : null, sha256(raw(run.results))],
       meta: sha256(raw(run.meta)),
     }));
@@ -406,6 +407,10 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
       cwd: config.cwd,
       workspace: chain.repo.workspace,
       overlays,
+      companions: (run.companions ?? []).map((c) => ({
+        file: rel(c),
+        text: new TextDecoder().decode(Deno.readFileSync(c)),
+      })),
     });
     const [w0, targets] = await Promise.all([
       w0Project(pkgDir),

@@ -438,7 +438,11 @@ async function readRunFiles(run: FoundTurn, rel: (p: string) => string): Promise
   const problem = (p: string, message: string) =>
     problems.push({ path: rel(p), message, chain: run.chain, turn: run.turn, config: run.config });
   const names = new Set<string>();
-  for await (const e of Deno.readDir(run.dir)) if (e.isFile) names.add(e.name);
+  let subagents = false;
+  for await (const e of Deno.readDir(run.dir)) {
+    if (e.isFile) names.add(e.name);
+    else if (e.isDirectory && e.name === "subagents") subagents = true;
+  }
   const logs = LOG_NAMES.filter((n) => names.has(n));
   if (logs.length === 0) {
     const other = [...names].filter((n) => n.startsWith("log.")).sort();
@@ -447,6 +451,15 @@ async function readRunFiles(run: FoundTurn, rel: (p: string) => string): Promise
   } else if (logs.length > 1) {
     problem(run.dir, `several logs (${logs.join(", ")}); keep one`);
   } else run.log = join(run.dir, logs[0]);
+  if (subagents) {
+    // sub-agent transcripts / rollouts of the session (Claude Code, Codex CLI)
+    const dir = join(run.dir, "subagents");
+    const found: string[] = [];
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isFile && e.name.endsWith(".jsonl")) found.push(join(dir, e.name));
+    }
+    if (found.length) run.companions = found.sort();
+  }
   if (names.has("submission.py")) run.submission = join(run.dir, "submission.py");
   const results = ["results.xml", "results.json"].filter((n) => names.has(n));
   if (results.length > 1) problem(run.dir, "both results.xml and results.json; keep one");

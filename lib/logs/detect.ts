@@ -218,6 +218,37 @@ export function sniff(text: string, file: string): Sniffed {
 }
 
 /**
+ * Parses a log text as the given format (`reads --format`): the JSONL session formats are read
+ * as such even when their first lines do not say so; any other format must be the one detected.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sniffAs } from "./detect.ts";
+ * const s = sniffAs('{"type":"user","message":{"content":"hi"}}\n', "log.jsonl", "claude-code");
+ * assert.ok(s.format === "claude-code");
+ * ```
+ */
+export function sniffAs(text: string, file: string, format: Format): Sniffed {
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new LogFormatError(file, `unknown format ${format} (one of ${FORMATS.join(", ")})`);
+  }
+  if (format === "claude-code" || format === "codex") {
+    const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    if (!t.trim()) throw new LogFormatError(file, "empty log");
+    const data = parseJsonl(t);
+    if (!data.records.length) throw new LogFormatError(file, `not a ${format} log: no JSON line`);
+    return { format, data };
+  }
+  const s = sniff(text, file);
+  const family = (f: string) => f.replace(/-1(\.1)?$/, "").replace(/-(export|jsonl)$/, "");
+  if (s.format !== format && family(s.format) !== family(format)) {
+    throw new LogFormatError(file, `not a ${format} log (it reads as ${s.format})`);
+  }
+  return s;
+}
+
+/**
  * The format of a log text (see {@link FORMATS}); throws {@link LogFormatError} naming the file.
  *
  * @example

@@ -6,7 +6,7 @@
  */
 import type { Event, FileSource, Ranges, ReadsResult } from "./types.ts";
 import { countLines, unionRanges } from "./ranges.ts";
-import { sniff } from "./detect.ts";
+import { type Format, sniff, sniffAs } from "./detect.ts";
 import { LogFormatError } from "./errors.ts";
 import type { ReaderResult } from "./readers/common.ts";
 import { readMini } from "./readers/mini.ts";
@@ -73,9 +73,18 @@ export function totals(r: ReaderResult): ReadsResult {
  */
 export async function parseLog(
   text: string,
-  opts: { file: string; files?: FileSource; cwd?: string; companions?: Companion[] },
+  opts: {
+    file: string;
+    files?: FileSource;
+    cwd?: string;
+    companions?: Companion[];
+    /** Read as this format instead of detecting it. */
+    format?: Format;
+  },
 ): Promise<ReadsResult> {
-  const { format, data } = sniff(text, opts.file);
+  const { format, data } = opts.format
+    ? sniffAs(text, opts.file, opts.format)
+    : sniff(text, opts.file);
   const side = () =>
     (opts.companions ?? []).map((c) => ({ file: c.file, jsonl: parseJsonl(c.text) }));
   let r: ReaderResult;
@@ -129,7 +138,7 @@ async function readText(path: string): Promise<string> {
  */
 export async function readLog(
   path: string,
-  opts: { root?: string; cwd?: string } = {},
+  opts: { root?: string; cwd?: string; format?: Format } = {},
 ): Promise<ReadsResult> {
   const session = sessionFiles(path);
   const text = await readText(session.main);
@@ -146,5 +155,11 @@ export async function readLog(
       );
     }
   }
-  return await parseLog(text, { file: session.main, files, cwd: opts.cwd, companions });
+  return await parseLog(text, {
+    file: session.main,
+    files,
+    cwd: opts.cwd,
+    companions,
+    format: opts.format,
+  });
 }
