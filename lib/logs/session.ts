@@ -18,6 +18,17 @@ import { obj, str } from "./readers/common.ts";
 import { headValues } from "./readers/jsonl.ts";
 import { codexParentId } from "./readers/codex.ts";
 
+/** Files of a run-log turn or a corpus that are not logs. */
+const NOT_LOGS = new Set([
+  "meta.json",
+  "results.json",
+  "config.json",
+  "chain.json",
+  "tests.json",
+  "corpus.json",
+  "journal.jsonl",
+]);
+
 /** The session log and its sub-agent files (absolute or as given). */
 export interface SessionFiles {
   main: string;
@@ -121,10 +132,17 @@ export function sessionFiles(path: string): SessionFiles {
   }
   if (info.isDirectory) {
     const entries = listDir(path);
-    const logs = entries.filter((e) =>
-      e.isFile && /\.(jsonl|json|traj)$/.test(e.name) && !e.name.startsWith("agent-") &&
-      !e.name.endsWith(".meta.json")
-    ).map((e) => join(path, e.name));
+    const files = entries.filter((e) => e.isFile);
+    // a run-log layout turn: its log.* file; else any session-looking file
+    const named = files.filter((e) => /^log\./.test(e.name));
+    const logs = (named.length
+      ? named
+      : files.filter((e) =>
+        /\.(jsonl|json|traj)$/.test(e.name) && !e.name.startsWith("agent-") &&
+        !e.name.endsWith(".meta.json") && !NOT_LOGS.has(e.name)
+      )).map((e) =>
+        join(path, e.name)
+      );
     let roots = logs;
     if (logs.length > 1 && logs.every((l) => /\.jsonl$/.test(l))) {
       // a parent rollout and its children: the one without a parent

@@ -207,7 +207,8 @@ export function claudeBashObservation(
       returncode,
     };
   }
-  return { output: out && !out.endsWith("\n") ? out + "\n" : out, returncode };
+  // the harness trims the output's final newline: every line shown ends with one
+  return { output: out ? out + "\n" : out, returncode };
 }
 
 interface Call {
