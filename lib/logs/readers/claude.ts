@@ -184,7 +184,9 @@ export function claudeBashObservation(
   } else if (isError && /^Error: /.test(out) && !out.includes("\n")) {
     return { output: "", returncode: 1 };
   }
-  out = out.replace(/\n*Shell cwd was reset to [^\n]*\n?$/, "");
+  if (out.includes("Shell cwd was reset to ")) {
+    out = out.replace(/\n*Shell cwd was reset to [^\n]*\n?$/, "");
+  }
   if (out === "(Bash completed with no output)" || out === "Tool ran without output") {
     return { output: "", returncode };
   }
