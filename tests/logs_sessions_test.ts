@@ -147,6 +147,14 @@ Deno.test("Codex 0.114.0 (real): exec_command, nl|sed windows, rg -n, interleave
     [174, 174],
     [176, 176],
   ]);
+  // rg --files over four directories, two missing ("No such file or directory", exit 2): a
+  // listing of the two that exist
+  const files = r.events.find((e) => e.command.startsWith("rg --files"))!;
+  assert.deepEqual([files.kind, files.paths], [
+    "list",
+    ["libs/agno/agno/knowledge", "libs/agno/agno/vectordb"],
+  ]);
+  assert.equal(r.coverage, 1);
   const rg = r.events.find((e) => e.command.startsWith('rg -n "class Image'))!;
   assert.deepEqual(rg.lines["libs/agno/agno/media.py"], [[10, 10], [115, 115], [231, 231]]);
   assert.equal(r.meta.steps, 3);
@@ -155,7 +163,8 @@ Deno.test("Codex 0.114.0 (real): exec_command, nl|sed windows, rg -n, interleave
 Deno.test("Codex 0.128.0 (real): reads outside the workspace are never credited", async () => {
   const r = await readLog(`${DIR}codex/0.128.0-outside.jsonl`);
   assert.deepEqual(r.reads, {});
-  assert.equal(r.files, 0);
+  // the only workspace operand: \`rg --files -g … \` over the root (a listing, no lines)
+  assert.equal(r.files, 1);
   assert.ok(notes(r).some((n) => n.includes("/home/shooman/.agents/skills/apply-grant/SKILL.md")));
   // the session ends after a call whose output never came
   assert.match(r.events[r.events.length - 1].note ?? "", /no tool output/);
@@ -538,4 +547,31 @@ Deno.test("--format: read as a session format, or a clear error naming the file"
   const r = await readLog(`${DIR}codex/0.114.0-exec.jsonl`, { format: "claude-code" });
   assert.deepEqual(r.reads, {});
   assert.ok(r.coverage < 0.01);
+});
+
+Deno.test("Claude Code 2.0.x (synthetic layout): flat agent-<id>.jsonl files of this session", async () => {
+  const dir = await Deno.makeTempDir();
+  const sid = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7";
+  const at = (extra: Record<string, unknown>) => ({ ...extra, sessionId: sid, cwd: "/repo" });
+  await Deno.writeTextFile(
+    `${dir}/${sid}.jsonl`,
+    jl([at(use("m1", "t1", "Task", { prompt: "look" })), at(result("t1", "done"))]),
+  );
+  await Deno.writeTextFile(
+    `${dir}/agent-a1.jsonl`,
+    jl([
+      at({
+        ...use("s1", "u1", "Read", { file_path: "/repo/pkg/util.py", limit: 2 }),
+        isSidechain: true,
+      }),
+      at({ ...result("u1", "1\ta\n2\tb"), isSidechain: true }),
+    ]),
+  );
+  // another session's sub-agent in the same project folder
+  await Deno.writeTextFile(
+    `${dir}/agent-b2.jsonl`,
+    jl([{ ...use("s2", "u2", "Read", { file_path: "/repo/pkg/core.py" }), sessionId: "other" }]),
+  );
+  const r = await readLog(`${dir}/${sid}.jsonl`);
+  assert.deepEqual(r.reads, { "pkg/util.py": [[1, 2]] });
 });

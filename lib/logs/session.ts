@@ -106,6 +106,22 @@ function childRollouts(path: string): string[] {
 }
 
 /**
+ * Claude Code 2.0.x sub-agent transcripts written flat beside the session
+ * (`<project>/agent-<id>.jsonl`): those whose lines carry this session's `sessionId`.
+ */
+function flatAgents(path: string): string[] {
+  const dir = dirname(path);
+  const agents = listDir(dir).filter((e) => e.isFile && /^agent-.*\.jsonl$/.test(e.name))
+    .slice(0, 5000);
+  if (!agents.length) return [];
+  const session = str(obj(firstValues(path).find((v) => str(obj(v)?.sessionId)))?.sessionId) ??
+    basename(path).replace(/\.jsonl$/, "");
+  return agents.map((e) => join(dir, e.name)).filter((f) =>
+    str(obj(firstValues(f)[0])?.sessionId) === session
+  );
+}
+
+/**
  * The session files of a log path (a file or a session directory). Throws
  * {@link LogFormatError} naming the path when a directory holds no session or several.
  *
@@ -174,6 +190,9 @@ export function sessionFiles(path: string): SessionFiles {
   }
   if (/^rollout-.*\.jsonl$/.test(basename(path))) {
     for (const f of childRollouts(path)) companions.add(f);
+  }
+  if (!basename(path).startsWith("agent-") && path.endsWith(".jsonl")) {
+    for (const f of flatAgents(path)) companions.add(f);
   }
   return { main: path, companions: [...companions].sort() };
 }
