@@ -575,3 +575,20 @@ Deno.test("Claude Code 2.0.x (synthetic layout): flat agent-<id>.jsonl files of 
   const r = await readLog(`${dir}/${sid}.jsonl`);
   assert.deepEqual(r.reads, { "pkg/util.py": [[1, 2]] });
 });
+
+Deno.test("Claude Code (synthetic): Grep content without -n placed through the workspace", async () => {
+  const log = jl([
+    use("m1", "t1", "Grep", { pattern: "def helper", path: "/repo/pkg", output_mode: "content" }),
+    result(
+      "t1",
+      "pkg/util.py:def helper(x):\n\n[Showing results with pagination = limit: 100, offset: 0]",
+    ),
+  ]);
+  const r = await parseLog(log, { file: "s.jsonl", files: (p) => tryRead(`${WS}/${p}`) });
+  // pkg/util.py line 9 is the only line equal to "def helper(x):"
+  assert.deepEqual(r.reads, { "pkg/util.py": [[9, 9]] });
+  assert.equal(r.events[0].placed, true);
+  // without the workspace the line cannot be placed, and says so
+  const n = await parseLog(log, { file: "s.jsonl" });
+  assert.deepEqual([n.reads, n.events[0].placed], [{}, false]);
+});

@@ -373,12 +373,13 @@ function grepEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
       add(singleGuess, Number(one[1]));
       continue;
     }
+    // harness notices (pagination, totals) are not matches
+    if (/^\[Showing results|^Found \d+ (total )?(occurrences|files|matches)/.test(line)) continue;
     // `path:text` (no line numbers)
     const c = line.indexOf(":");
-    if (c > 0) {
-      const rel = ctx.ws.resolve(line.slice(0, c), call.cwd);
-      if (rel) unnumbered.push([rel, line.slice(c + 1)]);
-    } else if (singleGuess) unnumbered.push([singleGuess, line]);
+    const rel = c > 0 ? ctx.ws.resolve(line.slice(0, c), call.cwd) : undefined;
+    if (rel && ctx.ws.exists(rel) !== false) unnumbered.push([rel, line.slice(c + 1)]);
+    else if (singleGuess) unnumbered.push([singleGuess, line]);
   }
   let placed = true;
   const notes: string[] = [];
