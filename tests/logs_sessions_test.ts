@@ -106,9 +106,18 @@ Deno.test("Claude Code 2.1.112 (real): N\\t prefixes, late tool_use line, unchan
     // its tool_use line (31) comes after its result (29)
     "personal_project/weave/feedback.md": [[1, 43]],
     "personal_project/weave/indicator.md": [[1, 125]],
+    // files re-attached after the compaction (attachment lines, numLines 219, 40, 7, 14)
+    "personal_project/weave/.gitignore": [[1, 14]],
+    "personal_project/weave/SUBMISSION.md": [[1, 40]],
+    "personal_project/weave/app.py": [[1, 219]],
+    "personal_project/weave/requirements.txt": [[1, 7]],
   });
+  // the compact_file_reference before them names a file without showing it: no event
+  assert.equal(r.events.filter((e) => e.tool === "attachment").length, 4);
   assert.ok(!notes(r).some((n) => n.includes("without its call")));
-  const stub = r.events.find((e) => e.paths[0] === "personal_project/weave/SUBMISSION.md")!;
+  const stub = r.events.find((e) =>
+    e.tool === "Read" && e.paths[0] === "personal_project/weave/SUBMISSION.md"
+  )!;
   assert.deepEqual(stub.lines, {});
   assert.match(stub.note ?? "", /unchanged since last read/);
   // the past-EOF Read is of /private/tmp/…: outside the workspace, never credited
@@ -117,7 +126,15 @@ Deno.test("Claude Code 2.1.112 (real): N\\t prefixes, late tool_use line, unchan
   const w = await readLog(`${DIR}claude-code/2.1.112-compact.jsonl`, {
     cwd: "/Users/linhungfan/personal_project/weave",
   });
-  assert.deepEqual(Object.keys(w.reads), ["doc.md", "feedback.md", "indicator.md"]);
+  assert.deepEqual(Object.keys(w.reads), [
+    ".gitignore",
+    "SUBMISSION.md",
+    "app.py",
+    "doc.md",
+    "feedback.md",
+    "indicator.md",
+    "requirements.txt",
+  ]);
 });
 
 Deno.test("Codex 0.114.0 (real): exec_command, nl|sed windows, rg -n, interleaved parallel calls", async () => {

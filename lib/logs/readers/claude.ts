@@ -18,6 +18,8 @@
  *   (context lines too), other modes and `Glob`/`LS` are searches and listings of their operand.
  * - `Edit`/`MultiEdit`/`Write`/`NotebookEdit` are writes (applied to the workspace so later reads
  *   are checked against the edited file), never reads.
+ * - `attachment` lines of type `file` (files re-attached after a compaction, `@`-mentions) show
+ *   their `startLine`…`numLines` lines to the model: read events.
  * - Sub-agents: 1.0.x writes them inline (`isSidechain: true`); 2.x writes
  *   `<sessionId>/subagents/agent-<id>.jsonl` files, read at the step of the parent's
  *   `Task`/`Agent` call. The parent's `progress` lines copy the sub-agent's messages and are
@@ -61,7 +63,6 @@ const QUIET_TYPES = new Set([
   "permission-mode",
   "ai-title",
   "custom-title",
-  "attachment",
   "tag",
   "agent-name",
   "agent-setting",
@@ -446,6 +447,46 @@ function writeEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event
   return ev(call, "write", [rel], {});
 }
 
+/**
+ * A file the harness attached to the conversation (`attachment.type: "file"`, e.g. the files
+ * re-attached after a compaction, or an `@`-mentioned file): its `startLine`…`numLines` lines
+ * were shown to the model. References without content (`compact_file_reference`) show nothing.
+ */
+function attachmentRead(ctx: Ctx, o: Json, step: number): Event | undefined {
+  const a = obj(o.attachment);
+  if (!a || str(a.type) !== "file") return undefined;
+  const f = obj(obj(a.content)?.file);
+  const raw = str(f?.filePath) ?? str(a.filename);
+  const start = num(f?.startLine) ?? 1;
+  const n = num(f?.numLines);
+  const call: Call = {
+    id: str(o.uuid) ?? "",
+    name: "attachment",
+    input: { file_path: raw },
+    step,
+    cwd: str(o.cwd) === undefined ? "" : ctx.ws.resolve(str(o.cwd)!, ""),
+    line: 0,
+    file: "",
+  };
+  const rel = raw === undefined ? undefined : ctx.ws.resolve(raw, call.cwd);
+  if (rel === undefined || rel === "") {
+    return ev(
+      call,
+      "read",
+      [],
+      {},
+      raw ? `outside the workspace, ignored: ${raw}` : "no file path",
+    );
+  }
+  if (n === undefined || n < 1 || typeof f?.content !== "string") {
+    return ev(call, "read", [rel], {}, "attached file without its text: nothing shown");
+  }
+  let end = start + n - 1;
+  const content = ctx.ws.read(rel);
+  if (typeof content === "string") end = Math.min(end, ctx.ws.linesOf(content).length);
+  return ev(call, "read", [rel], end >= start ? { [rel]: [[start, end]] } : {}, "attached file");
+}
+
 /** The sub-agent id a Task/Agent result names. */
 function agentIdOf(ctx: Ctx, call: Call, tur: unknown, text: string): string | undefined {
   return str(obj(tur)?.agentId) ?? ctx.progressAgent.get(call.id) ??
@@ -631,6 +672,11 @@ async function transcript(
         done.add(id);
         await handle(ctx, call, block, o.toolUseResult);
       }
+      continue;
+    }
+    if (type === "attachment") {
+      const e = attachmentRead(ctx, o, step);
+      if (e) ctx.actions.push([e]);
       continue;
     }
     if (type === "result") {
