@@ -609,3 +609,16 @@ Deno.test("Claude Code (synthetic): Grep content without -n placed through the w
   const n = await parseLog(log, { file: "s.jsonl" });
   assert.deepEqual([n.reads, n.events[0].placed], [{}, false]);
 });
+
+Deno.test("Claude Code (synthetic): a Grep with no match searched its operand and showed nothing", async () => {
+  const log = jl([
+    use("m1", "t1", "Grep", { pattern: "zzz", path: "/repo/pkg/util.py", output_mode: "content" }),
+    result("t1", "No matches found"),
+  ]);
+  const r = await parseLog(log, { file: "s.jsonl" });
+  assert.deepEqual([r.events[0].paths, r.events[0].lines, r.events[0].placed], [
+    ["pkg/util.py"],
+    {},
+    true,
+  ]);
+});

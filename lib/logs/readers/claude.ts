@@ -375,7 +375,10 @@ function grepEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
       continue;
     }
     // harness notices (pagination, totals) are not matches
-    if (/^\[Showing results|^Found \d+ (total )?(occurrences|files|matches)/.test(line)) continue;
+    if (
+      /^\[Showing results|^Found \d+ (total )?(occurrences|files|matches)|^No (matches|files) found$/
+        .test(line)
+    ) continue;
     // `path:text` (no line numbers)
     const c = line.indexOf(":");
     const rel = c > 0 ? ctx.ws.resolve(line.slice(0, c), call.cwd) : undefined;
