@@ -1,5 +1,5 @@
 /**
- * `deno task simulate --out <dir> [--seed N] [--scale paper|small]` — writes a simulated corpus
+ * `deno task simulate --out <dir> [--seed N] [--scale paper|small] [--logs opencode|mixed]` — writes a simulated corpus
  * (docs/run-logs.md layout) with planted truth in `<dir>/truth/targets.csv`.
  *
  * @module
@@ -7,7 +7,8 @@
 import { parseOptions } from "./commands/_args.ts";
 import { simulateCorpus } from "../lib/simulate/mod.ts";
 
-const HELP = `deno task simulate --out <dir> [--seed N] [--scale paper|small]
+const HELP =
+  `deno task simulate --out <dir> [--seed N] [--scale paper|small] [--logs opencode|mixed]
 
 Writes a simulated RepoReuse corpus in the run-log layout (docs/run-logs.md): a generated Python
 package W0, task chains (paper: 75 × 5 turns; small: 6 × 5) and runs of the paper's 10
@@ -21,6 +22,9 @@ Options:
   --out <dir>       output directory (created)
   --seed <N>        random seed (default 1)
   --scale <s>       paper (3,750 run turns, default) or small (300)
+  --logs <l>        opencode (default): the OpenCode configurations' logs are OpenCode exports;
+                    mixed: each of their turns is an OpenCode export, a Claude Code session
+                    (1.0.x–2.1.x, with subagents/ files) or a Codex CLI rollout (both eras)
   -h, --help        this text`;
 
 /** Runs the command; returns the exit code. */
@@ -31,6 +35,7 @@ export async function main(args: string[]): Promise<number> {
       out: { type: "string" },
       seed: { type: "string" },
       scale: { type: "string" },
+      logs: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -55,10 +60,15 @@ export async function main(args: string[]): Promise<number> {
     console.error(`simulate: --scale must be 'paper' or 'small', got '${scale}'`);
     return 2;
   }
+  const logs = values.logs ?? "opencode";
+  if (logs !== "opencode" && logs !== "mixed") {
+    console.error(`simulate: --logs must be 'opencode' or 'mixed', got '${logs}'`);
+    return 2;
+  }
   const t0 = performance.now();
   let result;
   try {
-    result = await simulateCorpus(values.out, { seed, scale });
+    result = await simulateCorpus(values.out, { seed, scale, logs });
   } catch (e) {
     console.error(`simulate: ${(e as Error).message}`);
     return 1;

@@ -21,6 +21,8 @@ export interface LogJob {
   workspace: string;
   /** Workspace-relative path → text of the agent's earlier submissions. */
   overlays: Record<string, string>;
+  /** Sub-agent logs of the session (Claude Code `subagents/`, Codex child rollouts). */
+  companions?: { file: string; text: string }[];
 }
 
 /** Summarise one Python file (phase 1 of lib/python). */
@@ -66,7 +68,12 @@ export async function runJob(job: Job): Promise<ReadsResult | ModuleSummary> {
   const base = w0Source(job.workspace);
   const files: FileSource = (path) =>
     Object.hasOwn(job.overlays, path) ? job.overlays[path] : base(path);
-  return await parseLog(job.text, { file: job.file, files, cwd: job.cwd });
+  return await parseLog(job.text, {
+    file: job.file,
+    files,
+    cwd: job.cwd,
+    companions: job.companions,
+  });
 }
 
 export { JobError };

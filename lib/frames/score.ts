@@ -498,6 +498,7 @@ async function keyOf(
     earlier: earlier.map((e) => [e.path, e.hash]),
     submission: submitted?.hash ?? null,
     log: [relative(turn.dir, turn.log), log.digest],
+    companions: (turn.companions ?? []).map((c) => [relative(turn.dir, c), sha256(raw(c))]),
     results: [turn.results ? relative(turn.dir, turn.results) : null, sha256(raw(turn.results))],
     meta: sha256(raw(turn.meta)),
   }));
@@ -538,6 +539,10 @@ async function scoreOne(run: Run, k: Keyed): Promise<TurnResult> {
     cwd: config.cwd,
     workspace: chain.repo.workspace,
     overlays,
+    companions: (k.run.companions ?? []).map((c) => ({
+      file: run.rel(c),
+      text: new TextDecoder().decode(Deno.readFileSync(c)),
+    })),
   });
   readsP.catch(() => {}); // handled below: a log failing fast must not be an unhandled rejection
   const [w0, targets] = await Promise.all([

@@ -616,12 +616,14 @@ async function readRunFiles(
     out.other.push({ path: rel(p), message, chain: run.chain, config: run.config });
   const { entries, links } = await entriesOf(run.dir, realRoot);
   const names = new Set<string>();
+  let subagents: string | undefined;
   for (const e of entries) {
     if (e.kind === "file") names.add(e.name);
-    else {stray(
-        e.path,
-        `unexpected ${e.kind === "dir" ? "directory" : "entry"} in a turn directory`,
-      );}
+    // sub-agent transcripts / rollouts of the session (Claude Code, Codex CLI)
+    else if (e.kind === "dir" && e.name === "subagents") subagents = e.path;
+    else {
+      stray(e.path, `unexpected ${e.kind === "dir" ? "directory" : "entry"} in a turn directory`);
+    }
   }
   // a link that is not followed blocks the turn when it stands for one of the layout's files
   const layoutName = (n: string) =>
@@ -659,6 +661,16 @@ async function readRunFiles(
   } else {
     run.log = join(run.dir, logs[0]);
     used.add(logs[0]);
+  }
+  if (subagents) {
+    const found: string[] = [];
+    const sub = await entriesOf(subagents, realRoot); // links out of the corpus are not followed
+    for (const e of sub.entries) {
+      if (e.kind === "file" && e.name.endsWith(".jsonl")) found.push(e.path);
+      else stray(e.path, "not a sub-agent session file (*.jsonl)");
+    }
+    for (const l of sub.links) stray(l.path, l.message);
+    if (found.length) run.companions = found.sort();
   }
   if (names.has("submission.py")) {
     run.submission = join(run.dir, "submission.py");

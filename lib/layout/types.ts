@@ -89,6 +89,8 @@ export interface RunTurn {
   turn: number;
   dir: string;
   log?: string;
+  /** Sub-agent logs of the session (`subagents/*.jsonl` beside the log), sorted. */
+  companions?: string[];
   submission?: string;
   /** results.xml (JUnit) or results.json (simple form). */
   results?: string;

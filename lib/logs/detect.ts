@@ -6,6 +6,7 @@
 import { LogFormatError } from "./errors.ts";
 import { arr, obj, str } from "./readers/common.ts";
 import { looksV2 } from "./readers/mini.ts";
+import { headValues, parseJsonl } from "./readers/jsonl.ts";
 
 /** Formats the readers understand. */
 export const FORMATS = [
@@ -14,6 +15,8 @@ export const FORMATS = [
   "opencode-export",
   "opencode-jsonl",
   "swe-agent",
+  "claude-code",
+  "codex",
 ] as const;
 /** One of {@link FORMATS}. */
 export type Format = typeof FORMATS[number];
@@ -27,6 +30,57 @@ const JSONL_TYPES = new Set([
   "error",
   "done",
 ]);
+
+/** Record types of Claude Code transcripts (and `--output-format stream-json`). */
+const CLAUDE_TYPES = new Set([
+  "user",
+  "assistant",
+  "system",
+  "summary",
+  "progress",
+  "file-history-snapshot",
+  "queue-operation",
+  "last-prompt",
+  "attachment",
+  "permission-mode",
+  "result",
+]);
+
+/** True when the first values of a JSONL text are Claude Code session lines. */
+export function probeClaude(values: unknown[]): boolean {
+  return values.some((v) => {
+    const o = obj(v);
+    if (!o || "projectHash" in o || "payload" in o) return false;
+    const type = str(o.type);
+    if (!type || !CLAUDE_TYPES.has(type)) return false;
+    return "sessionId" in o || "session_id" in o || "uuid" in o || "leafUuid" in o ||
+      "isSidechain" in o || "parentUuid" in o;
+  });
+}
+
+const CODEX_ENVELOPE = new Set(["session_meta", "turn_context", "response_item", "event_msg"]);
+
+/** True when the first values of a JSONL text are a Codex CLI rollout (either era). */
+export function probeCodex(values: unknown[]): boolean {
+  const first = obj(values[0]);
+  if (!first) return false;
+  const t = str(first.type);
+  if (t && CODEX_ENVELOPE.has(t) && obj(first.payload)) return true;
+  // pre-envelope: a bare session header, then state markers or bare response items
+  if (t === undefined && str(first.id) !== undefined && str(first.timestamp) !== undefined) {
+    const second = obj(values[1]);
+    return ("instructions" in first || "git" in first) ||
+      (!!second && (str(second.record_type) !== undefined ||
+        ["message", "function_call", "reasoning"].includes(str(second.type) ?? "")));
+  }
+  return false;
+}
+
+function probeJsonl(t: string, head: unknown[]): Sniffed | undefined {
+  if (probeClaude(head)) return { format: "claude-code", data: parseJsonl(t) };
+  if (probeCodex(head)) return { format: "codex", data: parseJsonl(t) };
+  return undefined;
+}
 
 /** A log's format and its parsed JSON (one value, or the values of a JSONL / JSON stream). */
 export interface Sniffed {
@@ -134,6 +188,8 @@ export function sniff(text: string, file: string): Sniffed {
       );
     }
     if (f) return { format: f, data };
+    const one = probeJsonl(t, [data]);
+    if (one) return one;
     const keys = obj(data)
       ? Object.keys(obj(data)!).slice(0, 8).join(", ")
       : Array.isArray(data)
@@ -141,11 +197,13 @@ export function sniff(text: string, file: string): Sniffed {
       : typeof data;
     throw new LogFormatError(
       file,
-      `unknown log format (expected a mini-SWE-agent trajectory, an OpenCode export or JSONL stream, or a SWE-agent .traj; got ${
+      `unknown log format (expected a mini-SWE-agent trajectory, an OpenCode export or JSONL stream, a SWE-agent .traj, a Claude Code session or a Codex rollout; got ${
         keys || "an empty object"
       })`,
     );
   }
+  const session = probeJsonl(t, headValues(t, 5));
+  if (session) return session;
   // JSONL (opencode run --format json)
   const lines = t.split("\n").filter((l) => l.trim());
   const first = (() => {
@@ -173,6 +231,37 @@ export function sniff(text: string, file: string): Sniffed {
     return { format: "opencode-export", data: values };
   }
   throw new LogFormatError(file, `invalid JSON (${error || "truncated or malformed"})`);
+}
+
+/**
+ * Parses a log text as the given format (`reads --format`): the JSONL session formats are read
+ * as such even when their first lines do not say so; any other format must be the one detected.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sniffAs } from "./detect.ts";
+ * const s = sniffAs('{"type":"user","message":{"content":"hi"}}\n', "log.jsonl", "claude-code");
+ * assert.ok(s.format === "claude-code");
+ * ```
+ */
+export function sniffAs(text: string, file: string, format: Format): Sniffed {
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new LogFormatError(file, `unknown format ${format} (one of ${FORMATS.join(", ")})`);
+  }
+  if (format === "claude-code" || format === "codex") {
+    const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    if (!t.trim()) throw new LogFormatError(file, "empty log");
+    const data = parseJsonl(t);
+    if (!data.records.length) throw new LogFormatError(file, `not a ${format} log: no JSON line`);
+    return { format, data };
+  }
+  const s = sniff(text, file);
+  const family = (f: string) => f.replace(/-1(\.1)?$/, "").replace(/-(export|jsonl)$/, "");
+  if (s.format !== format && family(s.format) !== family(format)) {
+    throw new LogFormatError(file, `not a ${format} log (it reads as ${s.format})`);
+  }
+  return s;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Run logs: what the agent actually saw. Readers for mini-SWE-agent (v1, v2), OpenCode (export
- * JSON, `run --format json` JSONL) and SWE-agent `.traj`, with format detection; each action
+ * JSON, `run --format json` JSONL), SWE-agent `.traj`, Claude Code sessions (with their
+ * sub-agent files) and Codex CLI rollouts, with format detection; each action
  * becomes an {@link Event}; shell commands are parsed with tree-sitter-bash and only the lines
  * shown to the model are credited.
  *
@@ -48,7 +49,8 @@
 export * from "./types.ts";
 export { LogFormatError } from "./errors.ts";
 export { countLines, mergeRanges, rangesOf, unionRanges } from "./ranges.ts";
-export { detectFormat, type Format, FORMATS, sniff } from "./detect.ts";
+export { detectFormat, type Format, FORMATS, sniff, sniffAs } from "./detect.ts";
+export { sessionFiles } from "./session.ts";
 export { cwdProblem, normalizeNewlines, parseLog, readLog, totals } from "./parse.ts";
 export { checkLogText, harnessMismatch, logProblem } from "./harness.ts";
 export { dirSource, Workspace } from "./workspace.ts";

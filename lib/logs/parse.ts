@@ -6,14 +6,24 @@
  */
 import type { Event, FileSource, Ranges, ReadsResult } from "./types.ts";
 import { countLines, unionRanges } from "./ranges.ts";
-import { sniff } from "./detect.ts";
+import { type Format, sniff, sniffAs } from "./detect.ts";
 import { LogFormatError } from "./errors.ts";
 import type { ReaderResult } from "./readers/common.ts";
 import { readMini } from "./readers/mini.ts";
 import { readOpenCode, readOpenCodeJsonl } from "./readers/opencode.ts";
 import { readSweAgent } from "./readers/sweagent.ts";
 import { readBounded } from "../util/fs.ts";
+import { readClaude } from "./readers/claude.ts";
+import { readCodex } from "./readers/codex.ts";
+import { type Jsonl, parseJsonl } from "./readers/jsonl.ts";
+import { sessionFiles } from "./session.ts";
 import { dirSource, type TrackedSource } from "./workspace.ts";
+
+/** A sub-agent file given beside a session log (Claude Code `subagents/`, Codex child rollouts). */
+export interface Companion {
+  file: string;
+  text: string;
+}
 
 /** Totals over per-action events. */
 export function totals(r: ReaderResult): ReadsResult {
@@ -46,8 +56,9 @@ export function totals(r: ReaderResult): ReadsResult {
 
 /**
  * Parses a log text. `files` is W_{t-1} (workspace-relative posix paths); `cwd` the harness's
- * working directory (`/testbed`), overriding what the log says. Throws {@link LogFormatError}
- * naming `file` when the log cannot be read.
+ * working directory (`/testbed`), overriding what the log says; `companions` the session's
+ * sub-agent files (Claude Code, Codex). Throws {@link LogFormatError} naming `file` when the log
+ * cannot be read.
  *
  * @example
  * ```ts
@@ -68,9 +79,18 @@ export function totals(r: ReaderResult): ReadsResult {
  */
 export async function parseLog(
   text: string,
-  opts: { file: string; files?: FileSource; cwd?: string },
+  opts: {
+    file: string;
+    files?: FileSource;
+    cwd?: string;
+    companions?: Companion[];
+    /** Read as this format instead of detecting it. */
+    format?: Format;
+  },
 ): Promise<ReadsResult> {
-  const { format, data: parsed } = sniff(text, opts.file);
+  const { format, data: parsed } = opts.format
+    ? sniffAs(text, opts.file, opts.format)
+    : sniff(text, opts.file);
   const data = normalizeNewlines(parsed);
   // a wrapper per call collects the absolute paths found outside the workspace (see cwdProblem)
   const base = opts.files;
@@ -78,6 +98,8 @@ export async function parseLog(
     outside: new Set<string>(),
   });
   opts = { ...opts, files };
+  const side = () =>
+    (opts.companions ?? []).map((c) => ({ file: c.file, jsonl: normalizeNewlines(parseJsonl(c.text)) }));
   let r: ReaderResult;
   try {
     switch (format) {
@@ -93,6 +115,12 @@ export async function parseLog(
         break;
       case "swe-agent":
         r = await readSweAgent(data, opts);
+        break;
+      case "claude-code":
+        r = await readClaude(data as Jsonl, opts, side());
+        break;
+      case "codex":
+        r = await readCodex(data as Jsonl, opts, side());
         break;
     }
   } catch (e) {
@@ -198,21 +226,32 @@ export function cwdProblem(
 export const MAX_LOG_BYTES = 256 * 2 ** 20;
 
 /**
- * Reads a log file (a regular file of at most {@link MAX_LOG_BYTES}); `root` is the workspace
- * directory on disk (never read outside it).
- * Invalid UTF-8 bytes are replaced, not fatal.
+ * Reads a file as text (a regular file of at most {@link MAX_LOG_BYTES}; invalid UTF-8 replaced);
+ * a {@link LogFormatError} naming it when unreadable.
  */
-export async function readLog(
-  path: string,
-  opts: { root?: string; cwd?: string } = {},
-): Promise<ReadsResult> {
+async function readText(path: string): Promise<string> {
   let bytes: Uint8Array;
   try {
     bytes = readBounded(path, MAX_LOG_BYTES);
   } catch (e) {
     throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+}
+
+/**
+ * Reads a log file, or a session directory (see {@link sessionFiles}: the session log and its
+ * sub-agent files); `root` is the workspace directory on disk (never read outside it).
+ * Invalid UTF-8 bytes are replaced, not fatal.
+ */
+export async function readLog(
+  path: string,
+  opts: { root?: string; cwd?: string; format?: Format } = {},
+): Promise<ReadsResult> {
+  const session = sessionFiles(path);
+  const text = await readText(session.main);
+  const companions: Companion[] = [];
+  for (const f of session.companions) companions.push({ file: f, text: await readText(f) });
   let files: FileSource | undefined;
   if (opts.root !== undefined) {
     try {
@@ -224,5 +263,11 @@ export async function readLog(
       );
     }
   }
-  return await parseLog(text, { file: path, files, cwd: opts.cwd });
+  return await parseLog(text, {
+    file: session.main,
+    files,
+    cwd: opts.cwd,
+    companions,
+    format: opts.format,
+  });
 }

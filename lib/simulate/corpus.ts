@@ -13,6 +13,7 @@ import { generateChains, reqTurn, type TaskChain } from "./tasks.ts";
 import { type SimConfig, type SimTurn, simulateConfig } from "./runs.ts";
 import { planTurn, type SimWorkspace, tally } from "./reads.ts";
 import { renderMini, renderOpenCode } from "./formats.ts";
+import { renderClaude, renderCodex } from "./sessions.ts";
 import { csvField as csv, escapeHtml } from "../util/text.ts";
 import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
 
@@ -23,6 +24,12 @@ export type Scale = "paper" | "small";
 export interface SimulateOptions {
   seed?: number;
   scale?: Scale;
+  /**
+   * Log formats of the non-mini configurations: `opencode` (default: OpenCode exports, as the
+   * paper's runs) or `mixed` (each turn's log is an OpenCode export, a Claude Code session — with
+   * its `subagents/` files — or a Codex CLI rollout, a third each; mini-SWE-agent runs unchanged).
+   */
+  logs?: "opencode" | "mixed";
 }
 
 interface ScaleSpec {
@@ -163,7 +170,17 @@ export function* corpusBatches(
     files = new Map();
     const cr = root.fork(`config:${configId(calib)}`);
     const sim = simulateConfig(cr.fork("plan"), calib, chains);
-    count += writeConfig(cr.fork("logs"), calib, ci, sim, chains, put, truthTargets, truthTurns);
+    count += writeConfig(
+      cr.fork("logs"),
+      calib,
+      ci,
+      sim,
+      chains,
+      put,
+      truthTargets,
+      truthTurns,
+      opts.logs ?? "opencode",
+    );
     yield files;
   }
   files = new Map();
@@ -192,6 +209,7 @@ function writeConfig(
   put: (path: string, text: string) => void,
   truthTargets: string[],
   truthTurns: string[],
+  logs: "opencode" | "mixed" = "opencode",
 ): number {
   const id = configId(calib);
   const mini = calib.harness === "mini-SWE-agent";
@@ -280,6 +298,26 @@ function writeConfig(
           `${dir}/${v2 ? "log.json" : "log.traj"}`,
           renderMini(r.fork("log"), ws, actions, ctx, v2),
         );
+      } else if (logs === "mixed" && r.fork("harness").float() < 2 / 3) {
+        // a Claude Code session or a Codex CLI rollout (own random stream: the default corpus
+        // is unchanged)
+        const h = r.fork("harness-log");
+        if (h.float() < 0.5) {
+          const s = renderClaude(h, ws, actions, {
+            ...ctx,
+            repo: ch.repo.repo,
+            version: h.pick(["1.0.108", "2.0.61", "2.1.39", "2.1.112", "2.1.150"]),
+          });
+          put(`${dir}/log.jsonl`, s.log);
+          for (const [name, text] of s.subagents) put(`${dir}/subagents/${name}`, text);
+        } else {
+          const era = h.pick(["pre", "shell_command", "exec", "exec"] as const);
+          const version = era === "pre" ? "0.20.0" : era === "shell_command" ? "0.77.0" : "0.142.4";
+          put(
+            `${dir}/log.jsonl`,
+            renderCodex(h, ws, actions, { ...ctx, repo: ch.repo.repo, version, era }),
+          );
+        }
       } else {
         const roll = r.float();
         const version = roll < 0.15

@@ -1,5 +1,5 @@
 /**
- * Benchmark: reading a ~5 MB mini-SWE-agent v1 trajectory.
+ * Benchmark: reading a ~5 MB mini-SWE-agent v1 trajectory, and a ~50 MB Claude Code session.
  *
  * Generates, in a temp directory, a workspace (60 Python files of 300–900 lines) and a
  * trajectory of shell actions in the idioms agents use (`nl -ba | sed -n`, `sed -n`, `cat`
@@ -11,6 +11,12 @@
  * 2. in this process: `parseLog` with the workspace as a FileSource (after a warm-up), and
  *    without it.
  *
+ * The Claude Code session (issue 13: "reads a 50 MB session in a few seconds") mixes what real
+ * 2.x sessions hold: streamed assistant lines (thinking, text, tool_use) with their envelope
+ * fields, `Read` results with `N\t` prefixes and offset/limit, `Grep` content mode, `Glob`,
+ * `Bash` (`nl -ba | sed -n`, `grep -rn`, heredoc writes), `Edit`, hook `progress` lines and
+ * `file-history-snapshot` lines.
+ *
  * Run: `deno task bench logs` (or `deno run -A tasks/bench/logs.ts`).
  *
  * @module
@@ -19,6 +25,7 @@ import { parseLog } from "../../lib/logs/mod.ts";
 import { bashParser } from "../../lib/logs/shell/analyze.ts";
 
 const TARGET_BYTES = 5 * 1024 * 1024;
+const CLAUDE_BYTES = 50 * 1024 * 1024;
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function rng(seed: number): () => number {
@@ -181,22 +188,226 @@ function generate(dir: string, dense: boolean): { log: string; ws: string; actio
   return { log, ws, actions };
 }
 
+/** The workspace of {@link generate} and a Claude Code 2.x session of ~50 MB over it. */
+function generateClaude(dir: string): { log: string; ws: string; actions: number } {
+  const r = rng(11);
+  const ws = `${dir}/ws`;
+  Deno.mkdirSync(`${ws}/pkg/sub`, { recursive: true });
+  const files = new Map<string, string[]>();
+  for (let i = 0; i < 60; i++) {
+    const path = `pkg/${i % 3 === 0 ? "sub/" : ""}mod_${i}.py`;
+    const text = pyFile(r, path, 300 + Math.floor(r() * 600));
+    Deno.writeTextFileSync(`${ws}/${path}`, text);
+    files.set(path, text.split("\n").slice(0, -1));
+  }
+  const paths = [...files.keys()];
+  const root = "/home/dev/project";
+  const sessionId = "0c182e15-59de-4856-8a94-00f26880354c";
+  let uuidN = 0;
+  const uuid = () => `00000000-0000-4000-8000-${(uuidN++).toString(16).padStart(12, "0")}`;
+  let parent: string | null = null;
+  const envelope = (type: string, extra: Record<string, unknown>) => {
+    const u = uuid();
+    const line = {
+      parentUuid: parent,
+      isSidechain: false,
+      userType: "external",
+      cwd: root,
+      sessionId,
+      version: "2.1.112",
+      gitBranch: "main",
+      type,
+      ...extra,
+      uuid: u,
+      timestamp: new Date(Date.UTC(2026, 3, 26) + uuidN * 1500).toISOString(),
+    };
+    parent = u;
+    return JSON.stringify(line);
+  };
+  const out: string[] = [];
+  let size = 0;
+  let actions = 0;
+  let written = 0;
+  const push = (line: string) => {
+    out.push(line);
+    size += line.length + 1;
+  };
+  while (size < CLAUDE_BYTES) {
+    const p = paths[Math.floor(r() * paths.length)];
+    const lines = files.get(p)!;
+    const n = lines.length;
+    const a = 1 + Math.floor(r() * (n - 40));
+    const b = a + 20 + Math.floor(r() * 120);
+    const kind = Math.floor(r() * 10);
+    const id = `toolu_${actions.toString(36).padStart(10, "0")}`;
+    const msgId = `msg_${actions.toString(36).padStart(10, "0")}`;
+    const numbered = (x: number, y: number) => {
+      const o: string[] = [];
+      for (let i = x; i <= Math.min(y, n); i++) o.push(`${i}\t${lines[i - 1]}`);
+      return o.join("\n");
+    };
+    let name: string;
+    let input: Record<string, unknown>;
+    let content: string;
+    switch (kind) {
+      case 0:
+      case 1:
+      case 2:
+        name = "Read";
+        input = { file_path: `${root}/${p}`, offset: a, limit: b - a + 1 };
+        content = numbered(a, b);
+        break;
+      case 3:
+        name = "Read";
+        input = { file_path: `${root}/${p}` };
+        content = numbered(1, n) + `\n${n + 1}\t`;
+        break;
+      case 4: {
+        name = "Grep";
+        const f = Math.floor(r() * 5);
+        input = {
+          pattern: `def func_${f}\\(`,
+          path: `${root}/pkg`,
+          output_mode: "content",
+          "-n": true,
+        };
+        const o: string[] = [];
+        for (const [q, ls] of files) {
+          ls.forEach((l, i) => {
+            if (l.startsWith(`def func_${f}(`)) o.push(`${root}/${q}:${i + 1}:${l}`);
+          });
+        }
+        content = o.join("\n") || "No matches found";
+        break;
+      }
+      case 5:
+        name = "Glob";
+        input = { pattern: "**/*.py", path: `${root}/pkg` };
+        content = paths.map((q) => `${root}/${q}`).join("\n");
+        break;
+      case 6:
+        name = "Bash";
+        input = { command: `nl -ba ${p} | sed -n '${a},${b}p'`, description: "Show lines" };
+        content = numbered(a, b).split("\n").map((l) => {
+          const [k, t] = [l.slice(0, l.indexOf("\t")), l.slice(l.indexOf("\t") + 1)];
+          return `${k.padStart(6)}\t${t}`;
+        }).join("\n");
+        break;
+      case 7: {
+        name = "Bash";
+        const f = Math.floor(r() * 5);
+        input = { command: `grep -rn "def func_${f}(" pkg | head -20`, description: "Search" };
+        const o: string[] = [];
+        for (const [q, ls] of files) {
+          ls.forEach((l, i) => {
+            if (l.startsWith(`def func_${f}(`)) o.push(`${q}:${i + 1}:${l}`);
+          });
+        }
+        content = o.slice(0, 20).join("\n");
+        break;
+      }
+      case 8: {
+        name = "Write";
+        const path = `pkg/new_${written++}.py`;
+        const body = "def new_feature(x):\n    return x + 1\n";
+        input = { file_path: `${root}/${path}`, content: body };
+        content = `File created successfully at: ${root}/${path}`;
+        files.set(path, body.split("\n").slice(0, -1));
+        break;
+      }
+      default: {
+        name = "Edit";
+        const old = lines[a - 1];
+        input = { file_path: `${root}/${p}`, old_string: old, new_string: old, replace_all: false };
+        content = `The file ${root}/${p} has been updated successfully.`;
+      }
+    }
+    const usage = {
+      input_tokens: 4,
+      cache_read_input_tokens: 40000 + actions * 300,
+      output_tokens: 200,
+    };
+    const msg = (block: unknown) => ({
+      model: "claude-opus-4-7",
+      id: msgId,
+      type: "message",
+      role: "assistant",
+      content: [block],
+      stop_reason: null,
+      usage,
+    });
+    push(envelope("assistant", {
+      message: msg({
+        type: "thinking",
+        thinking: "Considering the next step. ".repeat(20),
+        signature: "Eo".padEnd(600, "x"),
+      }),
+      requestId: `req_${actions}`,
+    }));
+    push(
+      envelope("assistant", {
+        message: msg({ type: "tool_use", id, name, input }),
+        requestId: `req_${actions}`,
+      }),
+    );
+    push(envelope("progress", {
+      data: {
+        type: "hook_progress",
+        hookEvent: "PostToolUse",
+        hookName: `PostToolUse:${name}`,
+        command: "true",
+      },
+      parentToolUseID: id,
+      toolUseID: id,
+    }));
+    push(envelope("user", {
+      message: {
+        role: "user",
+        content: [{ tool_use_id: id, type: "tool_result", content, is_error: false }],
+      },
+      toolUseResult: name === "Read"
+        ? {
+          type: "text",
+          file: { filePath: input.file_path, numLines: b - a + 1, startLine: a, totalLines: n },
+        }
+        : {},
+      sourceToolAssistantUUID: parent,
+    }));
+    if (actions % 25 === 0) {
+      push(
+        JSON.stringify({
+          type: "file-history-snapshot",
+          messageId: uuid(),
+          snapshot: { trackedFileBackups: {} },
+          isSnapshotUpdate: false,
+        }),
+      );
+    }
+    actions++;
+  }
+  const log = `${dir}/session.jsonl`;
+  Deno.writeTextFileSync(log, out.join("\n") + "\n");
+  return { log, ws, actions };
+}
+
 async function main() {
-  for (const dense of [true, false]) {
+  for (const kind of ["dense", "realistic", "claude-code"] as const) {
     const dir = await Deno.makeTempDir({ prefix: "reporeuse-bench-logs-" });
     try {
-      await measure(dir, dense);
+      await measure(dir, kind);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
   }
 }
 
-async function measure(dir: string, dense: boolean) {
-  const { log, ws, actions } = generate(dir, dense);
+async function measure(dir: string, kind: "dense" | "realistic" | "claude-code") {
+  const { log, ws, actions } = kind === "claude-code"
+    ? generateClaude(dir)
+    : generate(dir, kind === "dense");
   const bytes = Deno.statSync(log).size;
   console.log(
-    `${dense ? "dense" : "realistic"} trajectory: ${
+    `${kind === "claude-code" ? "Claude Code 2.1 session" : `${kind} mini-SWE-agent trajectory`}: ${
       (bytes / 1024 / 1024).toFixed(2)
     } MB, ${actions} actions, 60-file workspace`,
   );

@@ -1,27 +1,34 @@
 /**
- * `deno task reporeuse reads <log-file> [--root <workspace-dir>] [--cwd <harness-cwd>]` — the
+ * `deno task reporeuse reads <log> [--root <workspace-dir>] [--cwd <harness-cwd>] [--format NAME]` — the
  * lines an agent run showed the model, as JSON.
  *
  * @module
  */
 import { parseOptions } from "./_args.ts";
-import { LogFormatError, readLog } from "../../lib/logs/mod.ts";
+import { type Format, FORMATS, LogFormatError, readLog } from "../../lib/logs/mod.ts";
 
 /** One-line summary. */
 export const summary = "which files and lines an agent run log showed the model (JSON)";
 
 /** Full help text. */
 export const help =
-  `Usage: deno task reporeuse reads <log-file> [--root <workspace-dir>] [--cwd <harness-cwd>]
+  `Usage: deno task reporeuse reads <log> [--root <workspace-dir>] [--cwd <harness-cwd>] [--format NAME]
 
-Reads one agent run log and prints, as JSON,
+Reads one agent run log (a file, or a session directory with its sub-agent files) and prints,
+as JSON,
   { "format", "events": [...], "reads": { "<path>": [[start, end], ...] }, "files", "lines",
     "coverage", "meta" }
 paths relative to the workspace root; lines are the lines actually shown to the model.
 
 Formats (detected from the content): mini-SWE-agent v1 (mini-swe-agent-1) and v2
 (mini-swe-agent-1.1), OpenCode \`opencode export\` JSON and \`opencode run --format json\` JSONL,
-SWE-agent .traj.
+SWE-agent .traj, Claude Code session JSONL (claude-code: ~/.claude/projects/<p>/<id>.jsonl,
+1.0.x and 2.x, and \`claude -p --output-format stream-json\`), Codex CLI rollouts (codex:
+~/.codex/sessions/…/rollout-*.jsonl, both eras).
+
+Sub-agents: a Claude Code session's <id>/subagents/agent-*.jsonl, a subagents/ directory beside
+the log, and Codex rollouts beside a rollout-*.jsonl whose parent thread is this session are read
+with it, at the step of the call that started them.
 
 Options:
   --root <dir>   the workspace as it was when the turn began: commands are evaluated against
@@ -29,6 +36,7 @@ Options:
                  counts in the output are used and unplaceable events are marked placed:false
   --cwd <path>   the harness's working directory that is the workspace root (default: what the
                  log says, else /testbed for mini-SWE-agent and SWE-agent)
+  --format NAME  read as this format instead of detecting it (one of ${FORMATS.join(", ")})
   --compact      one-line JSON
   -h, --help     this text
 
@@ -38,13 +46,18 @@ Exit codes: 0 ok, 2 unusable input (unknown format, invalid JSON, missing file).
 export async function run(args: string[]): Promise<number> {
   const parsed = parseOptions("reporeuse reads", {
     args,
-    options: { root: { type: "string" }, cwd: { type: "string" }, compact: { type: "boolean" } },
+    options: {
+      root: { type: "string" },
+      cwd: { type: "string" },
+      format: { type: "string" },
+      compact: { type: "boolean" },
+    },
     allowPositionals: true,
   }, `\n\n${help}`);
   if (!parsed) return 2;
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
-    console.error(`reporeuse reads: expected one log file\n\n${help}`);
+    console.error(`reporeuse reads: expected one log file or session directory\n\n${help}`);
     return 2;
   }
   if (values.root !== undefined) {
@@ -57,8 +70,16 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     }
   }
+  if (values.format !== undefined && !(FORMATS as readonly string[]).includes(values.format)) {
+    console.error(`reporeuse reads: --format ${values.format}: one of ${FORMATS.join(", ")}`);
+    return 2;
+  }
   try {
-    const r = await readLog(positionals[0], { root: values.root, cwd: values.cwd });
+    const r = await readLog(positionals[0], {
+      root: values.root,
+      cwd: values.cwd,
+      format: values.format as Format | undefined,
+    });
     console.log(JSON.stringify(r, null, values.compact ? undefined : 2));
     return 0;
   } catch (e) {

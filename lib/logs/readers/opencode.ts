@@ -250,14 +250,30 @@ function listEvent(ctx: Ctx, tool: string, input: Json): Event {
   return event(ctx, "list", tool, input, operand(ctx, input.path), {});
 }
 
-function applyEdit(content: string, oldS: string, newS: string, all: boolean): string | undefined {
+/** Replaces `oldS` by `newS` (all occurrences when `all`); undefined when `oldS` is absent. */
+export function applyEdit(
+  content: string,
+  oldS: string,
+  newS: string,
+  all: boolean,
+): string | undefined {
   if (oldS === "") return newS;
   if (!content.includes(oldS)) return undefined;
   return all ? content.split(oldS).join(newS) : content.replace(oldS, () => newS);
 }
 
-/** Applies a `*** Begin Patch` text; returns new contents per workspace path (null = deleted). */
-function applyPatch(ctx: Ctx, patch: string): Map<string, string | null | typeof UNKNOWN> {
+/**
+ * Applies a `*** Begin Patch` text (OpenCode `patch`, Codex `apply_patch`) to the workspace as it
+ * is now; returns new contents per workspace path (null = deleted). Relative paths resolve
+ * against `cwd` (workspace-relative).
+ */
+export function applyPatch(
+  ws: Workspace,
+  patch: string,
+  cwd = "",
+): Map<string, string | null | typeof UNKNOWN> {
+  const ctx = { ws };
+  const resolveFile = (_c: unknown, p: string) => ws.resolve(p, cwd);
   const out = new Map<string, string | null | typeof UNKNOWN>();
   const lines = patch.split("\n");
   let i = 0;
@@ -359,7 +375,7 @@ function writeEvents(ctx: Ctx, tool: string, input: Json, state: Json, ok: boole
       }
     } else {
       const text = str(input.patchText) ?? str(input.patch) ?? str(input.input);
-      if (text) { for (const [k, v] of applyPatch(ctx, text)) changes.set(k, v); }
+      if (text) { for (const [k, v] of applyPatch(ctx.ws, text)) changes.set(k, v); }
     }
   }
   for (const [rel, c] of changes) {

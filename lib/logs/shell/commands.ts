@@ -156,8 +156,19 @@ function findCmd(c: Call): StageResult {
   return operands(c, roots.length ? roots : ["."], "list");
 }
 
+/** `rg --files [dir…]`: a listing of its operands (glob and type filter values skipped). */
+function rgFiles(c: Call): StageResult {
+  const { rest } = splitOpts(
+    c.args,
+    new Set(["-g", "--glob", "-t", "--type", "-T", "--type-not", "--iglob", "-j", "--threads"]),
+  );
+  const dirs = rest.filter((r) => r !== undefined) as string[];
+  return operands(c, dirs.length ? dirs : ["."], "list");
+}
+
 function tree(c: Call): StageResult {
-  const dirs = c.args.filter((a): a is string => a !== undefined && !a.startsWith("-"));
+  const { rest } = splitOpts(c.args, new Set(["-I", "-P", "-L", "--filelimit", "-o"]));
+  const dirs = rest.filter((a): a is string => a !== undefined && !a.startsWith("-"));
   const rels = (dirs.length ? dirs : ["."]).map((d) => resolve(c, d)).filter((r): r is string =>
     r !== undefined
   );
@@ -307,7 +318,7 @@ export function runStage(c: Call): StageResult {
     case "fgrep":
       return grep(c);
     case "rg":
-      return rg(c);
+      return c.args.includes("--files") ? rgFiles(c) : rg(c);
     case "python":
     case "python3":
       return python(c);
