@@ -12,6 +12,10 @@ import type { ReaderResult } from "./readers/common.ts";
 import { readMini } from "./readers/mini.ts";
 import { readOpenCode, readOpenCodeJsonl } from "./readers/opencode.ts";
 import { readSweAgent } from "./readers/sweagent.ts";
+import { readOpenHands } from "./readers/openhands.ts";
+import { readGemini } from "./readers/gemini.ts";
+import { readAider } from "./readers/aider.ts";
+import { bundleLog } from "./bundle.ts";
 import { dirSource } from "./workspace.ts";
 
 /** Totals over per-action events. */
@@ -81,6 +85,17 @@ export async function parseLog(
       case "swe-agent":
         r = await readSweAgent(data, opts);
         break;
+      case "openhands-v0":
+      case "openhands-v1":
+        r = await readOpenHands(data, opts, format);
+        break;
+      case "gemini-json":
+      case "gemini-jsonl":
+        r = await readGemini(data, opts, format);
+        break;
+      case "aider-llm-history":
+        r = await readAider(data as string, opts);
+        break;
     }
   } catch (e) {
     if (e instanceof LogFormatError) throw e;
@@ -100,13 +115,19 @@ export async function readLog(
   path: string,
   opts: { root?: string; cwd?: string } = {},
 ): Promise<ReadsResult> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch (e) {
-    throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
+  // a session directory, or a session with sub-agent files next to it (lib/logs/bundle.ts)
+  const bundled = await bundleLog(path);
+  let text: string;
+  if (bundled !== undefined) text = bundled;
+  else {
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(path);
+    } catch (e) {
+      throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
+    }
+    text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   let files: FileSource | undefined;
   if (opts.root !== undefined) {
     try {
