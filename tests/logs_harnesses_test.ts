@@ -254,6 +254,22 @@ Deno.test("Gemini CLI: bad input named, never a crash", async () => {
   const r = await parseLog(msgs.join("\n"), { file: "s.jsonl", cwd: "/p" });
   assert.deepEqual(r.events.map((e) => [e.kind, e.lines]), [["read", {}]]);
   assert.match(r.events[0].note ?? "", /failed|nothing read/);
+  // a call whose result only came back as a user functionResponse: read from there, once
+  const sentBack = [
+    JSON.stringify(head),
+    JSON.stringify({
+      id: "g1",
+      type: "gemini",
+      toolCalls: [{ id: "x", name: "read_file", args: { file_path: "/p/a.py" } }],
+    }),
+    JSON.stringify({
+      id: "u",
+      type: "user",
+      content: [{ functionResponse: { id: "x", response: { output: "a\nb\n" } } }],
+    }),
+  ];
+  const r2 = await parseLog(sentBack.join("\n"), { file: "s.jsonl", cwd: "/p" });
+  assert.deepEqual(r2.reads, { "a.py": [[1, 2]] });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -293,8 +309,8 @@ Deno.test("Aider LLM history (real friendly_names): pasted files whole, repo map
 
 Deno.test("Aider chat history (real .aider.chat.history.md) is refused, saying why", async () => {
   await rejects(
-    readLog(DIR + "aider_zen.chat.history.md"),
-    "aider_zen.chat.history.md",
+    readLog(DIR + "aider_0latency.chat.history.md"),
+    "aider_0latency.chat.history.md",
     "holds no file text",
     "--llm-history-file",
   );

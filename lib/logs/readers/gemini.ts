@@ -440,9 +440,24 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
 async function session(ctx: Ctx, s: GeminiSession, child = false): Promise<void> {
   const saved = ctx.step;
   let seen = false;
+  // results sent back as functionResponse parts of user messages, by call id: used only for a
+  // call whose record holds no result of its own (never counted twice)
+  const sent = new Map<string, unknown>();
+  for (const m of s.messages) {
+    if (str(m.type) !== "user") continue;
+    for (const p of arr(m.content)) {
+      const fr = obj(obj(p)?.functionResponse);
+      const id = str(fr?.id);
+      if (id && !sent.has(id)) sent.set(id, p);
+    }
+  }
   for (const m of s.messages) {
     if (str(m.type) !== "gemini") continue;
-    const calls = arr(m.toolCalls).map((c) => obj(c)).filter((c): c is Json => !!c);
+    const calls = arr(m.toolCalls).map((c) => obj(c)).filter((c): c is Json => !!c).map((c) =>
+      c.result === undefined && sent.has(str(c.id) ?? "")
+        ? { ...c, result: [sent.get(str(c.id)!)], status: "success" }
+        : c
+    );
     if (!child && seen) ctx.step++;
     seen = true;
     for (const c of calls) await toolCall(ctx, c);
