@@ -1,6 +1,7 @@
 /**
  * Run logs: what the agent actually saw. Readers for mini-SWE-agent (v1, v2), OpenCode (export
- * JSON, `run --format json` JSONL) and SWE-agent `.traj`, with format detection; each action
+ * JSON, `run --format json` JSONL), SWE-agent `.traj`, OpenHands (V0 event stream, V1 SDK events),
+ * Gemini CLI (session JSON / JSONL) and Aider (LLM history), with format detection; each action
  * becomes an {@link Event}; shell commands are parsed with tree-sitter-bash and only the lines
  * shown to the model are credited.
  *
@@ -45,5 +46,6 @@ export { LogFormatError } from "./errors.ts";
 export { countLines, mergeRanges, rangesOf, unionRanges } from "./ranges.ts";
 export { detectFormat, type Format, FORMATS, sniff } from "./detect.ts";
 export { parseLog, readLog, totals } from "./parse.ts";
+export { bundleLog } from "./bundle.ts";
 export { dirSource, Workspace } from "./workspace.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";

@@ -21,7 +21,10 @@ paths relative to the workspace root; lines are the lines actually shown to the 
 
 Formats (detected from the content): mini-SWE-agent v1 (mini-swe-agent-1) and v2
 (mini-swe-agent-1.1), OpenCode \`opencode export\` JSON and \`opencode run --format json\` JSONL,
-SWE-agent .traj.
+SWE-agent .traj, OpenHands V0 (trajectory list, evaluation output.jsonl, events directory) and V1
+(SDK events, conversation directory with subagents/), Gemini CLI session JSON (<= 0.38) and JSONL
+(>= 0.39, sub-agent sessions in chats/<sessionId>/), Aider --llm-history-file. The log may be a
+directory where the harness writes one (OpenHands). See docs/harnesses.md.
 
 Options:
   --root <dir>   the workspace as it was when the turn began: commands are evaluated against
