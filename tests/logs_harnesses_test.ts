@@ -150,6 +150,41 @@ Deno.test("OpenHands: bad input is listed or named, never a crash", async () => 
   assert.match(r.events[0].note ?? "", /no observation/);
   assert.equal(r.events[1].note, "unknown tool: teleport");
   assert.equal(r.coverage, 0.5);
+  // SDK grep / glob tools; a V0 input sent to a running process reads nothing
+  const tools = [
+    {
+      kind: "ActionEvent",
+      id: "g",
+      tool_name: "grep",
+      tool_call_id: "g1",
+      action: { pattern: "clamp", path: "/workspace/pkg" },
+    },
+    {
+      kind: "ObservationEvent",
+      tool_call_id: "g1",
+      observation: { content: [{ type: "text", text: "core.py:7:from .util import clamp" }] },
+    },
+    {
+      kind: "ActionEvent",
+      id: "h",
+      tool_name: "glob",
+      tool_call_id: "h1",
+      action: { pattern: "*.py" },
+    },
+  ];
+  const rt = await parseLog(JSON.stringify(tools), { file: "e.json", cwd: "/workspace" });
+  assert.deepEqual(rt.events.map((e) => [e.kind, e.paths, e.lines]), [
+    ["search", ["pkg"], { "pkg/core.py": [[7, 7]] }],
+    ["list", ["."], {}],
+  ]);
+  const input = [{
+    id: 1,
+    source: "agent",
+    action: "run",
+    args: { command: "C-c", is_input: true },
+  }];
+  const ri = await parseLog(JSON.stringify(input), { file: "t.json", cwd: "/workspace" });
+  assert.deepEqual(ri.events.map((e) => [e.kind, e.note]), [["run", "input to a running process"]]);
   // V0: unknown action, huge output
   const big = "x\n".repeat(400000);
   const v0 = [

@@ -92,7 +92,19 @@ const FENCES: [string, string][] = [
   ["<sourcecode>", "</sourcecode>"],
 ];
 
-/** Files pasted in a message: `<path>` line, fence line, text, closing fence. */
+/**
+ * Files pasted in a message: `<path>` line, fence line, text, closing fence (on its own line, or
+ * right after the last line of a file without a final newline).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pastedFiles } from "./aider.ts";
+ * const f = "`".repeat(3);
+ * const msg = `I have *added these files to the chat*.\n\na.py\n${f}\nx = 1\ny = 2\n${f}\n\nb.py\n${f}\nz = 3${f}\n`;
+ * assert.deepEqual(pastedFiles(msg), [{ path: "a.py", text: "x = 1\ny = 2" }, { path: "b.py", text: "z = 3" }]);
+ * ```
+ */
 export function pastedFiles(text: string): { path: string; text: string }[] {
   const lines = text.split("\n");
   const out: { path: string; text: string }[] = [];
@@ -210,6 +222,14 @@ function same(fileLine: string, shown: string): boolean {
 /**
  * Line numbers of repo-map excerpt lines in the file: each run of lines between `⋮` elisions is
  * located as a block, in order (a line found alone when its block is not).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { locate } from "./aider.ts";
+ * const file = "import x\n\nclass A:\n    def f(self):\n        pass\n";
+ * assert.ok(locate(file, [["class A:", "    def f(self):"]]).join() === "3,4");
+ * ```
  */
 export function locate(content: string, runs: string[][]): number[] {
   const lines = splitLines(content);

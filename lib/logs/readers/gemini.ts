@@ -48,7 +48,25 @@ export interface GeminiSession {
   messages: Json[];
 }
 
-/** Folds JSONL records (≥ v0.39) into a session; a JSON record (≤ v0.38) is returned as is. */
+/**
+ * Folds JSONL records (≥ v0.39) into a session; a JSON record (≤ v0.38) is returned as is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { geminiSession } from "./gemini.ts";
+ * const s = geminiSession([
+ *   { sessionId: "s", projectHash: "h" },
+ *   { id: "a", type: "gemini", content: "first copy" },
+ *   { id: "b", type: "user", content: "later rewound" },
+ *   { id: "a", type: "gemini", content: "last copy" },
+ *   { $set: { summary: "x" } },
+ *   { $rewindTo: "b" },
+ * ]);
+ * assert.ok(s.messages.length === 1 && s.messages[0].content === "last copy");
+ * assert.ok(s.meta.summary === "x");
+ * ```
+ */
 export function geminiSession(data: unknown): GeminiSession {
   if (!Array.isArray(data)) {
     const o = obj(data) ?? {};
@@ -290,7 +308,19 @@ function listEvent(ctx: Ctx, tool: string, args: Json, failed: boolean): Event {
   );
 }
 
-/** `run_shell_command` result: the `Output:` section (up to the status lines) and the exit code. */
+/**
+ * `run_shell_command` result: the `Output:` section (up to the status lines) and the exit code.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shellResult } from "./gemini.ts";
+ * const r = shellResult("Output: 7:from .util import clamp\nExit Code: 0\nProcess Group PGID: 42");
+ * assert.ok(r.output === "7:from .util import clamp\n" && r.returncode === 0);
+ * const old = shellResult("Command: ls\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1");
+ * assert.ok(old.output === "" && old.returncode === 1);
+ * ```
+ */
 export function shellResult(text: string): { output: string; returncode?: number } {
   const lines = text.split("\n");
   let returncode: number | undefined;

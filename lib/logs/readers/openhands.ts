@@ -73,7 +73,18 @@ const CAT_N = /^Here's the result of running `cat -n` on (.+?):\s*$/m;
 const DIR_VIEW = /^Here's the files and directories up to \d+ levels? deep in (.+?),/m;
 const NUM_LINE = /^\s*(\d+)\t/;
 
-/** Line numbers of a `cat -n`-style editor view (`%6d\t` prefixes), in order. */
+/**
+ * Line numbers of a `cat -n`-style editor view (`%6d\t` prefixes), in order; a stray number
+ * breaking the run (inside a shown line) is skipped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { catNumbers } from "./openhands.ts";
+ * const view = "   650\t// (prefix | postfix)\n   651\tDEF(parampattern);\n     7\tno\n   652\tx<response clipped>";
+ * assert.ok(catNumbers(view).join() === "650,651,652");
+ * ```
+ */
 export function catNumbers(text: string): number[] {
   const out: number[] = [];
   let expect: number | undefined;
@@ -278,6 +289,10 @@ async function readV0(ctx: Ctx, events: Json[]): Promise<void> {
       }
       case "run": {
         const command = str(args.command) ?? "";
+        if (args.is_input === true || args.is_input === "true") {
+          ctx.actions.push([ev(ctx, "run", tool, command, [], {}, "input to a running process")]);
+          break;
+        }
         const md = obj(obj(o?.extras)?.metadata);
         const wd = str(md?.working_dir);
         const cwd = wd ? ctx.ws.resolve(wd, "") : "";
@@ -480,6 +495,39 @@ async function readV1(
           ),
         ]);
       }
+      continue;
+    }
+    if (tool === "glob" || tool === "grep") {
+      // SDK glob / grep tools: the directory searched or listed; grep's `path:line:` lines
+      const p = str(a.path);
+      const dir = p === undefined ? "" : ctx.ws.resolve(p, "");
+      const paths = dir === undefined ? [] : [dir === "" ? "." : dir];
+      const lines: Ranges = {};
+      if (tool === "grep" && text !== undefined && !failed) {
+        const found = new Map<string, number[]>();
+        for (const l of text.split("\n")) {
+          const m = l.match(/^(.+?):(\d+):/);
+          const rel = m ? ctx.ws.resolve(m[1], dir ?? "") : undefined;
+          if (!m || rel === undefined) continue;
+          found.set(rel, [...(found.get(rel) ?? []), Number(m[2])]);
+        }
+        for (const [f, ns] of found) lines[f] = rangesOf(ns);
+      }
+      ctx.actions.push([
+        ev(
+          ctx,
+          tool === "grep" ? "search" : "list",
+          tool,
+          compact(a),
+          paths,
+          lines,
+          dir === undefined
+            ? `outside the workspace, ignored: ${p}`
+            : failed
+            ? "tool call failed"
+            : undefined,
+        ),
+      ]);
       continue;
     }
     if (tool === "delegate" || tool === "task") {
