@@ -305,6 +305,16 @@ Deno.test("Gemini CLI: bad input named, never a crash", async () => {
   ];
   const r2 = await parseLog(sentBack.join("\n"), { file: "s.jsonl", cwd: "/p" });
   assert.deepEqual(r2.reads, { "a.py": [[1, 2]] });
+  // a $set checkpoint replaces the message list; $patch lines are metadata edits
+  const checkpoint = [
+    sentBack[0],
+    sentBack[1],
+    sentBack[2],
+    JSON.stringify({ $set: { messages: [{ id: "g9", type: "gemini", content: "" }] } }),
+    JSON.stringify({ $patch: { summary: "s" } }),
+  ];
+  const r3 = await parseLog(checkpoint.join("\n"), { file: "s.jsonl", cwd: "/p" });
+  assert.deepEqual([r3.events.length, r3.meta.steps], [0, 1]);
 });
 
 // ---------------------------------------------------------------------------------------------

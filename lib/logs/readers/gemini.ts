@@ -2,8 +2,9 @@
  * Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/`): one JSON `ConversationRecord`
  * per session up to v0.38 (`session-<ts>-<id8>.json`, rewritten on each update), a JSONL append
  * log from v0.39 (first line the metadata, then `MessageRecord` lines — a message re-appended
- * when its tool calls finish, the last copy winning — `{"$set": {…}}` metadata updates and
- * `{"$rewindTo": "<messageId>"}` rewinds, which drop that message and everything after it).
+ * when its tool calls finish, the last copy winning — `{"$set": {…}}` metadata updates, whose
+ * `messages`, when present, is a checkpoint replacing the list, and `{"$rewindTo": "<messageId>"}`
+ * rewinds, which drop that message and everything after it).
  * Sub-agent sessions (`kind: "subagent"`, `chats/<parentSessionId>/<sessionId>.jsonl`) are read
  * when `readLog` finds them next to the session file, at the step of the parent's agent call.
  *
@@ -81,7 +82,20 @@ export function geminiSession(data: unknown): GeminiSession {
     const o = obj(r);
     if (!o) continue;
     if (obj(o.$set)) {
-      Object.assign(meta, obj(o.$set));
+      const { messages, ...rest } = obj(o.$set)!;
+      Object.assign(meta, rest);
+      if (Array.isArray(messages)) {
+        // a checkpoint: the whole message list replaced
+        order.length = 0;
+        byId.clear();
+        for (const m of messages) {
+          const mo = obj(m);
+          if (!mo) continue;
+          const id = str(mo.id) ?? `\u0000${anon++}`;
+          if (!byId.has(id)) order.push(id);
+          byId.set(id, mo);
+        }
+      }
       continue;
     }
     if (typeof o.$rewindTo === "string") {
@@ -89,6 +103,7 @@ export function geminiSession(data: unknown): GeminiSession {
       if (at >= 0) { for (const id of order.splice(at)) byId.delete(id); }
       continue;
     }
+    if (Object.keys(o).some((k) => k.startsWith("$"))) continue; // $patch and other edits
     if (typeof o.type === "string" && ("content" in o || "toolCalls" in o || "id" in o)) {
       const id = str(o.id) ?? `\u0000${anon++}`;
       if (!byId.has(id)) order.push(id);
