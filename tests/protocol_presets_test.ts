@@ -12,7 +12,6 @@ import { AGENT_PRESETS, agentPreset, claudeProjectDir } from "../lib/protocol/pr
 import { readLog } from "../lib/logs/mod.ts";
 
 const PY = "/usr/bin/python3";
-const SAMPLE = new URL("../data/sample", import.meta.url).pathname;
 
 /** Python stubs: argv checks, the submission, the session log in the real format and place. */
 const STUBS: Record<string, string> = {
@@ -27,7 +26,7 @@ def submit():
     shutil.copy(src, os.environ["REPOREUSE_SUBMIT_PATH"])
 WS = os.environ["REPOREUSE_WORKSPACE"]
 HOME = os.environ["HOME"]
-TARGET = "seaborn/utils.py"
+TARGET = "tinypkg/util.py"
 def write_jsonl(path, recs):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
@@ -151,18 +150,42 @@ const BIN: Record<string, string> = {
   mini: "mini",
 };
 
+/** A one-turn chain on a tiny package (fast to prepare), and the stub harnesses on PATH. */
 async function setup(): Promise<{ corpus: string; bin: string; tmp: string }> {
   const tmp = await Deno.makeTempDir({ prefix: "presets-" });
   const corpus = `${tmp}/corpus`;
-  const chain = JSON.parse(await Deno.readTextFile(`${SAMPLE}/tasks/seaborn-001/chain.json`));
-  chain.repo.workspace = `${SAMPLE}/repos/seaborn`;
-  chain.turns = chain.turns.slice(0, 1);
-  const dir = `${corpus}/tasks/seaborn-001`;
+  const w0 = `${corpus}/repos/tiny`;
+  await Deno.mkdir(`${w0}/tinypkg`, { recursive: true });
+  await Deno.writeTextFile(`${w0}/tinypkg/__init__.py`, "");
+  await Deno.writeTextFile(
+    `${w0}/tinypkg/util.py`,
+    Array.from({ length: 12 }, (_, i) => `VALUE_${i + 1} = ${i + 1}`).join("\n") + "\n",
+  );
+  const dir = `${corpus}/tasks/tiny-001`;
   await Deno.mkdir(`${dir}/turn1`, { recursive: true });
-  await Deno.writeTextFile(`${dir}/chain.json`, JSON.stringify(chain));
-  for (const f of ["tests.json", "solution.py", "requirement.md"]) {
-    await Deno.copyFile(`${SAMPLE}/tasks/seaborn-001/turn1/${f}`, `${dir}/turn1/${f}`);
-  }
+  await Deno.writeTextFile(
+    `${dir}/chain.json`,
+    JSON.stringify({
+      chain: "tiny-001",
+      repo: { name: "tiny", workspace: "../../repos/tiny", package: "tinypkg" },
+      turns: [{
+        turn: 1,
+        module: "tinypkg.added",
+        path: "tinypkg/added.py",
+        functions: [{
+          name: "double",
+          signature: "def double(x)",
+          returns: "2 * x",
+          behaviour: "Double a number.",
+        }],
+      }],
+    }),
+  );
+  await Deno.writeTextFile(
+    `${dir}/turn1/tests.json`,
+    JSON.stringify({ cases: [{ id: "c1", call: "double(2)", expected: "4" }] }),
+  );
+  await Deno.writeTextFile(`${dir}/turn1/solution.py`, "def double(x):\n    return 2 * x\n");
   const bin = `${tmp}/bin`;
   await Deno.mkdir(bin);
   for (const [preset, exe] of Object.entries(BIN)) {
@@ -204,7 +227,7 @@ Deno.test("run presets: each harness's command line, its session log copied into
       });
       assert.equal(outcomes[0].submitted, true, `${name}: ${lines.join("\n")}`);
       assert.equal(outcomes[0].exitCode, 0, `${name}: ${lines.join("\n")}`);
-      const turn = `${corpus}/runs/${name}/seaborn-001/turn1`;
+      const turn = `${corpus}/runs/${name}/tiny-001/turn1`;
       const ws = `${work}/workspace`;
       const files = [...Deno.readDirSync(turn)].map((e) => e.name).sort();
       const logs = files.filter((f) => f.startsWith("log."));
@@ -229,10 +252,10 @@ Deno.test("run presets: each harness's command line, its session log copied into
           "rollout-2026-09-25T10-00-05-sub.jsonl",
         ]);
       } else {
-        // the copied log reads: the view of seaborn/utils.py the stub logged
+        // the copied log reads: the view of tinypkg/util.py the stub logged
         const r = await readLog(log, { cwd: name === "aider" || name === "mini" ? undefined : ws });
         // aider pasted the whole file (its line count, counted here from the file itself)
-        const whole = (await Deno.readTextFile(`${ws}/seaborn/utils.py`)).trimEnd().split("\n");
+        const whole = (await Deno.readTextFile(`${ws}/tinypkg/util.py`)).trimEnd().split("\n");
         const expected: Record<string, [number, number][]> = {
           gemini: [[1, 5]],
           opencode: [[1, 3]],
@@ -240,7 +263,7 @@ Deno.test("run presets: each harness's command line, its session log copied into
           aider: [[1, whole.length]],
           mini: [[1, 4]],
         };
-        assert.deepEqual(r.reads["seaborn/utils.py"], expected[name], `${name}: ${logs[0]}`);
+        assert.deepEqual(r.reads["tinypkg/util.py"], expected[name], `${name}: ${logs[0]}`);
         if (name === "gemini") {
           // the sub-agent session is bundled with the session: two reads
           assert.equal(r.events.filter((e) => e.kind === "read").length, 2);
@@ -273,7 +296,7 @@ Deno.test("run presets: no session log found is reported, the turn still recorde
       env: {
         PATH: `${bin}:${Deno.env.get("PATH")}`,
         HOME: `${tmp}`,
-        STUB_SOLUTION: `${corpus}/tasks/seaborn-001/turn1/solution.py`,
+        STUB_SOLUTION: `${corpus}/tasks/tiny-001/turn1/solution.py`,
       },
       python: PY,
       workRoot: `${tmp}/work`,
@@ -282,7 +305,7 @@ Deno.test("run presets: no session log found is reported, the turn still recorde
     });
     assert.equal(outcomes[0].submitted, true);
     assert.ok(lines.some((l) => l.includes("no codex session log found")), lines.join("\n"));
-    const files = [...Deno.readDirSync(`${corpus}/runs/codex-nolog/seaborn-001/turn1`)].map((e) =>
+    const files = [...Deno.readDirSync(`${corpus}/runs/codex-nolog/tiny-001/turn1`)].map((e) =>
       e.name
     );
     assert.ok(files.includes("meta.json") && !files.some((f) => f.startsWith("log.")));

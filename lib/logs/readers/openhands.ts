@@ -35,7 +35,9 @@ export const OPENHANDS_DIR_KEY = "openhands_conversation_dir";
 /** True when a value is a V0 event dict (`action` or `observation` key). */
 export function isV0Event(v: unknown): boolean {
   const o = obj(v);
-  return !!o && (typeof o.action === "string" || typeof o.observation === "string");
+  if (!o || "role" in o) return false; // chat messages (SWE-agent history) carry `action` too
+  return (typeof o.action === "string" && ("args" in o || "source" in o || "id" in o)) ||
+    (typeof o.observation === "string" && ("content" in o || "extras" in o || "cause" in o));
 }
 
 /** True when a value is a V1 SDK event (`kind` ending in `Event`). */
