@@ -198,6 +198,12 @@ Deno.test("OpenHands: bad input is listed or named, never a crash", async () => 
   // a JSONL with a broken middle line names the file and the line
   const lines = [JSON.stringify(log[1]), "{not json", JSON.stringify(log[2])].join("\n");
   await rejects(parseLog(lines, { file: "runs/x/log.jsonl" }), "runs/x/log.jsonl", "line 2");
+  // an output.jsonl with several instances is refused, naming them
+  const two = [
+    JSON.stringify({ instance_id: "a__a-1", history: [] }),
+    JSON.stringify({ instance_id: "b__b-2", history: [] }),
+  ].join("\n");
+  await rejects(parseLog(two, { file: "output.jsonl" }), "output.jsonl", "2 records", "a__a-1");
   // a cut last line (a killed process) is dropped
   const cut = [JSON.stringify(log[1]), JSON.stringify(log[2]).slice(0, 20)].join("\n");
   assert.deepEqual(kinds(await parseLog(cut, { file: "log.jsonl" })), ["read"]);

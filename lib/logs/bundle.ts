@@ -57,6 +57,9 @@ async function eventFiles(dir: string): Promise<string[] | undefined> {
       pick.sort((a, b) => Number(a.match(re)![1]) - Number(b.match(re)![1]));
       return pick.map((f) => `${d}/${f}`);
     }
+    // other spellings of an events directory: every JSON file, in name order
+    const other = files.filter((f) => f.endsWith(".json")).sort();
+    if (d.endsWith("/events") && other.length) return other.map((f) => `${d}/${f}`);
   }
   return undefined;
 }

@@ -62,6 +62,14 @@ export function openHandsEvents(data: unknown): { events: Json[]; record?: Json 
   if (Array.isArray(data)) {
     // a JSONL of evaluation records, or a list / JSONL of events
     const recs = data.filter((d) => Array.isArray(obj(d)?.history));
+    if (recs.length > 1) {
+      const ids = recs.slice(0, 3).map((r) => str(obj(r)?.instance_id) ?? "?").join(", ");
+      throw new Error(
+        `an evaluation output.jsonl with ${recs.length} records (${ids}${
+          recs.length > 3 ? ", …" : ""
+        }): one run log holds one instance — give each record as its own file`,
+      );
+    }
     if (recs.length) return { events: flatten(arr(obj(recs[0])!.history)), record: obj(recs[0]) };
     return { events: flatten(data) };
   }
