@@ -76,6 +76,22 @@ Deno.test("OpenHands V0 trajectory list (real basic.json): a create is a write, 
   assert.equal(r.coverage, 1);
 });
 
+Deno.test("OpenHands V0 per-event files (sessions/<sid>/events/<n>.json): the real output split", async () => {
+  const rec = JSON.parse(await Deno.readTextFile(DIR + "openhands_v0_output.jsonl"));
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/events`);
+    for (const e of rec.history) {
+      await Deno.writeTextFile(`${dir}/events/${e.id}.json`, JSON.stringify(e));
+    }
+    const r = await readLog(dir, { cwd: "/workspace/ponylang__ponyc__0.1" });
+    assert.equal(r.format, "openhands-v0");
+    assert.deepEqual(r.reads, { "src/libponyc/ast/parser.c": [[1, 627], [650, 700]] });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 // ---------------------------------------------------------------------------------------------
 // OpenHands V1
 
