@@ -7,6 +7,9 @@ import { LogFormatError } from "./errors.ts";
 import { arr, obj, str } from "./readers/common.ts";
 import { looksV2 } from "./readers/mini.ts";
 import { headValues, parseJsonl } from "./readers/jsonl.ts";
+import { isV0Event, isV1Event, OPENHANDS_DIR_KEY } from "./readers/openhands.ts";
+import { GEMINI_BUNDLE_KEY, isGeminiJsonlHead, isGeminiRecord } from "./readers/gemini.ts";
+import { looksAiderChatHistory, looksAiderLlmHistory } from "./readers/aider.ts";
 
 /** Formats the readers understand. */
 export const FORMATS = [
@@ -17,6 +20,11 @@ export const FORMATS = [
   "swe-agent",
   "claude-code",
   "codex",
+  "openhands-v0",
+  "openhands-v1",
+  "gemini-json",
+  "gemini-jsonl",
+  "aider-llm-history",
 ] as const;
 /** One of {@link FORMATS}. */
 export type Format = typeof FORMATS[number];
@@ -76,7 +84,8 @@ export function probeCodex(values: unknown[]): boolean {
   return false;
 }
 
-function probeJsonl(t: string, head: unknown[]): Sniffed | undefined {
+/** Claude Code sessions and Codex rollouts (JSONL, or a single JSON value of one). */
+function probeSession(t: string, head: unknown[]): Sniffed | undefined {
   if (probeClaude(head)) return { format: "claude-code", data: parseJsonl(t) };
   if (probeCodex(head)) return { format: "codex", data: parseJsonl(t) };
   return undefined;
@@ -122,7 +131,43 @@ function isExport(v: unknown): boolean {
   return !!o && !!id && id.startsWith("ses_") && Array.isArray(o.messages);
 }
 
+/** OpenHands: a list of V0 / V1 events, an evaluation record with `history`, a directory bundle. */
+function probeOpenHands(v: unknown): Format | undefined {
+  const o = obj(v);
+  const dir = obj(o?.[OPENHANDS_DIR_KEY]);
+  const events = dir
+    ? arr(dir.events)
+    : Array.isArray(v)
+    ? v.flat()
+    : Array.isArray(o?.history)
+    ? arr(o!.history).flat()
+    : [];
+  if (!events.length) {
+    return dir
+      ? "openhands-v1"
+      : o && Array.isArray(o.history) && o.instance_id !== undefined
+      ? "openhands-v0"
+      : undefined;
+  }
+  if (events.every(isV1Event)) return "openhands-v1";
+  const plain = (e: unknown) =>
+    !!obj(e) && str(obj(e)!.role) === undefined && str(obj(e)!.type) === undefined;
+  if (events.some(isV0Event) && events.every((e) => isV0Event(e) || plain(e))) {
+    return "openhands-v0";
+  }
+  return undefined;
+}
+
+/** Gemini CLI: a ConversationRecord (≤ v0.38), or the bundle with sub-agent sessions. */
+function probeGemini(v: unknown): Format | undefined {
+  const b = obj(obj(v)?.[GEMINI_BUNDLE_KEY]);
+  if (b) return Array.isArray(b.main) ? "gemini-jsonl" : "gemini-json";
+  return isGeminiRecord(v) ? "gemini-json" : undefined;
+}
+
 function classify(v: unknown): Format | undefined {
+  const mine = probeOpenHands(v) ?? probeGemini(v);
+  if (mine) return mine;
   if (Array.isArray(v)) {
     if (v.length && v.every(isExport)) return "opencode-export";
     if (
@@ -154,6 +199,48 @@ function labelConflict(v: unknown, labelled: Format): Format | undefined {
   return shape && family(shape) !== family(labelled) ? shape : undefined;
 }
 
+/** Aider: the LLM history is read; the markdown chat history is refused, saying why. */
+function probeAider(t: string, file: string): Sniffed | undefined {
+  if (looksAiderLlmHistory(t)) return { format: "aider-llm-history", data: t };
+  if (looksAiderChatHistory(t)) {
+    throw new LogFormatError(
+      file,
+      "an Aider chat history (.aider.chat.history.md) holds no file text — only which files were added — so the lines shown to the model cannot be known; run aider with --llm-history-file <file> and read that file",
+    );
+  }
+  return undefined;
+}
+
+/** Parses JSONL lines; a cut last line (a killed process) is dropped, any other bad line fails. */
+function jsonlValues(lines: string[], file: string): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    try {
+      out.push(JSON.parse(lines[i]));
+    } catch {
+      if (i === lines.length - 1) break;
+      throw new LogFormatError(file, `invalid JSON on line ${i + 1} of a JSONL log`);
+    }
+  }
+  return out;
+}
+
+/** Gemini CLI JSONL (≥ v0.39) and OpenHands JSONL (events, or evaluation `output.jsonl`). */
+function probeJsonl(
+  first: Record<string, unknown> | undefined,
+  lines: string[],
+  file: string,
+): Sniffed | undefined {
+  if (!first) return undefined;
+  if (isGeminiJsonlHead(first)) return { format: "gemini-jsonl", data: jsonlValues(lines, file) };
+  if (isV1Event(first) || isV0Event(first) || Array.isArray(first.history)) {
+    const values = jsonlValues(lines, file);
+    const f = probeOpenHands(Array.isArray(first.history) ? values[0] : values);
+    if (f) return { format: f, data: values };
+  }
+  return undefined;
+}
+
 /**
  * Detects the format of a log text and parses it. Throws {@link LogFormatError} naming the file.
  *
@@ -169,6 +256,8 @@ export function sniff(text: string, file: string): Sniffed {
   if (typeof text !== "string") throw new LogFormatError(file, "log content is not text");
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!t.trim()) throw new LogFormatError(file, "empty log");
+  const aider = probeAider(t, file);
+  if (aider) return aider;
   let data: unknown;
   let parsed = false;
   let error = "";
@@ -188,7 +277,7 @@ export function sniff(text: string, file: string): Sniffed {
       );
     }
     if (f) return { format: f, data };
-    const one = probeJsonl(t, [data]);
+    const one = probeSession(t, [data]);
     if (one) return one;
     const keys = obj(data)
       ? Object.keys(obj(data)!).slice(0, 8).join(", ")
@@ -197,12 +286,12 @@ export function sniff(text: string, file: string): Sniffed {
       : typeof data;
     throw new LogFormatError(
       file,
-      `unknown log format (expected a mini-SWE-agent trajectory, an OpenCode export or JSONL stream, a SWE-agent .traj, a Claude Code session or a Codex rollout; got ${
+      `unknown log format (expected a mini-SWE-agent trajectory, an OpenCode export or JSONL stream, a SWE-agent .traj, a Claude Code session, a Codex rollout, an OpenHands trajectory / event list, a Gemini CLI session or an Aider LLM history; got ${
         keys || "an empty object"
       })`,
     );
   }
-  const session = probeJsonl(t, headValues(t, 5));
+  const session = probeSession(t, headValues(t, 5));
   if (session) return session;
   // JSONL (opencode run --format json)
   const lines = t.split("\n").filter((l) => l.trim());
@@ -213,6 +302,8 @@ export function sniff(text: string, file: string): Sniffed {
       return undefined;
     }
   })();
+  const jsonl = probeJsonl(first, lines, file);
+  if (jsonl) return jsonl;
   if (first && JSONL_TYPES.has(str(first.type) ?? "")) {
     const events: unknown[] = [];
     for (let i = 0; i < lines.length; i++) {

@@ -1,7 +1,8 @@
 /**
  * Run logs: what the agent actually saw. Readers for mini-SWE-agent (v1, v2), OpenCode (export
  * JSON, `run --format json` JSONL), SWE-agent `.traj`, Claude Code sessions (with their
- * sub-agent files) and Codex CLI rollouts, with format detection; each action
+ * sub-agent files), Codex CLI rollouts, OpenHands (V0 event stream, V1 SDK events), Gemini CLI
+ * (session JSON / JSONL) and Aider (LLM history), with format detection; each action
  * becomes an {@link Event}; shell commands are parsed with tree-sitter-bash and only the lines
  * shown to the model are credited.
  *
@@ -53,5 +54,6 @@ export { detectFormat, type Format, FORMATS, sniff, sniffAs } from "./detect.ts"
 export { sessionFiles } from "./session.ts";
 export { cwdProblem, normalizeNewlines, parseLog, readLog, totals } from "./parse.ts";
 export { checkLogText, harnessMismatch, logProblem } from "./harness.ts";
+export { bundleLog } from "./bundle.ts";
 export { dirSource, Workspace } from "./workspace.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";

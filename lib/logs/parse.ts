@@ -12,6 +12,10 @@ import type { ReaderResult } from "./readers/common.ts";
 import { readMini } from "./readers/mini.ts";
 import { readOpenCode, readOpenCodeJsonl } from "./readers/opencode.ts";
 import { readSweAgent } from "./readers/sweagent.ts";
+import { readOpenHands } from "./readers/openhands.ts";
+import { readGemini } from "./readers/gemini.ts";
+import { readAider } from "./readers/aider.ts";
+import { bundleLog } from "./bundle.ts";
 import { readBounded } from "../util/fs.ts";
 import { readClaude } from "./readers/claude.ts";
 import { readCodex } from "./readers/codex.ts";
@@ -121,6 +125,17 @@ export async function parseLog(
         break;
       case "codex":
         r = await readCodex(data as Jsonl, opts, side());
+        break;
+      case "openhands-v0":
+      case "openhands-v1":
+        r = await readOpenHands(data, opts, format);
+        break;
+      case "gemini-json":
+      case "gemini-jsonl":
+        r = await readGemini(data, opts, format);
+        break;
+      case "aider-llm-history":
+        r = await readAider(data as string, opts);
         break;
     }
   } catch (e) {
@@ -248,8 +263,11 @@ export async function readLog(
   path: string,
   opts: { root?: string; cwd?: string; format?: Format } = {},
 ): Promise<ReadsResult> {
-  const session = sessionFiles(path);
-  const text = await readText(session.main);
+  // a session directory, or a session with sub-agent files next to it: OpenHands and Gemini CLI
+  // are bundled into one text (bundle.ts); Claude Code and Codex keep their sub-agent files apart
+  const bundled = await bundleLog(path);
+  const session = bundled === undefined ? sessionFiles(path) : { main: path, companions: [] };
+  const text = bundled ?? await readText(session.main);
   const companions: Companion[] = [];
   for (const f of session.companions) companions.push({ file: f, text: await readText(f) });
   let files: FileSource | undefined;

@@ -20,6 +20,7 @@ import { runProcess } from "../util/process.ts";
 import { shellQuote } from "../util/text.ts";
 import { exists, readBounded } from "../util/fs.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
+import { collectPresetLogs, type Preset, presetCommand } from "./presets.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import {
   type Memory,
@@ -46,8 +47,14 @@ export interface RunOptions {
   config: RunConfig;
   /** Directory name under runs/ (default `<harness>__<model>__<memory>`, unsafe characters replaced). */
   configName?: string;
-  /** Agent command template, run with `bash -c`. */
-  agent: string;
+  /** Agent command template, run with `bash -c` (unused when `preset` is given). */
+  agent?: string;
+  /** A harness preset (lib/protocol/presets.ts): its command line and log collection. */
+  preset?: Preset;
+  /** Extra arguments appended to the preset's command line (shell words). */
+  agentArgs?: string;
+  /** Extra environment for the agent process (e.g. HOME, API keys). */
+  env?: Record<string, string>;
   /** Chains to run (default: all under tasks/). */
   chains?: string[];
   /** Wall-time limit per turn in seconds (default 2400). */
@@ -206,11 +213,22 @@ async function runChain(
       chain,
       memory: opts.config.memory,
       log_dir: turnDir,
+      scratch: `${root}/scratch/${chain}/turn${n}`,
+      session_id: crypto.randomUUID(),
     };
-    const env: Record<string, string> = {};
+    await Deno.mkdir(values.scratch, { recursive: true });
+    const env: Record<string, string> = { ...opts.env };
+    if (opts.preset) {
+      Object.assign(
+        env,
+        opts.preset.env({ scratch: values.scratch, sessionId: values.session_id }),
+      );
+    }
     for (const [k, v] of Object.entries(values)) env[`REPOREUSE_${k.toUpperCase()}`] = v;
+    const template = opts.preset ? presetCommand(opts.preset, opts.agentArgs) : opts.agent ?? "";
     log(`${chain} turn ${n}: running the agent`);
-    const r = await runProcess(["bash", "-c", fillCommand(opts.agent, values)], {
+    const startedMs = Date.now();
+    const r = await runProcess(["bash", "-c", fillCommand(template, values)], {
       cwd: ws,
       env,
       timeoutMs: (opts.wallTimeS ?? 2400) * 1000,
@@ -230,8 +248,17 @@ async function runChain(
         );
       }
     }
-    // a cut stdout is no longer a whole JSON log
-    if (!r.cut.stdout) await adoptStdoutLog(turnDir, r.stdout);
+    if (opts.preset) {
+      await collectPresetLogs(opts.preset, {
+        turnDir,
+        workspace: ws,
+        scratch: values.scratch,
+        sessionId: values.session_id,
+        env: { ...Deno.env.toObject(), ...env },
+        startedMs,
+        stdout: r.stdout,
+      }, (line) => log(`${chain} turn ${n}: ${line}`));
+    } else if (!r.cut.stdout) await adoptStdoutLog(turnDir, r.stdout); // a cut stdout is no whole log
     const read = await readSubmission(ws, turn.path);
     if (read.problem) problems.push(read.problem);
     for (const p of problems) log(`${chain} turn ${n}: ${p}`);

@@ -30,6 +30,12 @@ Sub-agents: a Claude Code session's <id>/subagents/agent-*.jsonl, a subagents/ d
 the log, and Codex rollouts beside a rollout-*.jsonl whose parent thread is this session are read
 with it, at the step of the call that started them.
 
+Also read:
+OpenHands V0 (trajectory list, evaluation output.jsonl, events directory) and V1 (SDK events,
+conversation directory with subagents/), Gemini CLI session JSON (<= 0.38) and JSONL (>= 0.39,
+sub-agent sessions in chats/<sessionId>/), Aider --llm-history-file. The log may be a directory
+where the harness writes one (OpenHands). See docs/harnesses.md.
+
 Options:
   --root <dir>   the workspace as it was when the turn began: commands are evaluated against
                  its files (nothing outside it is ever read); without it, line numbers and line

@@ -7,6 +7,12 @@
 import { parseOptions } from "./_args.ts";
 import { configDirName, runProtocol } from "../../lib/protocol/runner.ts";
 import type { Memory } from "../../lib/protocol/requirement.ts";
+import {
+  AGENT_PRESETS,
+  agentPreset,
+  isAgentPreset,
+  type Preset,
+} from "../../lib/protocol/presets.ts";
 
 export const summary =
   "run an agent on task chains under the protocol and record its runs (App. A)";
@@ -41,9 +47,32 @@ as REPOREUSE_<NAME> environment variables:
                       or log.traj (JSON printed on stdout is kept as the log when no file is written)
   {turn} {chain} {memory}
 
+Presets (--agent NAME): the harness's own non-interactive command line, given the prompt and run
+in the workspace; after it stops, the session log(s) it wrote — sub-agents included — are copied
+into the turn directory (docs/harnesses.md says where each is found):
+  claude-code  claude -p "<prompt>" --output-format stream-json --verbose
+               --permission-mode bypassPermissions --session-id <uuid>
+               → log.jsonl (+ <uuid>/subagents/) from ~/.claude/projects/
+  codex        codex exec --json --skip-git-repo-check --sandbox workspace-write -C <ws> "<prompt>"
+               → log.jsonl (+ subagents/) from $CODEX_HOME/sessions/ (the rollout whose cwd is
+               the workspace, written during the turn; sub-agents by parent thread id)
+  gemini       gemini -p "<prompt>" --approval-mode yolo --output-format json
+               → log.json / log.jsonl from ~/.gemini/tmp/*/chats/ (sub-agents bundled)
+  opencode     opencode run --format json "<prompt>"  → log.json (opencode export) or log.jsonl
+  openhands    openhands --headless --json --override-with-envs -f <prompt file>, with
+               OPENHANDS_CONVERSATIONS_DIR set per turn → log.json (events + subagents/)
+  aider        aider --message-file <prompt file> --yes-always --no-git --no-auto-commits
+               --llm-history-file <turn dir>/log.llm.history …  → log.llm.history
+  mini         mini -t "<prompt>" --yolo --exit-immediately -o <turn dir>/log.traj.json
+Model, provider and keys are the harness's own settings (environment, config files); add flags
+with --agent-args, e.g. --agent codex --agent-args '-m gpt-5'.
+
 Options:
-  --agent <template>     agent command template (required)
-  --harness <name>       harness name for config.json (required), e.g. mini-SWE-agent
+  --agent <template|preset>  agent command template, or one of the presets above (required)
+  --agent-args <flags>   extra arguments appended to a preset's command line
+  --harness <name>       harness name for config.json (required for a template; a preset's
+                         default: claude-code, codex, gemini-cli, opencode, openhands, aider,
+                         mini-swe-agent)
   --model <name>         model name for config.json (required)
   --memory <m>           none | interface | source (default interface)
   --config <name>        directory name under runs/ (default <harness>__<model>__<memory>)
@@ -72,6 +101,7 @@ export async function run(args: string[]): Promise<number> {
     args,
     options: {
       agent: { type: "string" },
+      "agent-args": { type: "string" },
       harness: { type: "string" },
       model: { type: "string" },
       memory: { type: "string" },
@@ -89,9 +119,14 @@ export async function run(args: string[]): Promise<number> {
   const v = parsed.values;
   if (parsed.positionals.length !== 1) return fail("expected one corpus directory (see --help)");
   const corpus = parsed.positionals[0];
-  for (const k of ["agent", "harness", "model"] as const) {
-    if (!v[k]) return fail(`--${k} is required (see --help)`);
+  if (!v.agent) return fail("--agent is required (see --help)");
+  const preset: Preset | undefined = isAgentPreset(v.agent) ? agentPreset(v.agent) : undefined;
+  if (v["agent-args"] !== undefined && !preset) {
+    return fail(`--agent-args needs a preset --agent (${AGENT_PRESETS.join(", ")})`);
   }
+  const harness = v.harness ?? preset?.harness;
+  if (!harness) return fail("--harness is required (see --help)");
+  if (!v.model) return fail("--model is required (see --help)");
   const memory = (v.memory ?? "interface") as Memory;
   if (!["none", "interface", "source"].includes(memory)) {
     return fail(`--memory must be none, interface or source (got ${JSON.stringify(v.memory)})`);
@@ -110,13 +145,15 @@ export async function run(args: string[]): Promise<number> {
   } catch {
     return fail(`${corpus}: no tasks/ directory (not a corpus)`);
   }
-  const config = { harness: v.harness!, model: v.model!, memory, ...(v.cwd ? { cwd: v.cwd } : {}) };
+  const config = { harness, model: v.model, memory, ...(v.cwd ? { cwd: v.cwd } : {}) };
   try {
     const outcomes = await runProtocol({
       corpus,
       config,
       configName: v.config ?? configDirName(config),
-      agent: v.agent!,
+      agent: preset ? undefined : v.agent,
+      preset,
+      agentArgs: v["agent-args"],
       chains: v.chain,
       wallTimeS: wall,
       testTimeS: testTime,

@@ -67,3 +67,21 @@ export function spanSeconds(stamps: number[], ms: boolean): number | undefined {
   const span = hi - lo;
   return ms ? span / 1000 : span;
 }
+
+// deno-lint-ignore no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+
+/**
+ * A terminal output without ANSI escape sequences (colours, bracketed-paste toggles), which
+ * harnesses keep in what they pass to the model but which are not file text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stripAnsi } from "./common.ts";
+ * assert.ok(stripAnsi("\u001b[?2004l29:x\n\u001b[1mok\u001b[0m") === "29:x\nok");
+ * ```
+ */
+export function stripAnsi(s: string): string {
+  return s.includes("\u001b") ? s.replace(ANSI, "") : s;
+}

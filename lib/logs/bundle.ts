@@ -1,0 +1,155 @@
+/**
+ * Logs spread over several files, gathered into one text for the readers: an OpenHands
+ * conversation directory (V1 `events/event-NNNNN-<id>.json` plus `subagents/`, or V0
+ * `events/<n>.json`), and a Gemini CLI session with its sub-agent sessions
+ * (`chats/<sessionId>/*.json(l)` next to `chats/session-<ts>-<id8>.json(l)`).
+ *
+ * @module
+ */
+import { LogFormatError } from "./errors.ts";
+import { OPENHANDS_DIR_KEY } from "./readers/openhands.ts";
+import { GEMINI_BUNDLE_KEY } from "./readers/gemini.ts";
+
+async function isDir(p: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(p)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+async function names(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const e of Deno.readDir(dir)) if (e.isFile) out.push(e.name);
+  } catch {
+    // unreadable: none
+  }
+  return out;
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new LogFormatError(path, `invalid JSON (${e instanceof Error ? e.message : e})`);
+  }
+}
+
+const V1_EVENT = /^event-(\d+)-.*\.json$/;
+const V0_EVENT = /^(\d+)\.json$/;
+
+/** The event files of a directory (or of its `events/`), in stream order. */
+async function eventFiles(dir: string): Promise<string[] | undefined> {
+  for (const d of [`${dir}/events`, dir]) {
+    const files = await names(d);
+    const v1 = files.filter((f) => V1_EVENT.test(f));
+    const v0 = files.filter((f) => V0_EVENT.test(f));
+    const pick = v1.length ? v1 : v0;
+    const re = v1.length ? V1_EVENT : V0_EVENT;
+    if (pick.length) {
+      pick.sort((a, b) => Number(a.match(re)![1]) - Number(b.match(re)![1]));
+      return pick.map((f) => `${d}/${f}`);
+    }
+    // other spellings of an events directory: every JSON file, in name order
+    const other = files.filter((f) => f.endsWith(".json")).sort();
+    if (d.endsWith("/events") && other.length) return other.map((f) => `${d}/${f}`);
+  }
+  return undefined;
+}
+
+/** Sub-agent conversations under `<dir>/subagents/` (any depth), each with its event files. */
+async function subagentDirs(dir: string): Promise<string[]> {
+  const root = `${dir}/subagents`;
+  if (!(await isDir(root))) return [];
+  const out: string[] = [];
+  const walk = async (d: string, depth: number) => {
+    if (depth > 4) return;
+    if ((await names(`${d}/events`)).some((f) => V1_EVENT.test(f))) out.push(d);
+    try {
+      for await (const e of Deno.readDir(d)) {
+        if (e.isDirectory && e.name !== "events") await walk(`${d}/${e.name}`, depth + 1);
+      }
+    } catch {
+      // unreadable: skipped
+    }
+  };
+  await walk(root, 0);
+  return out.sort();
+}
+
+async function openHandsDir(dir: string): Promise<string | undefined> {
+  const files = await eventFiles(dir);
+  if (!files) return undefined;
+  const events = [];
+  for (const f of files) events.push(await readJson(f));
+  const subagents = [];
+  for (const s of await subagentDirs(dir)) {
+    const evs = [];
+    for (const f of (await eventFiles(s)) ?? []) evs.push(await readJson(f));
+    subagents.push({ id: s.slice(dir.length + 1), events: evs });
+  }
+  return JSON.stringify({ [OPENHANDS_DIR_KEY]: { events, subagents } });
+}
+
+function parseGemini(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // JSONL
+  }
+  const lines = text.split("\n").filter((l) => l.trim());
+  const out: unknown[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    try {
+      out.push(JSON.parse(lines[i]));
+    } catch {
+      if (i === lines.length - 1) break;
+      throw new LogFormatError(file, `invalid JSON on line ${i + 1} of a Gemini CLI session`);
+    }
+  }
+  return out;
+}
+
+async function geminiWithSubagents(path: string): Promise<string | undefined> {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const m = base.match(/^session-.*-([0-9a-f]{8})\.jsonl?$/i);
+  if (!m) return undefined;
+  const dir = path.slice(0, path.lastIndexOf("/") + 1) || "./";
+  let subdir: string | undefined;
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isDirectory && e.name.toLowerCase().startsWith(m[1].toLowerCase())) subdir = e.name;
+    }
+  } catch {
+    return undefined;
+  }
+  if (!subdir) return undefined;
+  const text = await Deno.readTextFile(path).catch(() => undefined);
+  if (text === undefined) return undefined;
+  const id = text.slice(0, 4096).match(/"sessionId"\s*:\s*"([^"]+)"/)?.[1];
+  if (!id || id !== subdir) return undefined;
+  const subs = (await names(`${dir}${subdir}`)).filter((f) => /\.jsonl?$/.test(f)).sort();
+  if (!subs.length) return undefined;
+  const subagents = [];
+  for (const f of subs) {
+    const p = `${dir}${subdir}/${f}`;
+    subagents.push(parseGemini(await Deno.readTextFile(p), p));
+  }
+  return JSON.stringify({ [GEMINI_BUNDLE_KEY]: { main: parseGemini(text, path), subagents } });
+}
+
+/**
+ * One text for a log made of several files, or undefined when `path` is an ordinary single
+ * log. Throws {@link LogFormatError} naming a part that cannot be read.
+ */
+export async function bundleLog(path: string): Promise<string | undefined> {
+  if (await isDir(path)) return await openHandsDir(path.replace(/\/+$/, ""));
+  return await geminiWithSubagents(path);
+}

@@ -1,0 +1,614 @@
+/**
+ * OpenHands logs, both code lines.
+ *
+ * V0 (`openhands/` event stream, CodeActAgent): a trajectory (`save_trajectory_path`, a JSON list
+ * of event dicts), an evaluation `output.jsonl` line (`{instance_id, instruction, history, …}`),
+ * or the app's per-event files (`sessions/<sid>/events/<n>.json`, given as the directory).
+ * Actions: `read` (`str_replace_editor view`; observation text ``Here's the result of running
+ * `cat -n` on <path>:`` then `%6d\t` numbered lines, cut with `<response clipped>`), `run` (a
+ * shell command; observation `content` + `extras.metadata {exit_code, working_dir}`), `edit` /
+ * `write` (writes), `delegate` (a sub-agent whose events follow in the same stream).
+ *
+ * V1 (software-agent-sdk): `ActionEvent` / `ObservationEvent` pairs (by `tool_call_id`, else
+ * `action_id`); tools `terminal` (`execute_bash` before SDK PR #1033) and `file_editor`
+ * (`str_replace_editor` before SDK PR #628) whose `view` output is the same `cat -n` text;
+ * persisted as `<dir>/events/event-NNNNN-<id>.json` (the directory may be given; sub-agent
+ * conversations under `subagents/` are read at the step of the parent's `delegate` call), as
+ * JSON lists / JSONL of events, or as benchmark `output.jsonl` `history`.
+ *
+ * Line numbers printed in the output are what the model saw; without them (old non-ACI reads) the
+ * requested window, clipped by the lines shown.
+ *
+ * @module
+ */
+import type { Event, LogMeta, Ranges } from "../types.ts";
+import { rangesOf } from "../ranges.ts";
+import { analyzeShell } from "../shell/analyze.ts";
+import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
+import { arr, num, obj, type ReaderOptions, type ReaderResult, str, stripAnsi } from "./common.ts";
+
+type Json = Record<string, unknown>;
+
+/** The bundle `readLogDir` builds from an OpenHands conversation directory. */
+export const OPENHANDS_DIR_KEY = "openhands_conversation_dir";
+
+/** True when a value is a V0 event dict (`action` or `observation` key). */
+export function isV0Event(v: unknown): boolean {
+  const o = obj(v);
+  if (!o || "role" in o) return false; // chat messages (SWE-agent history) carry `action` too
+  return (typeof o.action === "string" && ("args" in o || "source" in o || "id" in o)) ||
+    (typeof o.observation === "string" && ("content" in o || "extras" in o || "cause" in o));
+}
+
+/** True when a value is a V1 SDK event (`kind` ending in `Event`). */
+export function isV1Event(v: unknown): boolean {
+  const k = str(obj(v)?.kind);
+  return !!k && /(Event|Observation)$/.test(k);
+}
+
+/** The events of a V0 `history`: a flat list, or (2024) a list of `[action, observation]` pairs. */
+function flatten(list: unknown[]): Json[] {
+  const out: Json[] = [];
+  for (const x of list) {
+    if (Array.isArray(x)) {
+      for (const y of x) if (obj(y)) out.push(y as Json);
+    } else if (obj(x)) out.push(x as Json);
+  }
+  return out;
+}
+
+/** The event list of any OpenHands log shape, and the evaluation record when there is one. */
+export function openHandsEvents(data: unknown): { events: Json[]; record?: Json } {
+  if (Array.isArray(data)) {
+    // a JSONL of evaluation records, or a list / JSONL of events
+    const recs = data.filter((d) => Array.isArray(obj(d)?.history));
+    if (recs.length > 1) {
+      const ids = recs.slice(0, 3).map((r) => str(obj(r)?.instance_id) ?? "?").join(", ");
+      throw new Error(
+        `an evaluation output.jsonl with ${recs.length} records (${ids}${
+          recs.length > 3 ? ", …" : ""
+        }): one run log holds one instance — give each record as its own file`,
+      );
+    }
+    if (recs.length) return { events: flatten(arr(obj(recs[0])!.history)), record: obj(recs[0]) };
+    return { events: flatten(data) };
+  }
+  const o = obj(data) ?? {};
+  if (Array.isArray(o.history)) return { events: flatten(o.history), record: o };
+  if (Array.isArray(o.events)) return { events: flatten(o.events) };
+  return { events: [] };
+}
+
+const CAT_N = /^Here's the result of running `cat -n` on (.+?):\s*$/m;
+const DIR_VIEW = /^Here's the files and directories up to \d+ levels? deep in (.+?),/m;
+const NUM_LINE = /^\s*(\d+)\t/;
+
+/**
+ * Line numbers of a `cat -n`-style editor view (`%6d\t` prefixes), in order; a stray number
+ * breaking the run (inside a shown line) is skipped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { catNumbers } from "./openhands.ts";
+ * const view = "   650\t// (prefix | postfix)\n   651\tDEF(parampattern);\n     7\tno\n   652\tx<response clipped>";
+ * assert.ok(catNumbers(view).join() === "650,651,652");
+ * ```
+ */
+export function catNumbers(text: string): number[] {
+  const out: number[] = [];
+  let expect: number | undefined;
+  for (const l of text.split("\n")) {
+    const m = l.match(NUM_LINE);
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (expect !== undefined && n !== expect) continue;
+    out.push(n);
+    expect = n + 1;
+  }
+  return out;
+}
+
+interface Ctx {
+  ws: Workspace;
+  step: number;
+  actions: Event[][];
+}
+
+function ev(
+  ctx: Ctx,
+  kind: Event["kind"],
+  tool: string,
+  command: string,
+  paths: string[],
+  lines: Ranges,
+  note?: string,
+  placed = true,
+): Event {
+  const e: Event = { step: ctx.step, kind, tool, command, paths, lines, placed };
+  if (note) e.note = note;
+  return e;
+}
+
+/** An editor `view` (V0 `read` action or V1 `file_editor view`) and what it printed. */
+function viewEvent(
+  ctx: Ctx,
+  tool: string,
+  command: string,
+  rawPath: string | undefined,
+  text: string | undefined,
+  failed: boolean,
+  window?: { start?: number; end?: number },
+): Event {
+  const rel = rawPath === undefined ? undefined : ctx.ws.resolve(rawPath, "");
+  if (rel === undefined) {
+    return ev(
+      ctx,
+      "read",
+      tool,
+      command,
+      [],
+      {},
+      rawPath === undefined ? "no path" : `outside the workspace, ignored: ${rawPath}`,
+    );
+  }
+  if (text === undefined) {
+    return ev(ctx, "read", tool, command, [], {}, "no observation: nothing read");
+  }
+  if (DIR_VIEW.test(text)) return ev(ctx, "list", tool, command, [rel === "" ? "." : rel], {});
+  if (failed || /^ERROR:/m.test(text.slice(0, 200)) || /^Invalid `path`/.test(text)) {
+    return ev(ctx, "read", tool, command, [], {}, `view failed: nothing read (${rel})`);
+  }
+  const content = ctx.ws.read(rel);
+  const len = typeof content === "string" ? splitLines(content).length : undefined;
+  const header = text.match(CAT_N);
+  let nums = catNumbers(header ? text.slice(header.index! + header[0].length) : text);
+  if (len !== undefined) nums = nums.filter((n) => n <= len);
+  if (nums.length) return ev(ctx, "read", tool, command, [rel], { [rel]: rangesOf(nums) });
+  // no numbers (non-ACI FileReadAction): the requested window, as long as the text shown
+  const shown = splitLines(text).length;
+  if (!shown) return ev(ctx, "read", tool, command, [], {}, `nothing shown (${rel})`);
+  const start = Math.max(1, (window?.start ?? 0) + 1);
+  let end = start + shown - 1;
+  if (window?.end !== undefined && window.end > 0) end = Math.min(end, window.end);
+  if (len !== undefined) end = Math.min(end, len);
+  return ev(
+    ctx,
+    "read",
+    tool,
+    command,
+    [rel],
+    end >= start ? { [rel]: [[start, end]] } : {},
+    "window from the action (no line numbers in the output)",
+    len !== undefined,
+  );
+}
+
+function applyEdit(ctx: Ctx, rel: string, args: Json): void {
+  const cmd = str(args.command);
+  const cur = ctx.ws.read(rel);
+  if (cmd === "create") {
+    const t = str(args.file_text);
+    ctx.ws.write(rel, t === undefined ? UNKNOWN : t.endsWith("\n") || t === "" ? t : t + "\n");
+  } else if (cmd === "str_replace" && typeof cur === "string") {
+    const o = str(args.old_str), n = str(args.new_str) ?? "";
+    ctx.ws.write(rel, o !== undefined && cur.includes(o) ? cur.replace(o, () => n) : UNKNOWN);
+  } else if (cmd === "insert" && typeof cur === "string") {
+    const at = num(args.insert_line), n = str(args.new_str);
+    if (at === undefined || n === undefined) ctx.ws.write(rel, UNKNOWN);
+    else {
+      const lines = splitLines(cur);
+      lines.splice(at, 0, ...splitLines(n));
+      ctx.ws.write(rel, lines.join("\n") + "\n");
+    }
+  } else ctx.ws.write(rel, UNKNOWN);
+}
+
+/** Tools with no file view (run events; they neither read nor write workspace files). */
+const RUN_TOOLS = new Set([
+  "finish",
+  "think",
+  "task_tracker",
+  "browse",
+  "browse_interactive",
+  "web_read",
+  "fetch",
+  "mcp",
+  "delegate",
+  "recall",
+  "condensation",
+  "condensation_request",
+  "request_condensation",
+  "send_message",
+  "invoke_skill",
+]);
+
+// ---------------------------------------------------------------------------------------------
+// V0
+
+const V0_SKIP = new Set([
+  "message",
+  "system",
+  "recall",
+  "think",
+  "finish",
+  "reject",
+  "null",
+  "change_agent_state",
+  "condensation",
+  "condensation_request",
+  "agent_state_changed",
+]);
+
+async function readV0(ctx: Ctx, events: Json[]): Promise<void> {
+  const byCause = new Map<unknown, Json>();
+  for (const e of events) if (typeof e.observation === "string") byCause.set(e.cause, e);
+  let lastResponse: unknown = undefined;
+  let started = false;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const action = str(e.action);
+    if (action === undefined || str(e.source) === "user" || str(e.source) === "environment") {
+      continue;
+    }
+    if (V0_SKIP.has(action)) {
+      if (action === "message" || action === "finish" || action === "think") {
+        // a model response without a tool: the next action is a new step
+        if (started) ctx.step++;
+        lastResponse = undefined;
+      }
+      continue;
+    }
+    const meta = obj(e.tool_call_metadata);
+    const response = str(obj(meta?.model_response)?.id) ?? meta?.tool_call_id ?? e.id;
+    if (started && response !== lastResponse) ctx.step++;
+    started = true;
+    lastResponse = response;
+    let o: Json | undefined = e.id !== undefined ? byCause.get(e.id) : undefined;
+    if (!o) {
+      // no cause link (older trajectories): the next observation in order
+      const next = events[i + 1];
+      if (next && typeof next.observation === "string" && next.cause === undefined) o = next;
+    }
+    const args = obj(e.args) ?? {};
+    const obsKind = str(o?.observation);
+    const content = str(o?.content);
+    const failed = obsKind === "error";
+    const tool = str(meta?.function_name) ?? action;
+    switch (action) {
+      case "read": {
+        const vr = arr(args.view_range).map((x) => num(x));
+        const win = vr.length === 2 && vr[0] !== undefined
+          ? { start: vr[0] - 1, end: vr[1] === -1 ? undefined : vr[1] }
+          : {
+            start: num(args.start) ?? 0,
+            end: num(args.end) !== undefined && num(args.end)! > 0 ? num(args.end) : undefined,
+          };
+        ctx.actions.push([
+          viewEvent(
+            ctx,
+            tool,
+            compact({ command: "view", path: args.path, view_range: args.view_range }),
+            str(args.path),
+            o ? content ?? "" : undefined,
+            failed,
+            win,
+          ),
+        ]);
+        break;
+      }
+      case "run": {
+        const command = str(args.command) ?? "";
+        if (args.is_input === true || args.is_input === "true") {
+          ctx.actions.push([ev(ctx, "run", tool, command, [], {}, "input to a running process")]);
+          break;
+        }
+        const md = obj(obj(o?.extras)?.metadata);
+        const wd = str(md?.working_dir);
+        const cwd = wd ? ctx.ws.resolve(wd, "") : "";
+        const rc = num(md?.exit_code) ?? num(obj(o?.extras)?.exit_code);
+        const obs = o && obsKind === "run"
+          ? { output: stripCmdSuffix(content ?? ""), returncode: rc === -1 ? undefined : rc }
+          : undefined;
+        ctx.actions.push(
+          await analyzeShell(
+            command,
+            { ws: ctx.ws, cwd, step: ctx.step, tool: "execute_bash" },
+            obs,
+          ),
+        );
+        break;
+      }
+      case "edit":
+      case "write": {
+        const p = str(args.path);
+        const rel = p === undefined ? undefined : ctx.ws.resolve(p, "");
+        const toolArgs = editorArgs(meta) ?? args;
+        if (rel !== undefined && !failed) {
+          if (action === "write") {
+            const t = str(args.content);
+            ctx.ws.write(rel, t ?? UNKNOWN);
+          } else if (str(toolArgs.command)) applyEdit(ctx, rel, toolArgs);
+          else ctx.ws.write(rel, UNKNOWN);
+        }
+        ctx.actions.push([
+          ev(
+            ctx,
+            "write",
+            tool,
+            compact({ command: str(toolArgs.command) ?? action, path: p }),
+            rel === undefined ? [] : [rel],
+            {},
+            rel === undefined ? `outside the workspace, ignored: ${p}` : undefined,
+          ),
+        ]);
+        break;
+      }
+      case "run_ipython":
+        ctx.actions.push([
+          ev(
+            ctx,
+            "other",
+            "execute_ipython_cell",
+            str(args.code) ?? "",
+            [],
+            {},
+            "IPython cell: what it printed is not attributed to files",
+          ),
+        ]);
+        break;
+      default:
+        ctx.actions.push([
+          RUN_TOOLS.has(action)
+            ? ev(ctx, "run", tool, compact(args), [], {})
+            : ev(ctx, "other", tool, compact(args), [], {}, `unknown action: ${action}`),
+        ]);
+    }
+  }
+}
+
+/** The editor call's own arguments (V0 keeps them in the raw model response). */
+function editorArgs(meta: Json | undefined): Json | undefined {
+  const id = str(meta?.tool_call_id);
+  for (const c of arr(obj(meta?.model_response)?.choices)) {
+    for (const tc of arr(obj(obj(c)?.message)?.tool_calls)) {
+      const t = obj(tc);
+      if (id && str(t?.id) !== id) continue;
+      try {
+        return obj(JSON.parse(str(obj(t?.function)?.arguments) ?? ""));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The command output without the harness's `[… exit code N.]` / cwd notices. */
+function stripCmdSuffix(s: string): string {
+  return stripAnsi(s).replace(
+    /\n?\[(The command completed with exit code|Command finished with exit code) -?\d+\.?\]\s*$/,
+    "",
+  )
+    .replace(/\n?\[Current working directory: [^\]]*\]\s*$/, "")
+    .replace(/\n?\[Python interpreter: [^\]]*\]\s*$/, "");
+}
+
+function compact(v: unknown): string {
+  const o = obj(v);
+  if (!o) return JSON.stringify(v ?? {});
+  const out: Json = {};
+  for (const [k, x] of Object.entries(o)) if (x !== null && x !== undefined) out[k] = x;
+  return JSON.stringify(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// V1
+
+function obsText(o: Json | undefined): string | undefined {
+  if (!o) return undefined;
+  const c = o.content;
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) {
+    const parts = c.map((p) => str(obj(p)?.text)).filter((p): p is string => p !== undefined);
+    if (parts.length || !str(o.output)) return parts.join("\n");
+  }
+  return str(o.output) ?? str(o.error);
+}
+
+const SHELL_TOOLS = new Set(["terminal", "execute_bash", "bash"]);
+const EDITOR_TOOLS = new Set(["file_editor", "str_replace_editor", "planning_file_editor"]);
+
+async function readV1(
+  ctx: Ctx,
+  events: Json[],
+  subagents: Map<string, Json[]>,
+  child = false,
+): Promise<void> {
+  const saved = ctx.step;
+  const obsBy = new Map<string, Json>();
+  for (const e of events) {
+    const k = str(e.kind);
+    if (k === "ObservationEvent" || k === "AgentErrorEvent" || k === "UserRejectObservation") {
+      const id = str(e.tool_call_id) ?? str(e.action_id);
+      if (id) obsBy.set(id, e);
+      const aid = str(e.action_id);
+      if (aid) obsBy.set(`action:${aid}`, e);
+    }
+  }
+  let lastResponse: string | undefined;
+  let started = false;
+  const subs = [...subagents.entries()];
+  for (const e of events) {
+    const kind = str(e.kind);
+    if (kind === "MessageEvent" && str(e.source) === "agent") {
+      if (started && !child) ctx.step++;
+      lastResponse = undefined;
+      continue;
+    }
+    if (kind !== "ActionEvent") continue;
+    const response = str(e.llm_response_id) ?? str(e.id);
+    if (started && response !== lastResponse && !child) ctx.step++;
+    started = true;
+    lastResponse = response;
+    const a = obj(e.action) ?? {};
+    const tool = str(e.tool_name) ?? str(obj(e.tool_call)?.name) ?? str(a.kind) ?? "?";
+    const o = obsBy.get(str(e.tool_call_id) ?? "\u0000") ?? obsBy.get(`action:${str(e.id)}`);
+    const observation = obj(o?.observation);
+    const failed = str(o?.kind) !== "ObservationEvent" || observation?.is_error === true ||
+      (typeof observation?.error === "string" && observation.error !== "");
+    const text = o ? obsText(observation) ?? str(o.error) : undefined;
+    if (SHELL_TOOLS.has(tool)) {
+      const command = str(a.command) ?? "";
+      const md = obj(observation?.metadata);
+      const wd = str(md?.working_dir);
+      const cwd = wd ? ctx.ws.resolve(wd, "") : "";
+      const rc = num(observation?.exit_code) ?? num(md?.exit_code);
+      const obs = o && str(o.kind) === "ObservationEvent" && text !== undefined
+        ? { output: stripCmdSuffix(text), returncode: rc === -1 ? undefined : rc }
+        : undefined;
+      if (a.is_input === true) {
+        ctx.actions.push([ev(ctx, "run", tool, command, [], {}, "input to a running process")]);
+      } else {
+        ctx.actions.push(
+          await analyzeShell(command, { ws: ctx.ws, cwd, step: ctx.step, tool }, obs),
+        );
+      }
+      continue;
+    }
+    if (EDITOR_TOOLS.has(tool)) {
+      const cmd = str(a.command);
+      const p = str(a.path);
+      const command = compact({ command: cmd, path: p, view_range: a.view_range });
+      if (cmd === "view") {
+        const vr = arr(a.view_range).map((x) => num(x));
+        const win = vr.length === 2 && vr[0] !== undefined
+          ? { start: vr[0] - 1, end: vr[1] === -1 ? undefined : vr[1] }
+          : undefined;
+        ctx.actions.push([viewEvent(ctx, tool, command, p, text, failed, win)]);
+      } else {
+        const rel = p === undefined ? undefined : ctx.ws.resolve(p, "");
+        if (rel !== undefined && !failed && o) applyEdit(ctx, rel, a);
+        ctx.actions.push([
+          ev(
+            ctx,
+            "write",
+            tool,
+            command,
+            rel === undefined ? [] : [rel],
+            {},
+            rel === undefined
+              ? `outside the workspace, ignored: ${p}`
+              : o
+              ? undefined
+              : "no observation",
+          ),
+        ]);
+      }
+      continue;
+    }
+    if (tool === "glob" || tool === "grep") {
+      // SDK glob / grep tools: the directory searched or listed; grep's `path:line:` lines
+      const p = str(a.path);
+      const dir = p === undefined ? "" : ctx.ws.resolve(p, "");
+      const paths = dir === undefined ? [] : [dir === "" ? "." : dir];
+      const lines: Ranges = {};
+      if (tool === "grep" && text !== undefined && !failed) {
+        const found = new Map<string, number[]>();
+        for (const l of text.split("\n")) {
+          const m = l.match(/^(.+?):(\d+):/);
+          const rel = m ? ctx.ws.resolve(m[1], dir ?? "") : undefined;
+          if (!m || rel === undefined) continue;
+          found.set(rel, [...(found.get(rel) ?? []), Number(m[2])]);
+        }
+        for (const [f, ns] of found) lines[f] = rangesOf(ns);
+      }
+      ctx.actions.push([
+        ev(
+          ctx,
+          tool === "grep" ? "search" : "list",
+          tool,
+          compact(a),
+          paths,
+          lines,
+          dir === undefined
+            ? `outside the workspace, ignored: ${p}`
+            : failed
+            ? "tool call failed"
+            : undefined,
+        ),
+      ]);
+      continue;
+    }
+    if (tool === "delegate" || tool === "task") {
+      ctx.actions.push([ev(ctx, "run", tool, compact(a), [], {})]);
+      // sub-agent conversations persisted under subagents/: read at this step, once
+      while (subs.length) {
+        const [, evs] = subs.shift()!;
+        await readV1(ctx, evs, new Map(), true);
+      }
+      continue;
+    }
+    if (RUN_TOOLS.has(tool) || /^browser_/.test(tool)) {
+      ctx.actions.push([ev(ctx, "run", tool, compact(a), [], {})]);
+      continue;
+    }
+    ctx.actions.push([ev(ctx, "other", tool, compact(a), [], {}, `unknown tool: ${tool}`)]);
+  }
+  // sub-agent conversations no delegate call named
+  for (const [, evs] of subs) await readV1(ctx, evs, new Map(), true);
+  if (child) ctx.step = saved;
+}
+
+/** The workspace root the log names: the task's `<uploaded_files>`, else the first command's cwd. */
+function rootOf(events: Json[], record: Json | undefined): string | undefined {
+  const texts = [str(record?.instruction)];
+  for (const e of events.slice(0, 6)) {
+    texts.push(str(obj(e.args)?.content), str(e.message));
+    for (const p of arr(obj(obj(e.llm_message)?.content))) texts.push(str(obj(p)?.text));
+    for (const p of arr(obj(e.llm_message)?.content)) texts.push(str(obj(p)?.text));
+  }
+  for (const t of texts) {
+    const m = t?.match(/<uploaded_files>\s*\n?\s*(\/[^\s<]+)\s*\n?\s*<\/uploaded_files>/);
+    if (m) return m[1].replace(/\/+$/, "");
+  }
+  for (const e of events) {
+    const md = obj(obj(e.extras)?.metadata) ?? obj(obj(e.observation)?.metadata);
+    const wd = str(md?.working_dir);
+    if (wd) return wd.replace(/\/+$/, "");
+  }
+  return undefined;
+}
+
+/** Reads any OpenHands log (V0 or V1; see the module doc). */
+export async function readOpenHands(
+  data: unknown,
+  opts: ReaderOptions,
+  format: string,
+): Promise<ReaderResult> {
+  let events: Json[];
+  let record: Json | undefined;
+  const subagents = new Map<string, Json[]>();
+  const dir = obj(obj(data)?.[OPENHANDS_DIR_KEY]);
+  if (dir) {
+    events = flatten(arr(dir.events));
+    for (const s of arr(dir.subagents)) {
+      const so = obj(s);
+      if (so) subagents.set(str(so.id) ?? String(subagents.size), flatten(arr(so.events)));
+    }
+  } else ({ events, record } = openHandsEvents(data));
+  const root = opts.cwd ?? rootOf(events, record) ?? "/workspace";
+  const ctx: Ctx = { ws: new Workspace(opts.files, root), step: 0, actions: [] };
+  if (format === "openhands-v0") await readV0(ctx, events);
+  else await readV1(ctx, events, subagents);
+  const meta: LogMeta = {};
+  const stamps = events.map((e) => Date.parse(str(e.timestamp) ?? "")).filter((t) =>
+    Number.isFinite(t)
+  );
+  if (stamps.length >= 2) meta.seconds = (Math.max(...stamps) - Math.min(...stamps)) / 1000;
+  const metrics = obj(record?.metrics);
+  const cost = num(metrics?.accumulated_cost);
+  if (cost !== undefined) meta.cost = cost;
+  meta.steps = ctx.actions.length ? ctx.step + 1 : 0;
+  return { format, actions: ctx.actions, meta };
+}
