@@ -95,7 +95,8 @@ export const CLONE_MIN_SIZE = 40;
 
 /** Whether a def is a test function (never a target: tests are run, not called). */
 export function isTestFunction(d: { name: string; file: string }): boolean {
-  return /^test/i.test(d.name) && /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_tests?\.py$/.test(d.file);
+  return /^test/i.test(d.name) &&
+    /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_tests?\.py$/.test(d.file);
 }
 
 /** Words of an identifier (`getHTTPResponse_code` → get, http, response, code). */
@@ -152,7 +153,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   const problems: FileProblem[] = [];
   for (const [side, s] of [["base", base], ["head", head]] as const) {
     for (const e of s.errors) {
-      if (touched.has(e.file)) problems.push({ side, file: e.file, line: e.line, message: e.message });
+      if (touched.has(e.file)) {
+        problems.push({ side, file: e.file, line: e.line, message: e.message });
+      }
     }
   }
 
@@ -254,13 +257,13 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     const excluded = (g: SideDef) =>
       g.id === h.id || g.id === st.from?.id || nested(g.id, h.id) || nested(h.id, g.id) ||
       g.uses.includes(h.id) || !existing(g);
-    const before = st.from && st.status === "modified"
-      ? scopeOf(base, baseById, st.from)
-      : null;
+    const before = st.from && st.status === "modified" ? scopeOf(base, baseById, st.from) : null;
 
     // re-implementations: the paper's rule over G's sharing a callee with F
     const hits = new Map<SideDef, number>();
-    for (const c of calls) for (const g of byCallee.get(c) ?? []) hits.set(g, (hits.get(g) ?? 0) + 1);
+    for (const c of calls) {
+      for (const g of byCallee.get(c) ?? []) hits.set(g, (hits.get(g) ?? 0) + 1);
+    }
     const flagged = new Set<string>();
     const hTotal = featureTotal(h.features);
     for (const [g, n] of hits) {
@@ -303,7 +306,10 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       if (!sizeOk && shared === 0 && nameSim === 0) continue;
       const sim = similarity(h.features, g.features);
       const overlap = callees.length ? shared / callees.length : null;
+      const g0 = baseById.get(g.id) ?? g;
       if (sizeOk && sim >= cloneThreshold) {
+        // a clone already before the change (both edited alike) is not new
+        if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) continue;
         clones.push({
           kind: "clone",
           function: loc(h),
@@ -317,6 +323,11 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         continue;
       }
       if (shared === 0) continue;
+      if (before) {
+        let sharedBefore = 0;
+        for (const c of new Set(g0.callees)) if (before.calls.has(c)) sharedBefore++;
+        if (sharedBefore >= shared) continue; // the change added no shared callee
+      }
       const calleeSim = jaccard(callees, calls);
       const paramSim = jaccard(h.params, g.params);
       const score = 0.45 * calleeSim + 0.25 * sim + 0.2 * nameSim + 0.1 * paramSim;

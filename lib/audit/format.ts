@@ -43,7 +43,11 @@ function evidence(f: Finding): string {
 
 function counts(r: AuditReport) {
   const by = (k: Finding["kind"]) => r.findings.filter((f) => f.kind === k).length;
-  return { reimplementation: by("reimplementation"), clone: by("clone"), candidate: by("candidate") };
+  return {
+    reimplementation: by("reimplementation"),
+    clone: by("clone"),
+    candidate: by("candidate"),
+  };
 }
 
 /** The readable terminal report. */
@@ -102,7 +106,9 @@ export function formatMarkdown(r: AuditReport): string {
   const out = [
     "### reporeuse audit",
     "",
-    `${short(r.base.commit, r.base.rev)} → ${short(r.head.commit, r.head.rev)}: ${reported.length} function(s) added or changed in ${r.files.length} Python file(s).`,
+    `${short(r.base.commit, r.base.rev)} → ${
+      short(r.head.commit, r.head.rev)
+    }: ${reported.length} function(s) added or changed in ${r.files.length} Python file(s).`,
     "",
     c.reimplementation
       ? `**${c.reimplementation} re-implementation(s)** of existing functions (the new code calls ≥ 80% of what the existing function calls, instead of calling it).`
@@ -111,7 +117,13 @@ export function formatMarkdown(r: AuditReport): string {
   const table = (kind: Finding["kind"], heading: string) => {
     const fs = r.findings.filter((f) => f.kind === kind);
     if (!fs.length) return;
-    out.push("", `#### ${heading}`, "", "| New or changed | Existing | Evidence |", "|---|---|---|");
+    out.push(
+      "",
+      `#### ${heading}`,
+      "",
+      "| New or changed | Existing | Evidence |",
+      "|---|---|---|",
+    );
     for (const f of fs) {
       out.push(
         `| \`${mdCell(f.function.id)}\` ${mdCell(f.function.file)}:${f.function.line} | \`${
@@ -134,7 +146,9 @@ export function formatMarkdown(r: AuditReport): string {
   if (r.problems.length) {
     out.push("", "#### Files with problems", "");
     for (const p of r.problems) {
-      out.push(`- ${p.side}: \`${mdCell(p.file)}\`${p.line ? `:${p.line}` : ""} — ${mdCell(p.message)}`);
+      out.push(
+        `- ${p.side}: \`${mdCell(p.file)}\`${p.line ? `:${p.line}` : ""} — ${mdCell(p.message)}`,
+      );
     }
   }
   return out.join("\n");

@@ -109,7 +109,13 @@ export async function resolveRevision(repo: string, rev: string): Promise<string
   }
   if (rev.startsWith("-")) throw new AuditError(`${rev}: not a revision`);
   try {
-    const out = await git(repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]);
+    const out = await git(repo, [
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      "--end-of-options",
+      `${rev}^{commit}`,
+    ]);
     return decoder.decode(out).trim();
   } catch {
     const hint = (await isShallow(repo).catch(() => false))

@@ -68,7 +68,10 @@ export {
   emptySide,
   FINDINGS_SCHEMA,
   type HistoryFrames,
+  historyFromJson,
+  type HistoryJson,
   type HistoryOptions,
+  historyToJson,
   PROBLEMS_SCHEMA,
 } from "./run.ts";
 export {
@@ -79,9 +82,9 @@ export {
   formatJson,
   formatMarkdown,
   formatReport,
+  FORMATS,
   formatSarif,
   formatText,
-  FORMATS,
   REPORT_VERSION,
   SARIF_RULES,
 } from "./format.ts";

@@ -7,7 +7,7 @@
  */
 import pl from "nodejs-polars";
 import { toFrame } from "../frames/mod.ts";
-import { type ChangeAudit, auditChange, type ChangeOptions } from "./change.ts";
+import { auditChange, type ChangeAudit, type ChangeOptions } from "./change.ts";
 import {
   AuditError,
   commitInfo,
@@ -256,3 +256,34 @@ export const COMMITS_SCHEMA = {
   problems: "i32",
   seconds: "f64",
 } as const;
+
+/** A history run as plain JSON (rows of each frame), e.g. to keep a snapshot under data/. */
+export interface HistoryJson {
+  /** Where the rows come from (repository, range, tool version). */
+  provenance: string;
+  commits: Record<string, unknown>[];
+  changed: Record<string, unknown>[];
+  findings: Record<string, unknown>[];
+  problems: Record<string, unknown>[];
+}
+
+/** The rows of a history run's frames, with a provenance line. */
+export function historyToJson(h: HistoryFrames, provenance: string): HistoryJson {
+  return {
+    provenance,
+    commits: h.commits.toRecords(),
+    changed: h.changed.toRecords(),
+    findings: h.findings.toRecords(),
+    problems: h.problems.toRecords(),
+  };
+}
+
+/** The frames of a {@link HistoryJson} snapshot (typed per the schemas). */
+export function historyFromJson(j: HistoryJson): HistoryFrames {
+  return {
+    commits: toFrame(j.commits, COMMITS_SCHEMA, []),
+    changed: toFrame(j.changed, CHANGED_SCHEMA, []),
+    findings: toFrame(j.findings, FINDINGS_SCHEMA, []),
+    problems: toFrame(j.problems, PROBLEMS_SCHEMA, []),
+  };
+}

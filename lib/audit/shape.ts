@@ -26,7 +26,7 @@ import { createHash } from "node:crypto";
 import { type Parser, parserFor } from "../util/treesitter.ts";
 
 /** Version of the shape extraction; part of every cache key. */
-export const SHAPE_VERSION = 1;
+export const SHAPE_VERSION = 2;
 
 /** Shape of one `def` (see module doc). `line` is the 1-based line of its `def` keyword. */
 export interface DefShape {
@@ -50,77 +50,101 @@ const LITERALS = new Set([
 ]);
 const OPERATOR = /^([-+*/%@&|^~<>=!]+|and|or|not|in|is)$/;
 
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 interface Frame {
   depth: number;
   name: string;
   line: number;
-  tokens: string[];
-  counts: Map<number, number>;
-  size: number;
-  /** [start, end) byte range of the docstring statement, or null. */
+  /** Where this def's features, tokens and named-node count start in the shared buffers. */
+  feat: number;
+  tok: number;
+  named: number;
+  /** [start, end) index range of the docstring statement, or null. */
   doc: [number, number] | null;
   nameStart: number;
 }
 
-let parserPromise: Promise<Parser> | undefined;
+// node classes, per grammar symbol id
+const SKIP = 0, NAMED = 1, IDENT = 2, LITERAL = 3, OP = 4, COMMENT = 5, DEF = 6;
+const I_LABEL = 1 << 20, L_LABEL = (1 << 20) + 1;
+
+let prepared: Promise<{ parser: Parser; cls: Uint8Array }> | undefined;
+
+function prepare(): Promise<{ parser: Parser; cls: Uint8Array }> {
+  prepared ??= parserFor("python").then((parser) => {
+    const lang = parser.language!;
+    const cls = new Uint8Array(lang.nodeTypeCount + 1);
+    for (let id = 0; id < lang.nodeTypeCount; id++) {
+      const type = lang.nodeTypeForId(id);
+      if (type === null) continue;
+      if (lang.nodeTypeIsNamed(id)) {
+        cls[id] = type === "identifier"
+          ? IDENT
+          : LITERALS.has(type)
+          ? LITERAL
+          : type === "comment"
+          ? COMMENT
+          : type === "function_definition"
+          ? DEF
+          : NAMED;
+      } else cls[id] = OPERATOR.test(type) ? OP : SKIP;
+    }
+    return { parser, cls };
+  });
+  return prepared;
+}
 
 /** The shapes of every function of a Python source (in source order); [] when it cannot parse. */
 export async function fileShapes(source: string): Promise<DefShape[]> {
-  parserPromise ??= parserFor("python");
-  const parser = await parserPromise;
+  const { parser, cls } = await prepare();
   const tree = parser.parse(source);
   if (!tree) return [];
   try {
-    return walk(tree.walk());
+    return walk(tree.walk(), cls);
   } finally {
     tree.delete();
   }
 }
 
-function label(type: string, named: boolean): string | null {
-  if (!named) return OPERATOR.test(type) ? type : null;
-  if (type === "identifier") return "I";
-  if (LITERALS.has(type)) return "L";
-  if (type === "comment") return null;
-  return type;
+function mix(a: number, b: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 // deno-lint-ignore no-explicit-any
-function walk(c: any): DefShape[] {
+function walk(c: any, cls: Uint8Array): DefShape[] {
   const out: DefShape[] = [];
   const frames: Frame[] = [];
-  // per depth: the node's label and its children's labels
-  const labels: (string | null)[] = [];
-  const kids: string[][] = [];
+  const feats: number[] = [];
+  const toks: string[] = [];
+  const tokPos: number[] = [];
+  let named = 0;
+  // per depth: the node's label (-1: not counted) and the running hash of its children's labels
+  const labels: number[] = [];
+  const kids: number[] = [];
   let depth = 0;
-  const emit = (key: string) => {
-    const h = fnv(key);
-    for (const f of frames) if (depth > f.depth) f.counts.set(h, (f.counts.get(h) ?? 0) + 1);
-  };
   const enter = () => {
-    const type: string = c.nodeType;
-    const named: boolean = c.nodeIsNamed;
-    const lab = label(type, named);
+    const id: number = c.nodeTypeId;
+    const k = cls[id];
+    const lab = k === NAMED || k === DEF
+      ? id
+      : k === IDENT
+      ? I_LABEL
+      : k === LITERAL
+      ? L_LABEL
+      : k === OP
+      ? id
+      : -1;
     labels[depth] = lab;
-    kids[depth] = [];
-    if (lab !== null && depth > 0) {
-      const parent = labels[depth - 1];
-      kids[depth - 1]?.push(lab);
-      if (named) {
-        emit(`${parent}>${lab}`);
-        for (const f of frames) if (depth > f.depth) f.size++;
+    kids[depth] = 17;
+    if (lab >= 0 && depth > 0) {
+      kids[depth - 1] = Math.imul(kids[depth - 1], 31) + lab | 0;
+      if (k !== OP) {
+        feats.push(mix(labels[depth - 1], lab));
+        named++;
       }
     }
-    if (type === "function_definition") {
+    if (k === DEF) {
       const node = c.currentNode;
       const nameNode = node.childForFieldName("name");
       const body = node.childForFieldName("body");
@@ -135,57 +159,59 @@ function walk(c: any): DefShape[] {
         depth,
         name: nameNode?.text ?? "",
         line: c.startPosition.row + 1,
-        tokens: [],
-        counts: new Map(),
-        size: 0,
+        feat: feats.length,
+        tok: toks.length,
+        named,
         doc,
         nameStart: nameNode?.startIndex ?? -1,
       });
     }
-  };
-  const leaf = () => {
-    if (c.nodeType === "comment") return;
-    const start: number = c.startIndex;
-    const text: string = c.nodeText;
-    for (const f of frames) {
-      if (depth <= f.depth) continue;
-      if (start === f.nameStart) continue;
-      if (f.doc && start >= f.doc[0] && start < f.doc[1]) continue;
-      f.tokens.push(text);
-    }
+    return k;
   };
   const leave = () => {
     const lab = labels[depth];
-    if (lab !== null && c.nodeIsNamed && depth > 0) {
-      emit(`${lab}(${kids[depth].join(",")})`);
+    if (lab >= 0 && depth > 0 && cls[c.nodeTypeId] !== OP) {
+      feats.push(mix(lab ^ 0x5bd1e995, kids[depth]));
     }
     const top = frames[frames.length - 1];
-    if (top && top.depth === depth && c.nodeType === "function_definition") {
+    if (top && top.depth === depth) {
       frames.pop();
-      const features = [...top.counts].sort((a, b) => a[0] - b[0]).flat();
+      const counts = new Map<number, number>();
+      for (let i = top.feat; i < feats.length; i++) {
+        counts.set(feats[i], (counts.get(feats[i]) ?? 0) + 1);
+      }
+      const features = [...counts].sort((a, b) => a[0] - b[0]).flat();
+      const h = createHash("sha1");
+      for (let i = top.tok; i < toks.length; i++) {
+        const at = tokPos[i];
+        if (at === top.nameStart || (top.doc && at >= top.doc[0] && at < top.doc[1])) continue;
+        h.update(toks[i]).update("\u0001");
+      }
       out.push({
         line: top.line,
         name: top.name,
-        hash: createHash("sha1").update(top.tokens.join("\u0001")).digest("hex").slice(0, 20),
-        size: top.size,
+        hash: h.digest("hex").slice(0, 20),
+        size: named - top.named,
         features,
       });
     }
   };
-  // iterative pre/post-order walk; strings are one token (their parts are not descended)
-  enter();
+  // iterative pre/post-order walk; literals are one token (their parts are not descended)
+  let k = enter();
   for (;;) {
-    const opaque = LITERALS.has(c.nodeType) && c.nodeType !== "none";
-    if (!opaque && c.gotoFirstChild()) {
+    if (k !== LITERAL && c.gotoFirstChild()) {
       depth++;
-      enter();
+      k = enter();
       continue;
     }
-    leaf();
+    if (k !== COMMENT) {
+      tokPos.push(c.startIndex);
+      toks.push(c.nodeText);
+    }
     for (;;) {
       leave();
       if (c.gotoNextSibling()) {
-        enter();
+        k = enter();
         break;
       }
       if (!c.gotoParent()) {

@@ -228,7 +228,9 @@ async function buildSide(
     const project = Project.lazy(done.summaries, done.errors, done.rest);
     const errors: AnalysisError[] = [...done.errors];
     for (const s of done.summaries) errors.push(...s.errors);
-    const shapeCache = opts.cache ? new Cache("audit-shape", SHAPE_VERSION, opts.cacheDir) : undefined;
+    const shapeCache = opts.cache
+      ? new Cache("audit-shape", SHAPE_VERSION, opts.cacheDir)
+      : undefined;
     const oidOf = new Map(files.map((f) => [f.path, f.oid]));
     const defs: SideDef[] = [];
     const ids: string[] = [];
