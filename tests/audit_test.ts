@@ -375,3 +375,45 @@ Deno.test("gitBlobId agrees with git hash-object", async () => {
     await sh(repo, ["git", "hash-object", "--stdin"], text),
   );
 });
+
+Deno.test("A...B: the merge base of A and B against B (a pull request's range)", async () => {
+  const r = await auditReport({ repo, base: "main...tint" });
+  assert.equal(r.base.commit, c0);
+  assert.equal(r.head.commit, await sh(repo, ["git", "rev-parse", "tint"]));
+  assert.deepEqual(
+    r.findings.filter((f) => f.kind === "reimplementation").map((f) => f.target.id),
+    [G],
+  );
+  // the JSON report carries the same, with a summary
+  const lines: string[] = [];
+  const orig = console.log;
+  console.log = (s: string) => lines.push(s);
+  try {
+    assert.equal(await main(["audit", repo, "--base", "main...tint", "--format", "json"]), 1);
+  } finally {
+    console.log = orig;
+  }
+  const json = JSON.parse(lines.join("\n"));
+  assert.equal(json.version, 1);
+  assert.deepEqual(json.summary, {
+    reimplementation: 1,
+    clone: 0,
+    candidate: json.summary.candidate,
+  });
+  assert.equal(json.findings[0].target.id, G);
+  assert.equal(json.findings[0].target.line, 702);
+});
+
+Deno.test("shapes: code hash ignores comments, docstring, name and layout; similarity abstracts names", async () => {
+  const { fileShapes, similarity } = await import("../lib/audit/shape.ts");
+  const [a] = await fileShapes("def f(x, y):\n    # add\n    return x + y * 2\n");
+  const [b] = await fileShapes('def g(x, y):\n    """Doc."""\n\n    return x+y  *  2  # sum\n');
+  const [c] = await fileShapes("def h(p, q):\n    return p + q * 3\n");
+  const [d] = await fileShapes(
+    "def k(p, q):\n    for i in p:\n        q.append(i)\n    return q\n",
+  );
+  assert.equal(a.hash, b.hash);
+  assert.notEqual(a.hash, c.hash);
+  assert.equal(similarity(a.features, c.features), 1);
+  assert.ok(similarity(a.features, d.features) < 0.3);
+});

@@ -224,7 +224,7 @@ function walk(c: any, cls: Uint8Array): DefShape[] {
 }
 
 /** Weighted Jaccard similarity (Σ min / Σ max) of two feature vectors of {@link DefShape}. */
-export function similarity(a: readonly number[], b: readonly number[]): number {
+export function similarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let i = 0, j = 0, min = 0, max = 0;
   while (i < a.length && j < b.length) {
     if (a[i] === b[j]) {
@@ -247,7 +247,7 @@ export function similarity(a: readonly number[], b: readonly number[]): number {
 }
 
 /** Total count of a feature vector (an upper bound: similarity ≤ min total / max total). */
-export function featureTotal(a: readonly number[]): number {
+export function featureTotal(a: ArrayLike<number>): number {
   let n = 0;
   for (let i = 1; i < a.length; i += 2) n += a[i];
   return n;

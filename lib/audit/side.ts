@@ -54,7 +54,8 @@ export interface SideDef {
   /** Code hash without name, comments, docstring (null when the shape could not be taken). */
   hash: string | null;
   size: number;
-  features: number[];
+  /** Shape features (see lib/audit/shape.ts); cached sides hold views of one binary array. */
+  features: ArrayLike<number>;
   /** Non-builtin callees (`Project.callees`): resolved ids, or the dotted text of unresolved calls. */
   callees: string[];
   /** Every resolved target this def's own scope uses (calls, references, other edge kinds). */
@@ -180,9 +181,23 @@ export async function loadSide(
   const modules = moduleIds(files.map((f) => f.path));
   const key = sideKey(files, modules);
   const sides = new Cache("audit-side", SIDE_VERSION, root);
+  const featFile = `${sides.dir}/${key.slice(0, 2)}/${key}.features.bin`;
   if (useCache) {
     const hit = await sides.get<Side>(key);
-    if (hit) return { ...hit, rev: rev ?? "WORKTREE" };
+    const feats = hit && await Deno.readFile(featFile).catch(() => undefined);
+    if (hit && feats) {
+      const bytes = feats.byteOffset % 4 ? feats.slice() : feats;
+      const all = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+      let at = 1;
+      if (all[0] === hit.defs.length) {
+        for (const d of hit.defs) {
+          const n = all[at++];
+          d.features = all.subarray(at, at + n);
+          at += n;
+        }
+        if (at === all.length) return { ...hit, rev: rev ?? "WORKTREE" };
+      }
+    }
   }
   let blobs = worktree;
   const contents = async () => (blobs ??= await readBlobs(repo, files.map((f) => f.oid)));
@@ -191,7 +206,29 @@ export async function loadSide(
     cacheDir: root,
     cache: useCache,
   });
-  if (useCache) await sides.set(key, side).catch(() => {});
+  if (useCache) {
+    // features apart, as one binary array: [defs, n, f…, n, f…] (JSON would be most of the index)
+    let size = 1;
+    for (const d of side.defs) size += 1 + d.features.length;
+    const all = new Uint32Array(size);
+    let at = 0;
+    all[at++] = side.defs.length;
+    for (const d of side.defs) {
+      all[at++] = d.features.length;
+      all.set(d.features, at);
+      at += d.features.length;
+    }
+    const plain = { ...side, defs: side.defs.map((d) => ({ ...d, features: [] })) };
+    try {
+      await Deno.mkdir(featFile.slice(0, featFile.lastIndexOf("/")), { recursive: true });
+      const tmp = `${featFile}.${crypto.randomUUID()}.tmp`;
+      await Deno.writeFile(tmp, new Uint8Array(all.buffer));
+      await Deno.rename(tmp, featFile);
+      await sides.set(key, plain);
+    } catch {
+      // a failing cache never costs a result
+    }
+  }
   return side;
 }
 
