@@ -6,6 +6,29 @@
  *
  * Pure: works on two {@link Side} indexes; lib/audit/run.ts reads them from git.
  *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { auditChange } from "./change.ts";
+ * import type { Side, SideDef } from "./side.ts";
+ * const def = (id: string, file: string, start: number, callees: string[]): SideDef => ({
+ *   id, kind: "function", file, start, end: start + 3, name: id.split(".").pop()!,
+ *   signature: `def ${id.split(".").pop()}(x)`, params: ["x"], hash: id, size: 10,
+ *   features: [], callees, uses: callees,
+ * });
+ * const g = def("p.util.clean", "p/util.py", 10, ["p.util.a", "p.util.b", "p.util.c"]);
+ * const base: Side = { rev: "b", files: [{ path: "p/util.py", oid: "1" }], modules: {},
+ *   defs: [g], ids: ["p.util.clean", "p.util.a", "p.util.b", "p.util.c"], errors: [] };
+ * // head adds p/new.py: f calls a, b and c itself instead of calling clean
+ * const f = def("p.new.tidy", "p/new.py", 3, ["p.util.a", "p.util.b", "p.util.c"]);
+ * const head: Side = { ...base, rev: "h", files: [...base.files, { path: "p/new.py", oid: "2" }],
+ *   defs: [g, f], ids: [...base.ids, "p.new.tidy"] };
+ * const r = auditChange(base, head);
+ * assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [["p.new.tidy", "added"]]);
+ * assert.deepEqual(r.findings.map((x) => [x.kind, x.target.id, x.overlap]), [
+ *   ["reimplementation", "p.util.clean", 1],
+ * ]);
+ * ```
  * @module
  */
 import {
