@@ -240,12 +240,18 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     return { uses, calls };
   };
 
-  // targets: defs of both sides with enough callees, indexed by callee
-  const existing = (g: SideDef) => baseIds.has(g.id) && !isTestFunction(g);
+  // targets: defs of both sides, callable from elsewhere (not local to a function), not tests
+  const local = (g: SideDef) => {
+    for (let i = g.id.lastIndexOf("."); i > 0; i = g.id.lastIndexOf(".", i - 1)) {
+      if (headById.has(g.id.slice(0, i))) return true;
+    }
+    return false;
+  };
+  const existing = (g: SideDef) => baseIds.has(g.id) && !isTestFunction(g) && !local(g);
   const byCallee = new Map<string, SideDef[]>();
   for (const g of headList) {
-    if (!existing(g) || new Set(g.callees).size < minCallees) continue;
-    for (const c of new Set(g.callees)) {
+    if (!existing(g) || calleeSet(g).length < minCallees) continue;
+    for (const c of calleeSet(g)) {
       const list = byCallee.get(c);
       if (list) list.push(g);
       else byCallee.set(c, [g]);
@@ -290,15 +296,17 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     const flagged = new Set<string>();
     const hTotal = featureTotal(h.features);
     for (const [g, n] of hits) {
-      const callees = [...new Set(g.callees)];
+      const callees = calleeSet(g);
       // cheap pre-filter only; the decision is isReimplemented's
       if (n < REIMPLEMENTATION_SHARE * callees.length - 1e-9 || excluded(g)) continue;
       const called = uses.has(g.id);
       const r = isReimplemented(called, callees, calls);
       if (!r.reimplemented || callees.length < minCallees) continue;
-      if (before && isReimplemented(before.uses.has(g.id), callees, before.calls).reimplemented) {
-        continue; // not introduced by this change
-      }
+      // not introduced by this change: F's old version already re-implemented G's old version
+      const g0 = baseById.get(g.id) ?? g;
+      if (
+        before && isReimplemented(before.uses.has(g.id), calleeSet(g0), before.calls).reimplemented
+      ) continue;
       const sim = similarity(h.features, g.features);
       flagged.add(g.id);
       findings.push({
@@ -322,7 +330,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       const gTotal = featureTotal(g.features);
       const sizeOk = h.size >= cloneMinSize && g.size >= cloneMinSize &&
         Math.min(hTotal, gTotal) >= cloneThreshold * Math.max(hTotal, gTotal);
-      const callees = [...new Set(g.callees)];
+      const callees = calleeSet(g);
       let shared = 0;
       for (const c of callees) if (calls.has(c)) shared++;
       const nameSim = jaccard(hWords, wordsOf(g));
@@ -348,7 +356,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       if (shared === 0) continue;
       if (before) {
         let sharedBefore = 0;
-        for (const c of new Set(g0.callees)) if (before.calls.has(c)) sharedBefore++;
+        for (const c of calleeSet(g0)) if (before.calls.has(c)) sharedBefore++;
         if (sharedBefore >= shared) continue; // the change added no shared callee
       }
       const calleeSim = jaccard(callees, calls);
@@ -377,6 +385,15 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   );
   changed.sort((a, b) => cmp(a.file, b.file) || a.line - b.line);
   return { files, changed, findings, problems };
+}
+
+/**
+ * The distinct non-builtin callees of a def as the rule counts them: `C()` is one call, so a
+ * class's `C.__init__` (which the code model adds beside `C`) is dropped when `C` is there.
+ */
+export function calleeSet(d: { callees: readonly string[] }): string[] {
+  const set = new Set(d.callees);
+  return [...set].filter((c) => !(c.endsWith(".__init__") && set.has(c.slice(0, -9))));
 }
 
 function round(x: number): number {

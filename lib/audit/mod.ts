@@ -42,6 +42,7 @@ export {
 } from "./side.ts";
 export {
   auditChange,
+  calleeSet,
   type ChangeAudit,
   type ChangedFunction,
   type ChangeOptions,

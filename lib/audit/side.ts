@@ -38,7 +38,7 @@ import { listTree, listWorktree, readBlobs, type TreeFile } from "./git.ts";
 import { type DefShape, fileShapes, SHAPE_VERSION } from "./shape.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 1;
+export const SIDE_VERSION = 2;
 
 /** A function or method of a side. */
 export interface SideDef {
