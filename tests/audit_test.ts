@@ -417,3 +417,70 @@ Deno.test("shapes: code hash ignores comments, docstring, name and layout; simil
   assert.equal(similarity(a.features, c.features), 1);
   assert.ok(similarity(a.features, d.features) < 0.3);
 });
+
+Deno.test("supporting rules: a constructor counts once; local defs, tests and pre-existing pairs are not targets", async () => {
+  const { auditChange, calleeSet } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  assert.deepEqual(calleeSet({ callees: ["p.C", "p.C.__init__", "p.f", "p.D.__init__"] }), [
+    "p.C",
+    "p.f",
+    "p.D.__init__",
+  ]);
+  const def = (id: string, file: string, callees: string[], hash = id): SideDef => ({
+    id,
+    kind: "function",
+    file,
+    start: 1,
+    end: 2,
+    name: id.split(".").pop()!,
+    signature: "def f()",
+    params: [],
+    hash,
+    size: 1,
+    features: [],
+    callees,
+    uses: callees,
+  });
+  const abc = ["p.u.a", "p.u.b", "p.u.c"];
+  const side = (defs: SideDef[], files: [string, string][]): Side => ({
+    rev: "x",
+    files: files.map(([path, oid]) => ({ path, oid })),
+    modules: {},
+    defs,
+    ids: [...defs.map((d) => d.id), ...abc],
+    errors: [],
+  });
+  // G = p.u.ctor calls C() + a + b: 3 callee ids, but only 2 calls once C.__init__ is folded
+  const ctor = def("p.u.ctor", "p/u.py", ["p.u.C", "p.u.C.__init__", "p.u.a"]);
+  const outer = def("p.u.outer", "p/u.py", []);
+  const inner = def("p.u.outer.helper", "p/u.py", abc); // local to outer: not callable
+  const test = def("tests.test_u.test_abc", "tests/test_u.py", abc);
+  const base = side([ctor, outer, inner, test], [["p/u.py", "1"], ["tests/test_u.py", "2"]]);
+  const f = def("p.n.f", "p/n.py", [...abc, "p.u.C", "p.u.C.__init__"]);
+  const head = side([ctor, outer, inner, test, f], [["p/u.py", "1"], ["tests/test_u.py", "2"], [
+    "p/n.py",
+    "3",
+  ]]);
+  assert.deepEqual(
+    auditChange(base, head).findings.filter((x) => x.kind === "reimplementation"),
+    [],
+  );
+  // with a real target: g calls a, b, c; f modified, but f's old version already covered g
+  const g = def("p.u.g", "p/u.py", abc);
+  const f0 = def("p.n.f", "p/n.py", abc, "old");
+  const b2 = side([g, f0], [["p/u.py", "1"], ["p/n.py", "3"]]);
+  const h2 = side([g, { ...f, hash: "new" }], [["p/u.py", "1"], ["p/n.py", "4"]]);
+  const r = auditChange(b2, h2);
+  assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [["p.n.f", "modified"]]);
+  assert.deepEqual(r.findings.filter((x) => x.kind === "reimplementation"), []);
+  // …while a new function doing the same is reported
+  const h3 = side([g, f0, def("p.n.k", "p/n.py", abc)], [["p/u.py", "1"], ["p/n.py", "5"]]);
+  assert.deepEqual(
+    auditChange(b2, h3).findings.filter((x) => x.kind === "reimplementation").map((x) => [
+      x.function.id,
+      x.target.id,
+    ]),
+    [["p.n.k", "p.n.f"], ["p.n.k", "p.u.g"]],
+  );
+});
