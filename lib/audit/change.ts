@@ -302,8 +302,14 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       const called = uses.has(g.id);
       const r = isReimplemented(called, callees, calls);
       if (!r.reimplemented || callees.length < minCallees) continue;
-      // not introduced by this change: F's old version already re-implemented G's old version
+      // G as it existed before the change must be re-implemented too (a stub filled in by the same
+      // change is not an existing implementation)
       const g0 = baseById.get(g.id) ?? g;
+      if (g0 !== g) {
+        const old = calleeSet(g0);
+        if (old.length < minCallees || !isReimplemented(called, old, calls).reimplemented) continue;
+      }
+      // not introduced by this change: F's old version already re-implemented G's old version
       if (
         before && isReimplemented(before.uses.has(g.id), calleeSet(g0), before.calls).reimplemented
       ) continue;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Finding } from "./change.ts";
-import type { AuditReport } from "./run.ts";
+import type { AuditReport } from "./report.ts";
 
 /** Output formats of the `audit` command. */
 export const FORMATS = ["text", "json", "md", "sarif"] as const;

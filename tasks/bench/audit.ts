@@ -10,6 +10,7 @@
  *
  * Baseline beside it: `git diff --stat` of the same commit (the floor of reading a change).
  * Run with `deno task bench audit` (or `deno run -A tasks/bench/audit.ts [package-dir]`).
+ * `REPOREUSE_BENCH_AUDIT_DIR=<dir>` keeps the repository and cache there (removed otherwise).
  * @module
  */
 import { auditHistory } from "../../lib/audit/mod.ts";
@@ -42,11 +43,13 @@ async function run(cmd: string[], cwd: string, extraEnv: Record<string, string> 
   return { s, stdout: new TextDecoder().decode(out.stdout) };
 }
 
-const work = await Deno.makeTempDir({ prefix: "reporeuse-bench-audit-" });
+const keep = Deno.env.get("REPOREUSE_BENCH_AUDIT_DIR");
+const work = keep ?? await Deno.makeTempDir({ prefix: "reporeuse-bench-audit-" });
+if (keep) await Deno.remove(keep, { recursive: true }).catch(() => {});
 const repo = `${work}/repo`;
 const cacheDir = `${work}/cache`;
 try {
-  await Deno.mkdir(repo);
+  await Deno.mkdir(repo, { recursive: true });
   await run(["git", "init", "-q"], repo);
   await run(["cp", "-r", pkg, `${repo}/sympy`], repo);
   await run(["find", ".", "-name", "__pycache__", "-prune", "-exec", "rm", "-rf", "{}", "+"], repo);
@@ -110,5 +113,5 @@ try {
     } s (first: cached tree; others: one new tree each)`,
   );
 } finally {
-  await Deno.remove(work, { recursive: true }).catch(() => {});
+  if (!keep) await Deno.remove(work, { recursive: true }).catch(() => {});
 }

@@ -5,16 +5,17 @@
  * @module
  */
 import { parseOptions } from "./_args.ts";
+// the polars-free modules of lib/audit (mod.ts also loads the frames)
+import { AuditError } from "../../lib/audit/git.ts";
+import { auditReport } from "../../lib/audit/report.ts";
 import {
-  AuditError,
-  auditReport,
   exitStatus,
   FAIL_ON,
   type FailOn,
   type Format,
   formatReport,
   FORMATS,
-} from "../../lib/audit/mod.ts";
+} from "../../lib/audit/format.ts";
 import { REIMPLEMENTATION_MIN_CALLEES } from "../../lib/metrics/mod.ts";
 
 /** One-line summary for `reporeuse --help`. */
