@@ -38,7 +38,7 @@ import { listTree, listWorktree, readBlobs, type TreeFile } from "./git.ts";
 import { type DefShape, fileShapes, SHAPE_VERSION } from "./shape.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 2;
+export const SIDE_VERSION = 3;
 
 /** A function or method of a side. */
 export interface SideDef {
@@ -183,7 +183,8 @@ export async function loadSide(
   const sides = new Cache("audit-side", SIDE_VERSION, root);
   const featFile = `${sides.dir}/${key.slice(0, 2)}/${key}.features.bin`;
   if (useCache) {
-    const hit = await sides.get<Side>(key);
+    const packed = await sides.get<PackedSide>(key);
+    const hit = packed && unpack(packed);
     const feats = hit && await Deno.readFile(featFile).catch(() => undefined);
     if (hit && feats) {
       const bytes = feats.byteOffset % 4 ? feats.slice() : feats;
@@ -218,7 +219,7 @@ export async function loadSide(
       all.set(d.features, at);
       at += d.features.length;
     }
-    const plain = { ...side, defs: side.defs.map((d) => ({ ...d, features: [] })) };
+    const plain = pack(side);
     try {
       await Deno.mkdir(featFile.slice(0, featFile.lastIndexOf("/")), { recursive: true });
       const tmp = `${featFile}.${crypto.randomUUID()}.tmp`;
@@ -230,6 +231,66 @@ export async function loadSide(
     }
   }
   return side;
+}
+
+/**
+ * A side as stored: strings interned in one table, each def a tuple of table indexes and numbers
+ * (a large package's index is mostly the same ids repeated as callees).
+ */
+interface PackedSide extends Omit<Side, "defs"> {
+  table: string[];
+  /** [id, kind (0 function, 1 method), file, start, end, signature, params[], hash, size, callees[], uses[]] */
+  packed: (number | number[] | string | null)[][];
+}
+
+function pack(side: Side): PackedSide {
+  const table: string[] = [];
+  const index = new Map<string, number>();
+  const at = (x: string) => {
+    let i = index.get(x);
+    if (i === undefined) index.set(x, i = table.push(x) - 1);
+    return i;
+  };
+  const packed = side.defs.map((d) => [
+    at(d.id),
+    d.kind === "method" ? 1 : 0,
+    at(d.file),
+    d.start,
+    d.end,
+    at(d.signature),
+    d.params.map(at),
+    d.hash,
+    d.size,
+    d.callees.map(at),
+    d.uses.map(at),
+  ]);
+  const { defs: _defs, ...rest } = side;
+  return { ...rest, table, packed };
+}
+
+function unpack(p: PackedSide): Side | undefined {
+  if (!Array.isArray(p.table) || !Array.isArray(p.packed)) return undefined;
+  const t = p.table;
+  const defs: SideDef[] = p.packed.map((r) => {
+    const id = t[r[0] as number];
+    return {
+      id,
+      kind: r[1] === 1 ? "method" : "function",
+      file: t[r[2] as number],
+      start: r[3] as number,
+      end: r[4] as number,
+      name: id.slice(id.lastIndexOf(".") + 1),
+      signature: t[r[5] as number],
+      params: (r[6] as number[]).map((i) => t[i]),
+      hash: r[7] as string | null,
+      size: r[8] as number,
+      features: [],
+      callees: (r[9] as number[]).map((i) => t[i]),
+      uses: (r[10] as number[]).map((i) => t[i]),
+    };
+  });
+  const { table: _t, packed: _p, ...rest } = p;
+  return { ...rest, defs };
 }
 
 async function buildSide(
