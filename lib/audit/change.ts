@@ -249,9 +249,22 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   };
   const existing = (g: SideDef) => baseIds.has(g.id) && !isTestFunction(g) && !local(g);
   const byCallee = new Map<string, SideDef[]>();
+  // per-def values computed once per audit (a large package has tens of thousands of defs)
+  const calleeMemo = new Map<SideDef, string[]>();
+  const calleesOf = (g: SideDef) => {
+    let c = calleeMemo.get(g);
+    if (!c) calleeMemo.set(g, c = calleeSet(g));
+    return c;
+  };
+  const totals = new Map<SideDef, number>();
+  const totalOf = (g: SideDef) => {
+    let t = totals.get(g);
+    if (t === undefined) totals.set(g, t = featureTotal(g.features));
+    return t;
+  };
   for (const g of headList) {
-    if (!existing(g) || calleeSet(g).length < minCallees) continue;
-    for (const c of calleeSet(g)) {
+    if (g.callees.length < minCallees || calleesOf(g).length < minCallees || !existing(g)) continue;
+    for (const c of calleesOf(g)) {
       const list = byCallee.get(c);
       if (list) list.push(g);
       else byCallee.set(c, [g]);
@@ -294,9 +307,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       for (const g of byCallee.get(c) ?? []) hits.set(g, (hits.get(g) ?? 0) + 1);
     }
     const flagged = new Set<string>();
-    const hTotal = featureTotal(h.features);
+    const hTotal = totalOf(h);
     for (const [g, n] of hits) {
-      const callees = calleeSet(g);
+      const callees = calleesOf(g);
       // cheap pre-filter only; the decision is isReimplemented's
       if (n < REIMPLEMENTATION_SHARE * callees.length - 1e-9 || excluded(g)) continue;
       const called = uses.has(g.id);
@@ -332,15 +345,22 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     const cands: Finding[] = [];
     const hWords = nameWords(h.name);
     for (const g of headList) {
-      if (flagged.has(g.id) || excluded(g) || uses.has(g.id)) continue;
-      const gTotal = featureTotal(g.features);
+      // cheapest tests first: a candidate shares a callee, a clone has a comparable size
+      let any = false;
+      for (const c of g.callees) {
+        if (calls.has(c)) {
+          any = true;
+          break;
+        }
+      }
       const sizeOk = h.size >= cloneMinSize && g.size >= cloneMinSize &&
-        Math.min(hTotal, gTotal) >= cloneThreshold * Math.max(hTotal, gTotal);
-      const callees = calleeSet(g);
+        Math.min(hTotal, totalOf(g)) >= cloneThreshold * Math.max(hTotal, totalOf(g));
+      if (!any && !sizeOk) continue;
+      if (flagged.has(g.id) || uses.has(g.id) || excluded(g)) continue;
+      const callees = calleesOf(g);
       let shared = 0;
       for (const c of callees) if (calls.has(c)) shared++;
       const nameSim = jaccard(hWords, wordsOf(g));
-      if (!sizeOk && shared === 0 && nameSim === 0) continue;
       const sim = similarity(h.features, g.features);
       const overlap = callees.length ? shared / callees.length : null;
       const g0 = baseById.get(g.id) ?? g;
