@@ -438,7 +438,7 @@ Deno.test("supporting rules: a constructor counts once; local defs, tests and pr
     params: [],
     hash,
     size: 1,
-    features: [],
+    features: [7, 1], // same shape: the rule is corroborated
     callees,
     uses: callees,
   });

@@ -14,7 +14,7 @@
  * const def = (id: string, file: string, start: number, callees: string[]): SideDef => ({
  *   id, kind: "function", file, start, end: start + 3, name: id.split(".").pop()!,
  *   signature: `def ${id.split(".").pop()}(x)`, params: ["x"], hash: id, size: 10,
- *   features: [], callees, uses: callees,
+ *   features: [7, 1], callees, uses: callees,
  * });
  * const g = def("p.util.clean", "p/util.py", 10, ["p.util.a", "p.util.b", "p.util.c"]);
  * const base: Side = { rev: "b", files: [{ path: "p/util.py", oid: "1" }], modules: {},
@@ -98,6 +98,11 @@ export interface ChangeOptions {
   cloneThreshold?: number;
   /** Functions smaller than this many AST nodes are never reported as clones (default 40). */
   cloneMinSize?: number;
+  /**
+   * A rule hit is reported as a re-implementation when F and G are also this alike in shape
+   * (default {@link REIMPLEMENTATION_MIN_SIMILARITY}); below, it is listed as a candidate.
+   */
+  minSimilarity?: number;
   /** At most this many candidates per changed function (default 3). */
   candidates?: number;
 }
@@ -111,6 +116,11 @@ export interface ChangeAudit {
   problems: FileProblem[];
 }
 
+/**
+ * Structural similarity that corroborates the paper's rule (see docs/audit.md, "Precision"): rule
+ * hits between functions less alike than this were mostly functions sharing generic helpers.
+ */
+export const REIMPLEMENTATION_MIN_SIMILARITY = 0.6;
 /** Default structural similarity of a clone. */
 export const CLONE_THRESHOLD = 0.9;
 /** Default minimum size (AST nodes) of a clone. */
@@ -158,6 +168,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   const cloneThreshold = opts.cloneThreshold ?? CLONE_THRESHOLD;
   const cloneMinSize = opts.cloneMinSize ?? CLONE_MIN_SIZE;
   const maxCandidates = opts.candidates ?? 3;
+  const minSimilarity = opts.minSimilarity ?? REIMPLEMENTATION_MIN_SIMILARITY;
 
   const baseOid = new Map(base.files.map((f) => [f.path, f.oid]));
   const headOid = new Map(head.files.map((f) => [f.path, f.oid]));
@@ -329,7 +340,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       const sim = similarity(h.features, g.features);
       flagged.add(g.id);
       findings.push({
-        kind: "reimplementation",
+        // the rule corroborated by the shape: built alike, not just calling common helpers
+        kind: sim >= minSimilarity ? "reimplementation" : "candidate",
         function: loc(h),
         target: loc(g),
         overlap: r.overlap,

@@ -55,6 +55,7 @@ export {
   isTestFunction,
   type Location,
   nameWords,
+  REIMPLEMENTATION_MIN_SIMILARITY,
 } from "./change.ts";
 export {
   audit,
