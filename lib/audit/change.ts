@@ -339,17 +339,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       ) continue;
       const sim = similarity(h.features, g.features);
       flagged.add(g.id);
-      findings.push({
-        // the rule corroborated by the shape: built alike, not just calling common helpers
-        kind: sim >= minSimilarity ? "reimplementation" : "candidate",
-        function: loc(h),
-        target: loc(g),
-        overlap: r.overlap,
-        shared: callees.filter((c) => calls.has(c)).sort(),
-        missing: callees.filter((c) => !calls.has(c)).sort(),
-        similarity: round(sim),
-        score: round(0.6 * (r.overlap ?? 0) + 0.4 * sim),
-      });
+      // the rule corroborated by the shape: built alike, not just calling common helpers
+      const kind = sim >= minSimilarity ? "reimplementation" : "candidate";
+      findings.push(finding(kind, h, g, callees, calls, sim, 0.6 * (r.overlap ?? 0) + 0.4 * sim));
     }
 
     // structural clones and candidates over every existing function
@@ -374,21 +366,11 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       for (const c of callees) if (calls.has(c)) shared++;
       const nameSim = jaccard(hWords, wordsOf(g));
       const sim = similarity(h.features, g.features);
-      const overlap = callees.length ? shared / callees.length : null;
       const g0 = baseById.get(g.id) ?? g;
       if (sizeOk && sim >= cloneThreshold) {
         // a clone already before the change (both edited alike) is not new
         if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) continue;
-        clones.push({
-          kind: "clone",
-          function: loc(h),
-          target: loc(g),
-          overlap,
-          shared: callees.filter((c) => calls.has(c)).sort(),
-          missing: callees.filter((c) => !calls.has(c)).sort(),
-          similarity: round(sim),
-          score: round(sim),
-        });
+        clones.push(finding("clone", h, g, callees, calls, sim, sim));
         continue;
       }
       if (shared === 0) continue;
@@ -401,16 +383,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       const paramSim = jaccard(h.params, g.params);
       const score = 0.45 * calleeSim + 0.25 * sim + 0.2 * nameSim + 0.1 * paramSim;
       if (score < 0.35) continue;
-      cands.push({
-        kind: "candidate",
-        function: loc(h),
-        target: loc(g),
-        overlap,
-        shared: callees.filter((c) => calls.has(c)).sort(),
-        missing: callees.filter((c) => !calls.has(c)).sort(),
-        similarity: round(sim),
-        score: round(score),
-      });
+      cands.push(finding("candidate", h, g, callees, calls, sim, score));
     }
     const top = (xs: Finding[], n: number) =>
       xs.sort((a, b) => b.score - a.score || cmp(a.target.id, b.target.id)).slice(0, n);
@@ -432,6 +405,29 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
 export function calleeSet(d: { callees: readonly string[] }): string[] {
   const set = new Set(d.callees);
   return [...set].filter((c) => !(c.endsWith(".__init__") && set.has(c.slice(0, -9))));
+}
+
+/** A finding of F about G, with the evidence: G's callees F calls and does not call. */
+function finding(
+  kind: FindingKind,
+  h: SideDef,
+  g: SideDef,
+  callees: string[],
+  calls: ReadonlySet<string>,
+  sim: number,
+  score: number,
+): Finding {
+  const shared = callees.filter((c) => calls.has(c)).sort();
+  return {
+    kind,
+    function: loc(h),
+    target: loc(g),
+    overlap: callees.length ? shared.length / callees.length : null,
+    shared,
+    missing: callees.filter((c) => !calls.has(c)).sort(),
+    similarity: round(sim),
+    score: round(score),
+  };
 }
 
 function round(x: number): number {
