@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   query: () => import("./commands/query.ts"),
   build: () => import("./commands/build.ts"),
   run: () => import("./commands/run.ts"),
+  audit: () => import("./commands/audit.ts"),
 };
 
 async function usage(): Promise<string> {

@@ -1,0 +1,92 @@
+/**
+ * The reuse audit of a git change (issue 14): the paper's re-implementation rule (§3.3.2) applied
+ * to the functions a commit, a pull request or the working tree adds or changes.
+ *
+ * - {@link auditReport} / {@link audit}: one change (`base` → `head`, default `HEAD` → the working
+ *   tree) as plain objects or Polars frames; {@link auditHistory}: the last N commits;
+ * - {@link formatReport}: terminal text, JSON, Markdown (PR comment), SARIF 2.1.0; {@link exitStatus}
+ *   for `--fail-on`;
+ * - {@link auditChange}: the pure part, on two {@link Side} indexes ({@link loadSide}).
+ *
+ * Findings per changed function F: what it **reuses** (resolved calls and references to existing
+ * functions), which existing G it **re-implements** (`isReimplemented` of lib/metrics: F does not
+ * call G but calls ≥ 80% of G's ≥ 3 non-builtin callees), which G it is a **structural clone** of
+ * (normalised-AST similarity), and **candidates** it could have called.
+ *
+ * @example
+ * ```ts
+ * import { nameWords, similarity } from "./mod.ts";
+ * console.assert(nameWords("plotHTTP_data").join(" ") === "plot http data");
+ * console.assert(similarity([1, 2, 5, 1], [1, 2, 5, 1]) === 1);
+ * ```
+ * @module
+ */
+export {
+  AuditError,
+  gitBlobId,
+  listTree,
+  listWorktree,
+  readBlobs,
+  repoRoot,
+  resolveRevision,
+  type TreeFile,
+} from "./git.ts";
+export { type DefShape, fileShapes, SHAPE_VERSION, similarity } from "./shape.ts";
+export {
+  loadSide,
+  moduleIds,
+  paramNames,
+  type Side,
+  type SideDef,
+  type SideOptions,
+} from "./side.ts";
+export {
+  auditChange,
+  calleeSet,
+  type ChangeAudit,
+  type ChangedFunction,
+  type ChangeOptions,
+  type ChangeStatus,
+  CLONE_MIN_SIZE,
+  CLONE_THRESHOLD,
+  type FileProblem,
+  type Finding,
+  type FindingKind,
+  isTestFunction,
+  type Location,
+  nameWords,
+  REIMPLEMENTATION_MIN_SIMILARITY,
+} from "./change.ts";
+export {
+  audit,
+  type AuditFrames,
+  auditHistory,
+  type AuditOptions,
+  type AuditReport,
+  auditReport,
+  auditRows,
+  CHANGED_SCHEMA,
+  COMMITS_SCHEMA,
+  emptySide,
+  FINDINGS_SCHEMA,
+  type HistoryFrames,
+  historyFromJson,
+  type HistoryJson,
+  type HistoryOptions,
+  historyToJson,
+  PROBLEMS_SCHEMA,
+} from "./run.ts";
+export {
+  exitStatus,
+  FAIL_ON,
+  type FailOn,
+  type Format,
+  formatJson,
+  formatMarkdown,
+  formatReport,
+  FORMATS,
+  formatSarif,
+  formatText,
+  REPORT_VERSION,
+  SARIF_RULES,
+} from "./format.ts";

@@ -1,0 +1,246 @@
+/**
+ * Running the audit on a git repository: {@link auditReport} (plain objects, what the CLI
+ * formats), {@link audit} (Polars frames) and {@link auditHistory} (the last N commits, one
+ * audit each against its first parent).
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+import { toFrame } from "../frames/mod.ts";
+import { auditChange, type ChangeAudit, type ChangeOptions } from "./change.ts";
+import {
+  AuditError,
+  commitInfo,
+  firstParentLog,
+  parents,
+  repoRoot,
+  resolveRevision,
+} from "./git.ts";
+import { loadSide, type Side, type SideOptions } from "./side.ts";
+import { type AuditOptions, type AuditReport, auditReport, emptySide } from "./report.ts";
+
+export { type AuditOptions, type AuditReport, auditReport, emptySide };
+
+/** The audit's frames (schemas in {@link CHANGED_SCHEMA}, {@link FINDINGS_SCHEMA}, {@link PROBLEMS_SCHEMA}). */
+export interface AuditFrames {
+  changed: pl.DataFrame;
+  findings: pl.DataFrame;
+  problems: pl.DataFrame;
+}
+
+/** Columns of the changed-functions frame. */
+export const CHANGED_SCHEMA = {
+  commit: "str",
+  id: "str",
+  file: "str",
+  line: "i32",
+  end: "i32",
+  status: "str",
+  from_id: "str",
+  reused: "str[]",
+  n_reused: "i32",
+} as const;
+
+/** Columns of the findings frame. */
+export const FINDINGS_SCHEMA = {
+  commit: "str",
+  kind: "str",
+  function: "str",
+  file: "str",
+  line: "i32",
+  target: "str",
+  target_file: "str",
+  target_line: "i32",
+  overlap: "f64",
+  similarity: "f64",
+  score: "f64",
+  shared: "str[]",
+  missing: "str[]",
+} as const;
+
+/** Columns of the problems frame (files listed, never fatal). */
+export const PROBLEMS_SCHEMA = {
+  commit: "str",
+  side: "str",
+  file: "str",
+  line: "i32",
+  message: "str",
+} as const;
+
+/** Rows of the three frames of one audit, tagged with `commit` (the head commit, or `WORKTREE`). */
+export function auditRows(r: ChangeAudit, commit: string) {
+  return {
+    changed: r.changed.map((c) => ({
+      commit,
+      id: c.id,
+      file: c.file,
+      line: c.line,
+      end: c.end,
+      status: c.status,
+      from_id: c.from?.id ?? null,
+      reused: c.reused,
+      n_reused: c.reused.length,
+    })),
+    findings: r.findings.map((f) => ({
+      commit,
+      kind: f.kind,
+      function: f.function.id,
+      file: f.function.file,
+      line: f.function.line,
+      target: f.target.id,
+      target_file: f.target.file,
+      target_line: f.target.line,
+      overlap: f.overlap,
+      similarity: f.similarity,
+      score: f.score,
+      shared: f.shared,
+      missing: f.missing,
+    })),
+    problems: r.problems.map((p) => ({ commit, ...p })),
+  };
+}
+
+function frames(rows: ReturnType<typeof auditRows>): AuditFrames {
+  return {
+    changed: toFrame(rows.changed, CHANGED_SCHEMA, []),
+    findings: toFrame(rows.findings, FINDINGS_SCHEMA, []),
+    problems: toFrame(rows.problems, PROBLEMS_SCHEMA, []),
+  };
+}
+
+/**
+ * The audit of a change as Polars frames: `changed` (functions added, modified or moved, with
+ * what they reuse), `findings` (re-implementations, clones, candidates) and `problems`.
+ *
+ * @example
+ * ```ts ignore
+ * import { audit } from "./run.ts";
+ * const { findings } = await audit({ repo: ".", base: "HEAD~1", head: "HEAD" });
+ * console.log(findings.filter(findings.getColumn("kind").eq("reimplementation")));
+ * ```
+ */
+export async function audit(opts: AuditOptions): Promise<AuditFrames & { report: AuditReport }> {
+  const report = await auditReport(opts);
+  return { ...frames(auditRows(report, report.head.commit ?? "WORKTREE")), report };
+}
+
+/** Options of {@link auditHistory}. */
+export interface HistoryOptions extends ChangeOptions, SideOptions {
+  /** Number of commits (first-parent, newest first from `rev`). */
+  commits: number;
+  /** Where the history ends (default `HEAD`). */
+  rev?: string;
+  /** Called after each commit (progress). */
+  onCommit?: (done: number, total: number, commit: string) => void;
+}
+
+/** The frames of a history run, plus one row per commit (`commits`). */
+export interface HistoryFrames extends AuditFrames {
+  commits: pl.DataFrame;
+}
+
+/**
+ * Audits each of the last `commits` commits against its first parent (a root commit against the
+ * empty tree), oldest first. Each tree's index is cached, so a commit's base is the previous one's
+ * head. The `commits` frame has per commit: order, date, subject, files and functions changed,
+ * findings per kind, and `seconds` spent.
+ */
+export async function auditHistory(repo: string, opts: HistoryOptions): Promise<HistoryFrames> {
+  if (!Number.isInteger(opts.commits) || opts.commits < 1) {
+    throw new AuditError(`commits: expected a positive integer, got ${opts.commits}`);
+  }
+  const root = await repoRoot(repo);
+  const tip = await resolveRevision(root, opts.rev ?? "HEAD");
+  const list = (await firstParentLog(root, tip, opts.commits)).reverse();
+  const all = { changed: [], findings: [], problems: [] } as ReturnType<typeof auditRows>;
+  const commitRows: Record<string, unknown>[] = [];
+  let prev: { commit: string; side: Side } | null = null;
+  for (const [i, commit] of list.entries()) {
+    const t0 = performance.now();
+    const [parent] = await parents(root, commit);
+    const base = parent === undefined
+      ? emptySide()
+      : prev?.commit === parent
+      ? prev.side
+      : await loadSide(root, parent, opts);
+    const head = await loadSide(root, commit, opts);
+    const r = auditChange(base, head, opts);
+    const rows = auditRows(r, commit);
+    all.changed.push(...rows.changed);
+    all.findings.push(...rows.findings);
+    all.problems.push(...rows.problems);
+    const info = await commitInfo(root, commit);
+    const count = (k: string) => r.findings.filter((f) => f.kind === k).length;
+    commitRows.push({
+      order: i + 1,
+      commit,
+      date: info.date,
+      subject: info.subject,
+      files: r.files.length,
+      added: r.changed.filter((c) => c.status === "added").length,
+      modified: r.changed.filter((c) => c.status === "modified").length,
+      moved: r.changed.filter((c) => c.status === "moved").length,
+      reused: r.changed.reduce((n, c) => n + c.reused.length, 0),
+      reimplementations: count("reimplementation"),
+      clones: count("clone"),
+      candidates: count("candidate"),
+      problems: r.problems.length,
+      seconds: (performance.now() - t0) / 1000,
+    });
+    prev = { commit, side: head };
+    opts.onCommit?.(i + 1, list.length, commit);
+  }
+  return {
+    ...frames(all),
+    commits: toFrame(commitRows, COMMITS_SCHEMA, []),
+  };
+}
+
+/** Columns of the per-commit frame of {@link auditHistory}. */
+export const COMMITS_SCHEMA = {
+  order: "i32",
+  commit: "str",
+  date: "str",
+  subject: "str",
+  files: "i32",
+  added: "i32",
+  modified: "i32",
+  moved: "i32",
+  reused: "i32",
+  reimplementations: "i32",
+  clones: "i32",
+  candidates: "i32",
+  problems: "i32",
+  seconds: "f64",
+} as const;
+
+/** A history run as plain JSON (rows of each frame), e.g. to keep a snapshot under data/. */
+export interface HistoryJson {
+  /** Where the rows come from (repository, range, tool version). */
+  provenance: string;
+  commits: Record<string, unknown>[];
+  changed: Record<string, unknown>[];
+  findings: Record<string, unknown>[];
+  problems: Record<string, unknown>[];
+}
+
+/** The rows of a history run's frames, with a provenance line. */
+export function historyToJson(h: HistoryFrames, provenance: string): HistoryJson {
+  return {
+    provenance,
+    commits: h.commits.toRecords(),
+    changed: h.changed.toRecords(),
+    findings: h.findings.toRecords(),
+    problems: h.problems.toRecords(),
+  };
+}
+
+/** The frames of a {@link HistoryJson} snapshot (typed per the schemas). */
+export function historyFromJson(j: HistoryJson): HistoryFrames {
+  return {
+    commits: toFrame(j.commits, COMMITS_SCHEMA, []),
+    changed: toFrame(j.changed, CHANGED_SCHEMA, []),
+    findings: toFrame(j.findings, FINDINGS_SCHEMA, []),
+    problems: toFrame(j.problems, PROBLEMS_SCHEMA, []),
+  };
+}

@@ -1,0 +1,486 @@
+/**
+ * Acceptance tests of `reporeuse audit` (issue 14): planted changes in real git repositories built
+ * from Debian's python3-seaborn 0.12.2, with hand-checked expectations, and bad input.
+ *
+ * The planted re-implementation rebuilds `seaborn._core.properties.Color._get_values` (lines
+ * 702–729) from the same six helpers: `self._check_dict_entries` / `self._check_list_length`
+ * (inherited from `Property`), `blend_palette`, `color_palette`, `get_color_cycle` and
+ * `self._standardize_color_sequence` — the only seaborn function calling exactly those (checked by
+ * hand), so the rule must name it as G.
+ */
+import assert from "node:assert/strict";
+import pl from "nodejs-polars";
+import { auditHistory, auditReport, formatSarif, gitBlobId } from "../lib/audit/mod.ts";
+import { main } from "../tasks/cli.ts";
+
+const SEABORN = "/usr/lib/python3/dist-packages/seaborn";
+const G = "seaborn._core.properties.Color._get_values";
+const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-cache-" });
+Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
+
+async function sh(cwd: string, cmd: string[], input?: string): Promise<string> {
+  const child = new Deno.Command(cmd[0], {
+    args: cmd.slice(1),
+    cwd,
+    stdin: input === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: {
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.org",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.org",
+    },
+  }).spawn();
+  if (input !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(input));
+    await w.close();
+  }
+  const out = await child.output();
+  if (!out.success) throw new Error(`${cmd.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+async function commit(repo: string, message: string): Promise<string> {
+  await sh(repo, ["git", "add", "-A"]);
+  await sh(repo, ["git", "commit", "-q", "--allow-empty", "-m", message]);
+  return await sh(repo, ["git", "rev-parse", "HEAD"]);
+}
+
+async function write(repo: string, path: string, text: string | Uint8Array) {
+  await Deno.mkdir(`${repo}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
+  if (typeof text === "string") await Deno.writeTextFile(`${repo}/${path}`, text);
+  else await Deno.writeFile(`${repo}/${path}`, text);
+}
+
+/** A git repository holding seaborn (one commit), built once for the file. */
+async function seabornRepo(): Promise<string> {
+  const repo = await Deno.makeTempDir({ prefix: "reporeuse-audit-repo-" });
+  await sh(repo, ["git", "init", "-q", "-b", "main"]);
+  await sh(repo, ["cp", "-r", SEABORN, `${repo}/seaborn`]);
+  await sh(repo, ["find", ".", "-name", "__pycache__", "-prune", "-exec", "rm", "-rf", "{}", "+"]);
+  await write(repo, "README.md", "seaborn copy\n");
+  await commit(repo, "seaborn 0.12.2");
+  return repo;
+}
+
+const BODY = `        n = len(levels)
+        values = scale.values
+        if isinstance(values, dict):
+            self._check_dict_entries(levels, values)
+            colors = [values[x] for x in levels]
+        elif isinstance(values, list):
+            colors = self._check_list_length(levels, values)
+        elif isinstance(values, tuple):
+            colors = BLEND(values, n)
+        elif isinstance(values, str):
+            colors = PALETTE(values, n)
+        elif values is None:
+            if n <= len(CYCLE()):
+                colors = PALETTE(n_colors=n)
+            else:
+                colors = PALETTE("husl", n)
+        else:
+            raise TypeError(f"bad values for {self.variable}: {values!r}")
+        return self._standardize_color_sequence(colors)
+`;
+
+const REIMPL = `from seaborn._core.properties import Color
+from seaborn.palettes import blend_palette, color_palette
+from seaborn.utils import get_color_cycle
+
+
+class Shade(Color):
+    """Colors of a shading layer."""
+
+    def lookup(self, scale, levels):
+${
+  BODY.replaceAll("BLEND", "blend_palette").replaceAll("PALETTE", "color_palette").replaceAll(
+    "CYCLE",
+    "get_color_cycle",
+  )
+}`;
+
+const ALIASED = `from seaborn._core import properties as props
+from seaborn import palettes as pal
+from seaborn.palettes import blend_palette as mix
+import seaborn.utils as su
+
+
+class Tint(props.Color):
+    def resolve_levels(self, scale, levels):
+${
+  BODY.replaceAll("BLEND", "mix").replaceAll("PALETTE", "pal.color_palette").replaceAll(
+    "CYCLE",
+    "su.get_color_cycle",
+  )
+}`;
+
+const REUSE = `from seaborn._core.properties import Color
+from seaborn.palettes import blend_palette, color_palette
+from seaborn.utils import get_color_cycle
+
+
+class Hue(Color):
+    def lookup(self, scale, levels):
+        if isinstance(scale.values, tuple) and len(levels) > len(get_color_cycle()):
+            return self._standardize_color_sequence(blend_palette(scale.values, len(levels)))
+        if isinstance(scale.values, str) and scale.values == "default":
+            return self._standardize_color_sequence(color_palette(n_colors=len(levels)))
+        self._check_list_length(levels, [])
+        self._check_dict_entries(levels, {})
+        return self._get_values(scale, levels)
+`;
+
+const repo = await seabornRepo();
+const c0 = await sh(repo, ["git", "rev-parse", "HEAD"]);
+
+/** Each planted case is its own branch from the pristine seaborn commit c0. */
+async function branch(name: string): Promise<void> {
+  await sh(repo, ["git", "checkout", "-q", "-b", name, c0]);
+}
+
+Deno.test("a rebuild of Color._get_values from the same helpers is flagged, with G", async () => {
+  await branch("shade");
+  await write(repo, "seaborn/_core/shade.py", REIMPL);
+  const c1 = await commit(repo, "shade");
+  const r = await auditReport({ repo, base: c0, head: c1 });
+  assert.deepEqual(r.files, [{ path: "seaborn/_core/shade.py", status: "added" }]);
+  assert.deepEqual(r.changed.map((c) => [c.id, c.status, c.line]), [
+    ["seaborn._core.shade.Shade.lookup", "added", 9],
+  ]);
+  const re = r.findings.filter((f) => f.kind === "reimplementation");
+  assert.deepEqual(re.map((f) => [f.function.id, f.target.id, f.target.file, f.target.line]), [
+    ["seaborn._core.shade.Shade.lookup", G, "seaborn/_core/properties.py", 702],
+  ]);
+  assert.equal(re[0].overlap, 1);
+  assert.deepEqual(re[0].missing, []);
+  assert.equal(re[0].shared.length, 6);
+  assert.ok(re[0].similarity > 0.7, `similarity ${re[0].similarity}`);
+  // reuse: the calls resolve to the existing helpers
+  assert.ok(r.changed[0].reused.includes("seaborn.palettes.blend_palette"));
+  assert.ok(r.changed[0].reused.includes("seaborn._core.properties.Property._check_list_length"));
+});
+
+Deno.test("the same rebuild through module aliases and renamed imports is flagged", async () => {
+  await branch("tint");
+  await write(repo, "seaborn/_core/tint.py", ALIASED);
+  const c2 = await commit(repo, "tint");
+  const r = await auditReport({ repo, base: c0, head: c2 });
+  const re = r.findings.filter((f) => f.kind === "reimplementation");
+  assert.deepEqual(re.map((f) => [f.function.id, f.target.id]), [
+    ["seaborn._core.tint.Tint.resolve_levels", G],
+  ]);
+  assert.equal(re[0].overlap, 1);
+});
+
+Deno.test("a function calling G reuses it: not flagged; the CLI exits 0", async () => {
+  await branch("hue");
+  await write(repo, "seaborn/_core/hue.py", REUSE);
+  const c3 = await commit(repo, "hue");
+  const c2 = c0;
+  const r = await auditReport({ repo, base: c2, head: c3 });
+  assert.deepEqual(r.changed.map((c) => c.id), ["seaborn._core.hue.Hue.lookup"]);
+  assert.ok(r.changed[0].reused.includes(G));
+  assert.equal(r.findings.filter((f) => f.kind === "reimplementation").length, 0);
+  assert.equal(await main(["audit", repo, "--base", c2, "--head", c3, "--format", "json"]), 0);
+});
+
+Deno.test("a pure move and a rename of existing code is matched, not reported", async () => {
+  await sh(repo, ["git", "checkout", "-q", "shade"]);
+  const before = await sh(repo, ["git", "rev-parse", "HEAD"]);
+  // move desaturate and saturate from utils.py to a new module; rename axlabel in place
+  const utils = await Deno.readTextFile(`${repo}/seaborn/utils.py`);
+  const start = utils.indexOf("def desaturate(");
+  const end = utils.indexOf("def set_hls_values(");
+  const moved = utils.slice(start, end);
+  await Deno.writeTextFile(
+    `${repo}/seaborn/utils.py`,
+    (utils.slice(0, start) + "from .colorutils import desaturate, saturate  # noqa\n\n\n" +
+      utils.slice(end)).replace("def axlabel(", "def axis_labels("),
+  );
+  await write(
+    repo,
+    "seaborn/colorutils.py",
+    `import colorsys\nimport matplotlib as mpl\n\n\n${moved}`,
+  );
+  const after = await commit(repo, "move");
+  const r = await auditReport({ repo, base: before, head: after });
+  const byId = Object.fromEntries(r.changed.map((c) => [c.id, c]));
+  assert.equal(byId["seaborn.colorutils.desaturate"]?.status, "moved");
+  assert.equal(byId["seaborn.colorutils.desaturate"]?.from?.id, "seaborn.utils.desaturate");
+  assert.equal(byId["seaborn.colorutils.saturate"]?.status, "moved");
+  assert.equal(byId["seaborn.utils.axis_labels"]?.status, "moved");
+  assert.equal(byId["seaborn.utils.axis_labels"]?.from?.id, "seaborn.utils.axlabel");
+  assert.deepEqual(r.changed.filter((c) => c.status !== "moved").map((c) => c.id), []);
+  assert.deepEqual(r.findings, []);
+  assert.equal(await main(["audit", repo, "--base", before, "--head", after]), 0);
+});
+
+Deno.test("a commit touching no Python gives an empty report", async () => {
+  const before = await sh(repo, ["git", "rev-parse", "HEAD"]);
+  await write(repo, "README.md", "seaborn copy, edited\n");
+  await write(repo, "docs/notes.txt", "def f(): pass\n");
+  const after = await commit(repo, "docs");
+  const r = await auditReport({ repo, base: before, head: after });
+  assert.deepEqual([r.files, r.changed, r.findings, r.problems], [[], [], [], []]);
+});
+
+Deno.test("default range: the working tree against HEAD, uncommitted and untracked files", async () => {
+  await branch("wip");
+  const status0 = await sh(repo, ["git", "status", "--porcelain"]);
+  const index0 = await Deno.readFile(`${repo}/.git/index`);
+  await write(repo, "seaborn/_core/wip.py", REIMPL.replace("class Shade", "class Wip"));
+  const r = await auditReport({ repo });
+  assert.equal(r.head.commit, null);
+  assert.deepEqual(
+    r.findings.filter((f) => f.kind === "reimplementation").map((f) => f.target.id),
+    [
+      G,
+    ],
+  );
+  // nothing of the repository was touched
+  assert.deepEqual(await Deno.readFile(`${repo}/.git/index`), index0);
+  assert.equal(
+    await sh(repo, ["git", "status", "--porcelain"]),
+    [status0, "?? seaborn/_core/wip.py"].filter(Boolean).join("\n"),
+  );
+  // the CLI fails on it by default and not with --fail-on none
+  assert.equal(await main(["audit", repo, "--format", "md"]), 1);
+  assert.equal(await main(["audit", repo, "--fail-on", "none"]), 0);
+  await Deno.remove(`${repo}/seaborn/_core/wip.py`);
+});
+
+Deno.test("SARIF 2.1.0: the required fields of the spec, rule references, locations", async () => {
+  const r = await auditReport({ repo, base: c0, head: "shade" });
+  const log = JSON.parse(formatSarif(r));
+  assert.equal(log.version, "2.1.0");
+  assert.ok(Array.isArray(log.runs) && log.runs.length === 1);
+  const run = log.runs[0];
+  assert.equal(typeof run.tool.driver.name, "string");
+  const ruleIds = run.tool.driver.rules.map((x: { id: string }) => x.id);
+  assert.ok(run.results.length >= 1);
+  for (const res of run.results) {
+    assert.equal(typeof res.message.text, "string"); // §3.27.11: message is required
+    assert.ok(ruleIds[res.ruleIndex] === res.ruleId);
+    assert.ok(["none", "note", "warning", "error"].includes(res.level));
+    for (const l of [...res.locations, ...res.relatedLocations]) {
+      const p = l.physicalLocation;
+      assert.equal(typeof p.artifactLocation.uri, "string");
+      assert.ok(!p.artifactLocation.uri.startsWith("/"));
+      assert.ok(Number.isInteger(p.region.startLine) && p.region.startLine >= 1);
+      assert.ok(p.region.endLine >= p.region.startLine);
+    }
+    // the message's link [text](1) refers to a related location with id 1
+    const links = [...res.message.text.matchAll(/\]\((\d+)\)/g)].map((m) => Number(m[1]));
+    for (const id of links) {
+      assert.ok(res.relatedLocations.some((l: { id: number }) => l.id === id));
+    }
+  }
+  assert.ok(run.results.some((x: { ruleId: string }) => x.ruleId === "RR001"));
+});
+
+Deno.test("auditHistory: one row per commit, re-implementations where planted", async () => {
+  // branch shade: seaborn, shade, move, docs
+  const h = await auditHistory(repo, { commits: 10, rev: "shade" });
+  const subjects = h.commits.getColumn("subject").toArray();
+  assert.deepEqual(subjects, ["seaborn 0.12.2", "shade", "move", "docs"]);
+  assert.deepEqual(h.commits.getColumn("reimplementations").toArray(), [0, 1, 0, 0]);
+  assert.deepEqual(h.commits.getColumn("moved").toArray(), [0, 0, 3, 0]);
+  assert.deepEqual(h.commits.getColumn("added").toArray().slice(1), [1, 0, 0]);
+  const re = h.findings.filter(pl.col("kind").eq(pl.lit("reimplementation")));
+  assert.deepEqual(re.getColumn("target").toArray(), [G]);
+});
+
+Deno.test("bad input: one-line errors, exit 2, never a crash", async (t) => {
+  const errors: string[] = [];
+  const orig = console.error;
+  console.error = (...a: unknown[]) => errors.push(a.join(" "));
+  try {
+    const notGit = await Deno.makeTempDir();
+    await t.step("not a git repository", async () => {
+      assert.equal(await main(["audit", notGit]), 2);
+      assert.match(errors.pop()!, /^reporeuse audit: .*: not a git repository$/);
+    });
+    await t.step("no such directory", async () => {
+      assert.equal(await main(["audit", `${notGit}/nope`]), 2);
+      assert.match(errors.pop()!, /no such directory/);
+    });
+    await t.step("unknown revision", async () => {
+      assert.equal(await main(["audit", repo, "--base", "no-such-branch"]), 2);
+      assert.match(errors.pop()!, /^reporeuse audit: no-such-branch: unknown revision/);
+      assert.equal(await main(["audit", repo, "--head", "deadbeef"]), 2);
+      assert.match(errors.pop()!, /deadbeef: unknown revision/);
+    });
+    await t.step("bad options", async () => {
+      assert.equal(await main(["audit", repo, "--format", "xml"]), 2);
+      assert.match(errors.pop()!, /--format must be one of text, json, md, sarif/);
+      assert.equal(await main(["audit", repo, "--min-callees", "2"]), 2);
+      assert.match(errors.pop()!, /--min-callees must be an integer >= 3/);
+      assert.equal(await main(["audit", repo, "--fail-on", "clone"]), 2);
+      assert.match(errors.pop()!, /--fail-on must be one of reimplementation, none/);
+    });
+    await t.step("shallow clone missing the base", async () => {
+      const shallow = await Deno.makeTempDir();
+      await sh(shallow, ["git", "clone", "-q", "--depth", "1", `file://${repo}`, "c"]);
+      assert.equal(await main(["audit", `${shallow}/c`, "--base", "HEAD~1", "--head", "HEAD"]), 2);
+      const line = errors.pop()!;
+      assert.match(line, /HEAD~1: unknown revision .*shallow clone/);
+      assert.ok(!line.includes("\n"));
+    });
+    assert.deepEqual(errors, []);
+  } finally {
+    console.error = orig;
+  }
+});
+
+Deno.test("bad files: binary, non-UTF-8 and syntax errors on either side are listed", async () => {
+  await branch("bad-files");
+  const before = await sh(repo, ["git", "rev-parse", "HEAD"]);
+  await write(repo, "seaborn/blob.py", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
+  await write(
+    repo,
+    "seaborn/latin.py",
+    new Uint8Array([...new TextEncoder().encode("s = '"), 0xe9, 0x27, 10]),
+  );
+  await write(repo, "seaborn/broken.py", "def ok(x):\n    return x\n\ndef bad(:\n    pass\n");
+  const mid = await commit(repo, "bad files");
+  const r = await auditReport({ repo, base: before, head: mid });
+  const msg = (file: string) =>
+    r.problems.filter((p) => p.file === file).map((p) => p.side + " " + p.message);
+  assert.deepEqual(msg("seaborn/blob.py"), ["head binary file (NUL bytes), skipped"]);
+  assert.deepEqual(msg("seaborn/latin.py"), ["head not valid UTF-8, skipped"]);
+  assert.ok(msg("seaborn/broken.py").some((m) => m.startsWith("head syntax error")));
+  assert.ok(r.changed.some((c) => c.id === "seaborn.broken.ok"));
+  // the broken file fixed: its base side error is listed
+  await write(repo, "seaborn/broken.py", "def ok(x):\n    return x\n\ndef bad(y):\n    pass\n");
+  const fixed = await commit(repo, "fix");
+  const r2 = await auditReport({ repo, base: mid, head: fixed });
+  assert.ok(r2.problems.some((p) => p.side === "base" && p.file === "seaborn/broken.py"));
+  assert.deepEqual(r2.changed.map((c) => [c.id, c.status]), [["seaborn.broken.bad", "modified"]]);
+  // the CLI lists them in every format and exits by the findings
+  for (const format of ["text", "json", "md", "sarif"]) {
+    assert.equal(
+      await main(["audit", repo, "--base", before, "--head", mid, "--format", format]),
+      0,
+    );
+  }
+});
+
+Deno.test("gitBlobId agrees with git hash-object", async () => {
+  const text = "def f():\n    return 1\n";
+  assert.equal(
+    gitBlobId(new TextEncoder().encode(text)),
+    await sh(repo, ["git", "hash-object", "--stdin"], text),
+  );
+});
+
+Deno.test("A...B: the merge base of A and B against B (a pull request's range)", async () => {
+  const r = await auditReport({ repo, base: "main...tint" });
+  assert.equal(r.base.commit, c0);
+  assert.equal(r.head.commit, await sh(repo, ["git", "rev-parse", "tint"]));
+  assert.deepEqual(
+    r.findings.filter((f) => f.kind === "reimplementation").map((f) => f.target.id),
+    [G],
+  );
+  // the JSON report carries the same, with a summary
+  const lines: string[] = [];
+  const orig = console.log;
+  console.log = (s: string) => lines.push(s);
+  try {
+    assert.equal(await main(["audit", repo, "--base", "main...tint", "--format", "json"]), 1);
+  } finally {
+    console.log = orig;
+  }
+  const json = JSON.parse(lines.join("\n"));
+  assert.equal(json.version, 1);
+  assert.deepEqual(json.summary, {
+    reimplementation: 1,
+    clone: 0,
+    candidate: json.summary.candidate,
+  });
+  assert.equal(json.findings[0].target.id, G);
+  assert.equal(json.findings[0].target.line, 702);
+});
+
+Deno.test("shapes: code hash ignores comments, docstring, name and layout; similarity abstracts names", async () => {
+  const { fileShapes, similarity } = await import("../lib/audit/shape.ts");
+  const [a] = await fileShapes("def f(x, y):\n    # add\n    return x + y * 2\n");
+  const [b] = await fileShapes('def g(x, y):\n    """Doc."""\n\n    return x+y  *  2  # sum\n');
+  const [c] = await fileShapes("def h(p, q):\n    return p + q * 3\n");
+  const [d] = await fileShapes(
+    "def k(p, q):\n    for i in p:\n        q.append(i)\n    return q\n",
+  );
+  assert.equal(a.hash, b.hash);
+  assert.notEqual(a.hash, c.hash);
+  assert.equal(similarity(a.features, c.features), 1);
+  assert.ok(similarity(a.features, d.features) < 0.3);
+});
+
+Deno.test("supporting rules: a constructor counts once; local defs, tests and pre-existing pairs are not targets", async () => {
+  const { auditChange, calleeSet } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  assert.deepEqual(calleeSet({ callees: ["p.C", "p.C.__init__", "p.f", "p.D.__init__"] }), [
+    "p.C",
+    "p.f",
+    "p.D.__init__",
+  ]);
+  const def = (id: string, file: string, callees: string[], hash = id): SideDef => ({
+    id,
+    kind: "function",
+    file,
+    start: 1,
+    end: 2,
+    name: id.split(".").pop()!,
+    signature: "def f()",
+    params: [],
+    hash,
+    size: 1,
+    features: [7, 1], // same shape: the rule is corroborated
+    callees,
+    uses: callees,
+  });
+  const abc = ["p.u.a", "p.u.b", "p.u.c"];
+  const side = (defs: SideDef[], files: [string, string][]): Side => ({
+    rev: "x",
+    files: files.map(([path, oid]) => ({ path, oid })),
+    modules: {},
+    defs,
+    ids: [...defs.map((d) => d.id), ...abc],
+    errors: [],
+  });
+  // G = p.u.ctor calls C() + a + b: 3 callee ids, but only 2 calls once C.__init__ is folded
+  const ctor = def("p.u.ctor", "p/u.py", ["p.u.C", "p.u.C.__init__", "p.u.a"]);
+  const outer = def("p.u.outer", "p/u.py", []);
+  const inner = def("p.u.outer.helper", "p/u.py", abc); // local to outer: not callable
+  const test = def("tests.test_u.test_abc", "tests/test_u.py", abc);
+  const base = side([ctor, outer, inner, test], [["p/u.py", "1"], ["tests/test_u.py", "2"]]);
+  const f = def("p.n.f", "p/n.py", [...abc, "p.u.C", "p.u.C.__init__"]);
+  const head = side([ctor, outer, inner, test, f], [["p/u.py", "1"], ["tests/test_u.py", "2"], [
+    "p/n.py",
+    "3",
+  ]]);
+  assert.deepEqual(
+    auditChange(base, head).findings.filter((x) => x.kind === "reimplementation"),
+    [],
+  );
+  // with a real target: g calls a, b, c; f modified, but f's old version already covered g
+  const g = def("p.u.g", "p/u.py", abc);
+  const f0 = def("p.n.f", "p/n.py", abc, "old");
+  const b2 = side([g, f0], [["p/u.py", "1"], ["p/n.py", "3"]]);
+  const h2 = side([g, { ...f, hash: "new" }], [["p/u.py", "1"], ["p/n.py", "4"]]);
+  const r = auditChange(b2, h2);
+  assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [["p.n.f", "modified"]]);
+  assert.deepEqual(r.findings.filter((x) => x.kind === "reimplementation"), []);
+  // …while a new function doing the same is reported
+  const h3 = side([g, f0, def("p.n.k", "p/n.py", abc)], [["p/u.py", "1"], ["p/n.py", "5"]]);
+  assert.deepEqual(
+    auditChange(b2, h3).findings.filter((x) => x.kind === "reimplementation").map((x) => [
+      x.function.id,
+      x.target.id,
+    ]),
+    [["p.n.k", "p.n.f"], ["p.n.k", "p.u.g"]],
+  );
+});
