@@ -13,7 +13,7 @@ if ! have_deno; then
 fi
 have_deno || { echo "setup: deno ${DENO_VERSION} is not on PATH after install" >&2; exit 1; }
 
-PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert python3-nbclient jupyter-client)
+PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then
