@@ -36,6 +36,7 @@ import type { Definition } from "../python/types.ts";
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
 import { HashMemo } from "./hashes.ts";
 import { JobPool } from "./jobs.ts";
+import { progress } from "../util/progress.ts";
 import type { ErrorRow, EventRow, TargetRow, TestRow, TurnRow } from "./schema.ts";
 
 /** Bump when the meaning of scored rows changes (the code hash below catches the rest). */
@@ -47,8 +48,12 @@ export interface ScoreOptions {
   cache?: boolean;
   /** Worker threads for logs and Python summaries (default: navigator.hardwareConcurrency; 0 = inline). */
   workers?: number;
-  /** Show progress on stderr when it is a terminal (default false). */
-  progress?: boolean;
+  /**
+   * Report progress (default false): `true` → on stderr (a live counter with ETA on a terminal, a
+   * line every few seconds or 10% elsewhere; lib/util/progress.ts); a function → called with
+   * (done, total) after each scored turn.
+   */
+  progress?: boolean | ((done: number, total: number) => void);
   /** Cache root (default: lib/util/cache.ts `cacheRoot()`). */
   cacheDir?: string;
 }
@@ -265,13 +270,12 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
   const results = new Map<FoundTurn, TurnResult>();
   const total = corpus.runs.filter((r) => r.blocked.length === 0).length;
   let done = 0;
-  const showProgress = (opts.progress ?? false) && Deno.stderr.isTerminal();
-  const enc = new TextEncoder();
+  const onProgress = opts.progress;
+  const reporter = onProgress === true ? progress(total, "scoring", { unit: "turns" }) : undefined;
   const tick = () => {
     done++;
-    if (showProgress && (done % 25 === 0 || done === total)) {
-      Deno.stderr.writeSync(enc.encode(`\rscoring: ${done}/${total} turns`));
-    }
+    reporter?.tick();
+    if (typeof onProgress === "function") onProgress(done, total);
   };
 
   /** A scorable turn with its inputs read and its cache key computed. */
@@ -515,7 +519,7 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
     );
   } finally {
     pool.close();
-    if (showProgress) Deno.stderr.writeSync(enc.encode("\n"));
+    reporter?.done();
   }
   await logHashes.save().catch(() => {}); // a memo that cannot be written only costs re-hashing
   await Promise.all(writes);

@@ -9,7 +9,14 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import { readScored, scoreCorpus, type Scored, SCORED_FILES, writeScored } from "../frames/mod.ts";
+import {
+  readScored,
+  scoreCorpus,
+  type Scored,
+  SCORED_FILES,
+  type ScoreOptions,
+  writeScored,
+} from "../frames/mod.ts";
 import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { exists } from "../util/fs.ts";
@@ -65,6 +72,8 @@ export interface ReproduceOptions {
   cache?: boolean;
   /** Progress messages (default: none). */
   log?: (message: string) => void;
+  /** Scoring progress, as `scoreCorpus`'s `progress` option (default: none). */
+  progress?: ScoreOptions["progress"];
 }
 
 /** What {@link reproduce} produced. */
@@ -134,8 +143,14 @@ async function publish(tmp: string, dest: string, keepExisting: boolean): Promis
  * a hash of the simulator's sources) and scored once (keyed also by the scorer's sources).
  */
 export async function simulatedScored(
-  opts: { seed?: number; scale?: "paper" | "small"; cache?: boolean; log?: (m: string) => void } =
-    {},
+  opts: {
+    seed?: number;
+    scale?: "paper" | "small";
+    cache?: boolean;
+    log?: (m: string) => void;
+    /** Scoring progress, as `scoreCorpus`'s `progress` option (lib/frames/score.ts). */
+    progress?: ScoreOptions["progress"];
+  } = {},
 ): Promise<{ corpus: string; scored: ScoredFrames; generator: string }> {
   const seed = opts.seed ?? 1, scale = opts.scale ?? "paper";
   const log = opts.log ?? (() => {});
@@ -161,7 +176,10 @@ export async function simulatedScored(
     return { corpus, scored: await readScored(scoredDir), generator };
   }
   log("scoring the simulated corpus");
-  const scored = await scoreCorpus(corpus, { cache: opts.cache !== false });
+  const scored = await scoreCorpus(corpus, {
+    cache: opts.cache !== false,
+    progress: opts.progress,
+  });
   const tmp = `${scoredDir}.${crypto.randomUUID()}.tmp`;
   await writeScored(scored, tmp);
   await Deno.writeTextFile(`${tmp}/.complete`, `${scorer}\n`);
@@ -248,7 +266,13 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   const simulated = opts.runs === undefined;
   if (simulated) {
     const seed = opts.seed ?? 1, scale = opts.scale ?? "paper";
-    const sim = await simulatedScored({ seed, scale, cache: opts.cache, log });
+    const sim = await simulatedScored({
+      seed,
+      scale,
+      cache: opts.cache,
+      log,
+      progress: opts.progress,
+    });
     corpus = sim.corpus;
     scored = sim.scored;
     provenance = SIMULATED;
@@ -260,7 +284,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   } else {
     corpus = opts.runs!;
     log(`scoring ${corpus}`);
-    scored = await scoreCorpus(corpus, { cache: opts.cache !== false });
+    scored = await scoreCorpus(corpus, { cache: opts.cache !== false, progress: opts.progress });
     provenance = `run logs in ${corpus}`;
     source = `the run logs in \`${corpus}\`, scored with \`scoreCorpus\` from lib/frames.`;
   }

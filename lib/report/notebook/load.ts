@@ -6,7 +6,8 @@
  */
 
 import { isAbsolute, join, resolve } from "node:path";
-import { readScored, scoreCorpus } from "../../frames/mod.ts";
+import { readScored, scoreCorpus, type ScoreOptions } from "../../frames/mod.ts";
+import { type Progress, progress } from "../../util/progress.ts";
 import { fromFrames, type ScoredQuery } from "../../query/open.ts";
 import { type ScoredFrames, SIMULATED, simulatedScored } from "../reproduce.ts";
 import { isDirectory } from "../../util/fs.ts";
@@ -32,7 +33,7 @@ export interface LoadOptions {
    * Default: `$REPOREUSE_NOTEBOOK_SCALE`, else "paper".
    */
   scale?: "paper" | "small";
-  /** Progress messages (default: none). */
+  /** Progress messages, scoring progress included (default: none). */
   log?: (message: string) => void;
 }
 
@@ -42,6 +43,24 @@ async function isFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Scoring progress as lines through `log` (a line every few seconds or every 10%, then a summary;
+ * lib/util/progress.ts), or none without `log`.
+ */
+function progressTo(log?: (message: string) => void): ScoreOptions["progress"] {
+  if (!log) return undefined;
+  let p: Progress | undefined;
+  return (done, total) => {
+    p ??= progress(total, "scoring", {
+      unit: "turns",
+      write: (s) => log(s.trimEnd()),
+      terminal: false,
+    });
+    p.tick();
+    if (done >= total) p.done();
+  };
 }
 
 /**
@@ -55,7 +74,12 @@ export async function loadRuns(runs: string | null, opts: LoadOptions = {}): Pro
   if (runs === null || runs === undefined) {
     const env = Deno.env.get("REPOREUSE_NOTEBOOK_SCALE");
     const scale = opts.scale ?? (env === "small" || env === "paper" ? env : "paper");
-    const sim = await simulatedScored({ seed: opts.seed ?? 1, scale, log: opts.log });
+    const sim = await simulatedScored({
+      seed: opts.seed ?? 1,
+      scale,
+      log: opts.log,
+      progress: progressTo(opts.log),
+    });
     return { scored: sim.scored, corpus: sim.corpus, simulated: true, provenance: SIMULATED };
   }
   const dir = isAbsolute(runs) ? runs : resolve(Deno.cwd(), runs);
@@ -74,7 +98,9 @@ export async function loadRuns(runs: string | null, opts: LoadOptions = {}): Pro
     );
   }
   opts.log?.(`scoring ${dir}`);
-  const scored: ScoredFrames = { ...(await scoreCorpus(dir, { cache: true })) };
+  const scored: ScoredFrames = {
+    ...(await scoreCorpus(dir, { cache: true, progress: progressTo(opts.log) })),
+  };
   return { scored, corpus: dir, simulated: false, provenance: `run logs in ${dir}` };
 }
 
