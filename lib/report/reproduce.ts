@@ -23,6 +23,7 @@ import { exists } from "../util/fs.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {
+  type CellInterval,
   cellIntervals,
   ciMarkdown,
   type PairedComparison,
@@ -305,6 +306,40 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   });
 }
 
+/**
+ * The report's figures (out/figures/<id>.svg): per-turn curves, reuse vs resolve, Lines viewed vs
+ * recall, the read-but-unused breakdown, and the memory ablation (with the 95% intervals of
+ * `cells`, from `cellIntervals`, when given).
+ */
+export function reportFigures(
+  scored: Pick<ScoredFrames, "turns" | "targets">,
+  opts: { provenance?: string; cells?: readonly CellInterval[] } = {},
+): Record<string, Chart> {
+  const rows = turnRows(scored.turns);
+  const figOpts = { provenance: opts.provenance };
+  const mc = memoryConfig(rows);
+  const intervals: Record<string, Interval> = {};
+  if (mc) {
+    for (const c of opts.cells ?? []) {
+      if (c.config.harness === mc.harness && c.config.model === mc.model) {
+        intervals[`${c.config.memory}:${c.metric}`] = c.interval;
+      }
+    }
+  }
+  const figures: Record<string, Chart> = {
+    per_turn: perTurnFigure(rows, figOpts),
+    reuse_vs_resolve: reuseResolveFigure(rows, figOpts),
+    lines_vs_recall: linesRecallFigure(rows, figOpts),
+    read_unused: readUnusedFigure(scored.targets, figOpts),
+  };
+  const mem = memoryFigure(rows, {
+    ...figOpts,
+    intervals: opts.cells ? intervals : undefined,
+  });
+  if (mem) figures.memory_ablation = mem;
+  return figures;
+}
+
 /** Input of {@link writeReport}: scored frames, the benchmark's tasks and where they come from. */
 export interface ReportInput {
   scored: ScoredFrames;
@@ -357,24 +392,7 @@ export async function writeReport(
   const ci = ciMarkdown(cells, paired, { provenance, B, seed: bseed, turnCells });
 
   log("rendering figures");
-  const figOpts = { provenance };
-  const mc = memoryConfig(rows);
-  const intervals: Record<string, Interval> = {};
-  if (mc) {
-    for (const c of cells) {
-      if (c.config.harness === mc.harness && c.config.model === mc.model) {
-        intervals[`${c.config.memory}:${c.metric}`] = c.interval;
-      }
-    }
-  }
-  const figures: Record<string, Chart> = {
-    per_turn: perTurnFigure(rows, figOpts),
-    reuse_vs_resolve: reuseResolveFigure(rows, figOpts),
-    lines_vs_recall: linesRecallFigure(rows, figOpts),
-    read_unused: readUnusedFigure(scored.targets, figOpts),
-  };
-  const mem = memoryFigure(rows, { ...figOpts, intervals });
-  if (mem) figures.memory_ablation = mem;
+  const figures = reportFigures(scored, { provenance, cells });
 
   const files: string[] = [];
   const write = async (rel: string, text: string) => {
