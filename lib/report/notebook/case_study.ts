@@ -209,8 +209,11 @@ export class CaseStudy {
     if (!p) {
       return new Html("<p>No re-implemented target in this turn.</p>", "no re-implemented target");
     }
+    // left-aligned whatever the notebook's table CSS says (JupyterLab right-aligns cells), the
+    // indentation kept, long lines scrolled rather than cut
     const pre = (s: string) =>
-      `<pre style="font-size:11px;line-height:1.3;margin:0;white-space:pre">${escapeHtml(s)}</pre>`;
+      `<div style="overflow-x:auto;max-width:100%"><pre style="font-size:11px;line-height:1.3;` +
+      `margin:0;white-space:pre;text-align:left;tab-size:4">${escapeHtml(s)}</pre></div>`;
     const left = `target <code>${escapeHtml(p.target)}</code> (${p.kind}, ${
       p.read ? "read" : "not read"
     }) — ${escapeHtml(p.file)}:${p.start}-${p.end}`;
@@ -221,9 +224,9 @@ export class CaseStudy {
       `<table style="table-layout:fixed;width:100%"><thead><tr>`,
       `<th style="text-align:left;width:50%">${left}</th><th style="text-align:left">${right}</th>`,
       `</tr></thead><tbody><tr style="vertical-align:top">`,
-      `<td style="overflow:auto">${pre(p.source)}</td><td style="overflow:auto">${
-        pre(p.bySource)
-      }</td>`,
+      `<td style="text-align:left;overflow:hidden">${
+        pre(p.source)
+      }</td><td style="text-align:left;overflow:hidden">${pre(p.bySource)}</td>`,
       `</tr></tbody></table>`,
       `<p><small>callee overlap ${
         p.overlap === null ? "–" : `${fmt(p.overlap * 100, 0)}%`
@@ -265,7 +268,10 @@ export class CaseStudy {
       if (l.startsWith("@@")) return `<span style="color:#8250df">${e}</span>`;
       return e;
     }).join("\n");
-    return new Html(`<pre style="font-size:11px">${colored}</pre>`, patch);
+    return new Html(
+      `<div style="overflow-x:auto"><pre style="font-size:11px;text-align:left;white-space:pre">${colored}</pre></div>`,
+      patch,
+    );
   }
 
   /** The chain's per-turn reuse, recall and pass rate under this configuration; the case turn marked. */

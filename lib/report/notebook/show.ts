@@ -160,6 +160,67 @@ function cellText(v: unknown): string {
   return String(v);
 }
 
+const DTYPE_NAMES: Record<string, string> = {
+  String: "str",
+  Utf8: "str",
+  Bool: "bool",
+  Boolean: "bool",
+  Float64: "f64",
+  Float32: "f32",
+  Int8: "i8",
+  Int16: "i16",
+  Int32: "i32",
+  Int64: "i64",
+  UInt8: "u8",
+  UInt16: "u16",
+  UInt32: "u32",
+  UInt64: "u64",
+  Null: "null",
+  Date: "date",
+  Time: "time",
+  Categorical: "cat",
+  Object: "object",
+};
+
+/**
+ * A polars dtype as Python Polars prints it in a frame header: `str`, `f64`, `i32`, `bool`,
+ * `list[f64]`, `datetime[ms]`, `struct[2]`.
+ *
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { dtypeName } from "./show.ts";
+ * const df = pl.DataFrame({ a: ["x"], b: [1.5], c: [true] }).withColumns(pl.col("b").cast(pl.Int32).alias("d"));
+ * console.assert(df.dtypes.map(dtypeName).join() === "str,f64,bool,i32");
+ * console.assert(dtypeName(pl.List(pl.Float64)) === "list[f64]");
+ * ```
+ */
+export function dtypeName(d: unknown): string {
+  const json = JSON.parse(JSON.stringify(d));
+  const name = (j: unknown): string => {
+    const v = (j as { DataType?: unknown })?.DataType ?? j;
+    if (typeof v === "string") return DTYPE_NAMES[v] ?? v.toLowerCase();
+    if (v && typeof v === "object") {
+      const [k, inner] = Object.entries(v)[0] ?? ["?", undefined];
+      if (k === "List" || k === "FixedSizeList") return `list[${name(inner)}]`;
+      if (k === "Datetime") {
+        const unit = Array.isArray(inner) ? String(inner[0]) : String(inner ?? "");
+        return `datetime[${
+          ({ Microseconds: "μs", Milliseconds: "ms", Nanoseconds: "ns", us: "μs" } as Record<
+            string,
+            string
+          >)[
+            unit
+          ] ?? unit
+        }]`;
+      }
+      if (k === "Struct") return `struct[${Array.isArray(inner) ? inner.length : "?"}]`;
+      return k.toLowerCase();
+    }
+    return String(v);
+  };
+  return name(json);
+}
+
 /**
  * A polars frame as a display object: an HTML table with a caption (title, shape), the column
  * dtypes, and the first and last rows when the frame is longer than `rows` (default 20); plus the
@@ -204,7 +265,7 @@ export function frame(df: pl.DataFrame, opts: { title?: string; rows?: number } 
     `<caption style="text-align:left">${caption}</caption>`,
     `<thead><tr>${cols.map((c) => `<th>${escapeHtml(c)}</th>`).join("")}</tr>`,
     `<tr>${
-      df.dtypes.map((d) => `<td><small style="color:#777">${escapeHtml(String(d))}</small></td>`)
+      df.dtypes.map((d) => `<td><small style="color:#777">${escapeHtml(dtypeName(d))}</small></td>`)
         .join("")
     }</tr></thead>`,
     `<tbody>${body.join("")}</tbody></table></div>`,

@@ -6,6 +6,7 @@
 
 import pl from "nodejs-polars";
 import { Chart } from "../display.ts";
+import { CHART_CONFIG, OUTCOME_COLORS } from "../style.ts";
 
 /** Gap classes, in display order. */
 export const GAPS = ["never read", "read, not used", "absent"] as const;
@@ -147,9 +148,21 @@ export function gapBreakdown(missed: pl.DataFrame, by: string | string[]): pl.Da
 }
 
 const GAP_COLORS: Record<Gap, string> = {
-  "never read": "#d73027",
-  "read, not used": "#fc8d59",
-  "absent": "#bdbdbd",
+  "never read": OUTCOME_COLORS["never read"],
+  "read, not used": OUTCOME_COLORS["read, not used"],
+  "absent": OUTCOME_COLORS["absent"],
+};
+
+/** Readable axis and panel titles of the grouping columns. */
+const KEY_TITLES: Record<string, string> = {
+  turn: "Turn",
+  kind: "Target kind",
+  size: "Target size (body lines)",
+  reimplemented: "Re-implemented",
+  memory: "Memory",
+  config: "Configuration",
+  model: "Model",
+  harness: "Harness",
 };
 
 /**
@@ -177,24 +190,37 @@ export function gapChart(
       missed: r.missed as number,
     }))
   );
-  const t = opts.title ?? `Missed targets by ${by}: never read vs read but not used`;
+  const byTitle = KEY_TITLES[by] ?? by;
+  const t = opts.title ??
+    `Missed targets by ${byTitle.toLowerCase()}: never read vs read, not used`;
+  // long category names (configurations) read better as horizontal bars
+  const horizontal = order.length > 6 || order.some((v) => v.length > 12);
+  const category = {
+    field: by,
+    type: "ordinal",
+    sort: order,
+    title: byTitle,
+    axis: horizontal ? { labelLimit: 260 } : { labelAngle: 0 },
+  };
+  const share = {
+    field: "share",
+    type: "quantitative",
+    stack: "zero",
+    title: "% of missed targets",
+    scale: { domain: [0, 100] },
+    axis: { values: [0, 20, 40, 60, 80, 100] },
+  };
   const inner = {
-    width: Math.max(120, 36 * order.length),
-    height: 200,
+    ...(horizontal
+      ? { width: 220, height: { step: 18 } }
+      : { width: Math.max(120, 40 * order.length), height: 200 }),
     mark: "bar",
     encoding: {
-      x: { field: by, type: "ordinal", sort: order, title: by, axis: { labelAngle: 0 } },
-      y: {
-        field: "share",
-        type: "quantitative",
-        stack: "zero",
-        title: "% of missed targets",
-        scale: { domain: [0, 100] },
-      },
+      ...(horizontal ? { y: category, x: share } : { x: category, y: share }),
       color: {
         field: "gap",
         type: "nominal",
-        title: "Gap",
+        title: "Missed target",
         sort: present,
         scale: { domain: present, range: present.map((g) => GAP_COLORS[g]) },
       },
@@ -214,11 +240,18 @@ export function gapChart(
     opts.facet
       ? {
         title: head,
+        config: CHART_CONFIG,
         data: { values },
-        facet: { column: { field: opts.facet, type: "nominal", title: opts.facet } },
+        facet: {
+          column: {
+            field: opts.facet,
+            type: "nominal",
+            title: KEY_TITLES[opts.facet] ?? opts.facet,
+          },
+        },
         spec: inner,
       }
-      : { title: head, data: { values }, ...inner },
+      : { title: head, config: CHART_CONFIG, data: { values }, ...inner },
     t,
   );
 }
