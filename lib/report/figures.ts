@@ -470,8 +470,8 @@ export function memoryFigure(
     config: CHART_CONFIG,
     data: { values: labelled },
     hconcat: [
-      panel(higher, "Higher is better", 96 * higher.length),
-      ...(lower.length ? [panel(lower, "Lower is better", 96 * lower.length)] : []),
+      panel(higher, "Higher is better", 88 * higher.length),
+      ...(lower.length ? [panel(lower, "Lower is better", 88 * lower.length)] : []),
     ],
     resolve: { scale: { y: "shared" } },
   }, t);

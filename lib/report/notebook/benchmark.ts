@@ -6,6 +6,7 @@
 
 import pl from "nodejs-polars";
 import { Chart } from "../display.ts";
+import { CHART_CONFIG, OKABE_ITO } from "../style.ts";
 
 /**
  * Benchmark composition per turn index: mean test cases, requirement length (k chars) and new
@@ -55,13 +56,16 @@ export function benchmarkChart(
   );
   const t = "Benchmark composition by turn (means per turn)";
   return new Chart({
-    title: opts.provenance ? { text: t, subtitle: `Data: ${opts.provenance}` } : t,
+    title: opts.provenance
+      ? { text: t, subtitle: `Data: ${opts.provenance}`, subtitleColor: "#b00000" }
+      : t,
+    config: CHART_CONFIG,
     data: { values },
     facet: { column: { field: "statistic", type: "nominal", sort: order, title: null } },
     spec: {
       width: 110,
       height: 160,
-      mark: "bar",
+      mark: { type: "bar", color: OKABE_ITO.blue },
       encoding: {
         x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
         y: { field: "mean", type: "quantitative", title: null },

@@ -18,6 +18,7 @@ import { fmt } from "../table.ts";
 import { escapeHtml } from "../../util/text.ts";
 import type { Runs } from "./load.ts";
 import { frame, Html, Markdown } from "./show.ts";
+import { CHART_CONFIG, metricLabel, OKABE_ITO } from "../style.ts";
 
 /** Identifies one scored turn. */
 export interface CaseKey extends ConfigKey {
@@ -281,14 +282,17 @@ export class CaseStudy {
     const values = recs.flatMap((r) =>
       metrics.filter((m) => r[m] !== null && r[m] !== undefined).map((m) => ({
         turn: Number(r.turn),
-        metric: m,
+        metric: metricLabel(m),
         value: 100 * Number(r[m]),
       }))
     );
+    const labels = metrics.map(metricLabel);
+    const O = OKABE_ITO;
     const t =
       `Chain ${this.key.chain} turn by turn (${this.key.harness} · ${this.key.model} · ${this.key.memory})`;
     return new Chart({
-      title: { text: t, subtitle: `Data: ${this.provenance}` },
+      title: { text: t, subtitle: `Data: ${this.provenance}`, subtitleColor: "#b00000" },
+      config: CHART_CONFIG,
       width: 360,
       height: 200,
       data: { values },
@@ -301,8 +305,22 @@ export class CaseStudy {
           mark: { type: "line", point: true },
           encoding: {
             x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
-            y: { field: "value", type: "quantitative", title: "%", scale: { domain: [0, 100] } },
-            color: { field: "metric", type: "nominal", sort: metrics, title: null },
+            y: {
+              field: "value",
+              type: "quantitative",
+              title: "%",
+              scale: { domain: [-5, 105], nice: false },
+              axis: { values: [0, 20, 40, 60, 80, 100] },
+            },
+            color: {
+              field: "metric",
+              type: "nominal",
+              title: "Metric",
+              scale: {
+                domain: labels,
+                range: [O.blue, O.skyBlue, O.vermillion, O.orange, O.green],
+              },
+            },
             tooltip: [{ field: "turn" }, { field: "metric" }, { field: "value", format: ".1f" }],
           },
         },
