@@ -12,6 +12,7 @@
  */
 import * as vega from "vega";
 import * as vl from "vega-lite";
+import { textMetrics } from "vega-scenegraph";
 import { type TableData, toCSV, toHTML, toLaTeX, toMarkdown, toText } from "./table.ts";
 
 // Helvetica / Arial / Liberation Sans advance widths (AFM, 1/1000 em) of ASCII 32–126.
@@ -141,16 +142,19 @@ export function textWidth(text: string, fontSize: number, bold = false): number 
   return (units / 1000) * fontSize * (bold ? 1.1 : 1) * 1.05;
 }
 
-// every Chart rendered headless measures text with textWidth
-(vega as unknown as { textMetrics: { width: unknown } }).textMetrics.width = (
-  item: { fontSize?: number; fontWeight?: string | number },
-  text: unknown,
-) => {
+// every Chart rendered headless measures text with textWidth — in each copy of vega-scenegraph:
+// vega's own (layout of marks) and the one vega-view renders and lays out guides with
+const measure = (item: { fontSize?: number; fontWeight?: string | number }, text: unknown) => {
   const t = text == null ? "" : String(text).trim();
   const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
   const w = item.fontWeight;
   return textWidth(t, size, w === "bold" || (typeof w === "number" && w >= 600));
 };
+for (
+  const tm of [(vega as unknown as { textMetrics: { width: unknown } }).textMetrics, textMetrics]
+) {
+  (tm as { width: unknown }).width = measure;
+}
 
 /** The vega-lite schema URL the notebook MIME type expects. */
 export const VEGA_LITE_V5_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";

@@ -161,7 +161,18 @@ export async function simulatedScored(
   if (opts.cache === false || !(await exists(`${corpus}/.complete`))) {
     log(`simulating the corpus (seed ${seed}, scale ${scale}) into ${corpus}`);
     const tmp = `${corpus}.${crypto.randomUUID()}.tmp`;
-    const made = await simulateCorpus(tmp, { seed, scale });
+    // a line every 5 s while simulating (the simulator reports nothing itself)
+    const t0 = performance.now();
+    const beat = setInterval(
+      () => log(`simulating … ${((performance.now() - t0) / 1000).toFixed(0)} s`),
+      5000,
+    );
+    let made: Awaited<ReturnType<typeof simulateCorpus>>;
+    try {
+      made = await simulateCorpus(tmp, { seed, scale });
+    } finally {
+      clearInterval(beat);
+    }
     await Deno.writeTextFile(`${made.dir}/.complete`, `${generator} ${seed} ${scale}\n`);
     await publish(made.dir, corpus, opts.cache !== false);
   } else {
