@@ -10,7 +10,7 @@
  * const lines: string[] = [];
  * let now = 0;
  * const p = progress(20, "scoring", { unit: "turns", write: (s) => lines.push(s), terminal: false,
- *   now: () => now });
+ *   heartbeat: false, now: () => now });
  * for (let i = 0; i < 20; i++) { now += 100; p.tick(); }
  * p.done();
  * console.assert(lines.length === 10, lines.join("")); // at 10%, 20%, … 90%, then the summary
@@ -31,6 +31,8 @@ export interface ProgressOptions {
   terminal?: boolean;
   /** Non-terminal: longest silence between lines while work advances, in ms (default 3000). */
   everyMs?: number;
+  /** Non-terminal: also write a line from a timer when no unit completed for `everyMs` (default true). */
+  heartbeat?: boolean;
   /** Clock in ms (default `performance.now`; injectable for tests). */
   now?: () => number;
 }
@@ -90,11 +92,25 @@ export function progress(total: number, label: string, opts: ProgressOptions = {
     const elapsed = now() - started;
     const pct = total ? Math.floor((100 * done) / total) : 100;
     const rate = elapsed > 0 ? (1000 * done) / elapsed : 0;
-    const eta = rate > 0 && done < total
+    // no ETA from the first few units (start-up costs make it absurd)
+    const eta = rate > 0 && done < total && done >= Math.max(2, total / 50)
       ? ` · ETA ${duration((1000 * (total - done)) / rate)}`
       : "";
     return `${label}: ${done}/${total}${unit} (${pct}%) · ${rate.toFixed(1)}/s${eta}`;
   };
+  // non-terminal: a line every `everyMs` even while no unit completes (a slow first unit, a
+  // start-up phase), from a timer that never keeps the process alive
+  let beat: ReturnType<typeof setInterval> | undefined;
+  if (!terminal && total > 0 && opts.heartbeat !== false) {
+    const id = setInterval(() => {
+      if (!finished && now() - lastAt >= everyMs) {
+        lastAt = now();
+        write(`${status()}\n`);
+      }
+    }, everyMs);
+    Deno.unrefTimer(id as unknown as number);
+    beat = id;
+  }
   return {
     tick(n = 1) {
       if (finished || total <= 0) return;
@@ -117,6 +133,7 @@ export function progress(total: number, label: string, opts: ProgressOptions = {
     done() {
       if (finished || total <= 0) return;
       finished = true;
+      if (beat !== undefined) clearInterval(beat);
       const summary = `${label}: ${done}/${total}${unit} done in ${duration(now() - started)}`;
       write(terminal ? `\r${summary}\x1b[K\n` : `${summary}\n`);
     },

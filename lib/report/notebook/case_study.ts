@@ -210,11 +210,11 @@ export class CaseStudy {
     if (!p) {
       return new Html("<p>No re-implemented target in this turn.</p>", "no re-implemented target");
     }
-    // left-aligned whatever the notebook's table CSS says (JupyterLab right-aligns cells), the
-    // indentation kept, long lines scrolled rather than cut
+    // left-aligned and top-aligned whatever the notebook's table CSS says (JupyterLab right-aligns
+    // and centres cells), indentation kept, long lines wrapped rather than cut
     const pre = (s: string) =>
-      `<div style="overflow-x:auto;max-width:100%"><pre style="font-size:11px;line-height:1.3;` +
-      `margin:0;white-space:pre;text-align:left;tab-size:4">${escapeHtml(s)}</pre></div>`;
+      `<pre style="font-size:11px;line-height:1.3;margin:0;white-space:pre-wrap;` +
+      `overflow-wrap:anywhere;text-align:left;tab-size:4">${escapeHtml(s)}</pre>`;
     const left = `target <code>${escapeHtml(p.target)}</code> (${p.kind}, ${
       p.read ? "read" : "not read"
     }) — ${escapeHtml(p.file)}:${p.start}-${p.end}`;
@@ -225,9 +225,8 @@ export class CaseStudy {
       `<table style="table-layout:fixed;width:100%"><thead><tr>`,
       `<th style="text-align:left;width:50%">${left}</th><th style="text-align:left">${right}</th>`,
       `</tr></thead><tbody><tr style="vertical-align:top">`,
-      `<td style="text-align:left;overflow:hidden">${
-        pre(p.source)
-      }</td><td style="text-align:left;overflow:hidden">${pre(p.bySource)}</td>`,
+      `<td style="text-align:left;vertical-align:top">${pre(p.source)}</td>` +
+      `<td style="text-align:left;vertical-align:top">${pre(p.bySource)}</td>`,
       `</tr></tbody></table>`,
       `<p><small>callee overlap ${
         p.overlap === null ? "–" : `${fmt(p.overlap * 100, 0)}%`
