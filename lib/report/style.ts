@@ -164,7 +164,13 @@ export function configScale(configs: Iterable<string>): { domain: string[]; rang
 export const CHART_CONFIG = {
   font: "sans-serif",
   axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 320, titleLimit: 320, orient: "right" },
+  legend: {
+    labelFontSize: 11,
+    titleFontSize: 12,
+    labelLimit: 320,
+    titleLimit: 320,
+    orient: "right",
+  },
   header: { labelFontSize: 12, titleFontSize: 12 },
   title: { fontSize: 14, subtitleFontSize: 11, anchor: "start" },
   view: { stroke: "#ddd" },
