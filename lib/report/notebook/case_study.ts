@@ -286,11 +286,17 @@ export class CaseStudy {
       }))
     );
     const labels = metrics.map(metricLabel);
+    const turns = [...new Set(values.map((v) => v.turn))].sort((a, b) => a - b);
+    if (!turns.length) turns.push(this.key.turn);
     const O = OKABE_ITO;
     const t =
       `Chain ${this.key.chain} turn by turn (${this.key.harness} · ${this.key.model} · ${this.key.memory})`;
     return new Chart({
-      title: { text: t, subtitle: `Data: ${this.provenance}`, subtitleColor: "#b00000" },
+      title: {
+        text: t,
+        subtitle: [`Data: ${this.provenance}`, `dashed: the case turn (${this.key.turn})`],
+        subtitleColor: "#b00000",
+      },
       config: CHART_CONFIG,
       width: 360,
       height: 200,
@@ -298,12 +304,18 @@ export class CaseStudy {
       layer: [
         {
           mark: { type: "rule", color: "#999", strokeDash: [4, 4] },
-          encoding: { x: { datum: this.key.turn, type: "ordinal" } },
+          encoding: { x: { datum: this.key.turn, type: "quantitative" } },
         },
         {
           mark: { type: "line", point: true },
           encoding: {
-            x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
+            x: {
+              field: "turn",
+              type: "quantitative",
+              title: "Turn",
+              scale: { domain: [Math.min(...turns) - 0.3, Math.max(...turns) + 0.3], nice: false },
+              axis: { values: turns, format: "d", grid: false },
+            },
             y: {
               field: "value",
               type: "quantitative",
