@@ -288,6 +288,11 @@ export class CaseStudy {
     const labels = metrics.map(metricLabel);
     const turns = [...new Set(values.map((v) => v.turn))].sort((a, b) => a - b);
     if (!turns.length) turns.push(this.key.turn);
+    const turnScale = {
+      domain: [Math.min(...turns) - 0.3, Math.max(...turns) + 0.3],
+      nice: false,
+      zero: false,
+    };
     const O = OKABE_ITO;
     const t =
       `Chain ${this.key.chain} turn by turn (${this.key.harness} · ${this.key.model} · ${this.key.memory})`;
@@ -304,7 +309,7 @@ export class CaseStudy {
       layer: [
         {
           mark: { type: "rule", color: "#999", strokeDash: [4, 4] },
-          encoding: { x: { datum: this.key.turn, type: "quantitative" } },
+          encoding: { x: { datum: this.key.turn, type: "quantitative", scale: turnScale } },
         },
         {
           mark: { type: "line", point: true },
@@ -313,7 +318,7 @@ export class CaseStudy {
               field: "turn",
               type: "quantitative",
               title: "Turn",
-              scale: { domain: [Math.min(...turns) - 0.3, Math.max(...turns) + 0.3], nice: false },
+              scale: turnScale,
               axis: { values: turns, format: "d", grid: false },
             },
             y: {
