@@ -551,7 +551,8 @@ function readme(o: {
       "is the difference of the rounded first- and last-turn values.",
     "- Intervals resample whole task chains (the turns of a chain are correlated); the seed and the " +
       "number of replicates are recorded in ci.md; the same seed gives the same intervals.",
-    "- SVG text widths are estimated (no canvas in headless Deno); compare figures by their specs.",
+    "- SVG text is laid out with Helvetica metrics (no canvas in headless Deno; " +
+      "lib/report/display.ts); compare figures by their specs.",
     "",
     "## Agreement with the paper (Table 2)",
     "",
