@@ -16,6 +16,16 @@
  * console.assert(lines.length === 10, lines.join("")); // at 10%, 20%, … 90%, then the summary
  * console.assert(lines[0] === "scoring: 2/20 turns (10%) · 10.0/s · ETA 2s\n", lines[0]);
  * console.assert(lines.at(-1) === "scoring: 20/20 turns done in 2s\n", lines.at(-1));
+ *
+ * // on a terminal: one line redrawn in place (at most every 100 ms), with the ETA
+ * const screen: string[] = [];
+ * now = 0;
+ * const t = progress(100, "scoring", { write: (s) => screen.push(s), terminal: true, now: () => now });
+ * for (let i = 0; i < 100; i++) { now += 50; t.tick(); }
+ * t.done();
+ * console.assert(screen.length === 51, String(screen.length)); // every 2nd tick (100 ms), then done
+ * console.assert(screen[10] === "\rscoring: 22/100 (22%) · 20.0/s · ETA 4s\x1b[K", screen[10]);
+ * console.assert(screen.at(-1)!.endsWith("done in 5s\x1b[K\n"));
  * ```
  *
  * @module
