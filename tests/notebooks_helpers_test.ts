@@ -20,6 +20,7 @@ import {
   intervalFrame,
   intervalTable,
   loadRuns,
+  pairedChart,
   pickCase,
   show,
 } from "../lib/report/notebook.ts";
@@ -326,4 +327,30 @@ Deno.test("show: prints plain text outside the Jupyter kernel", async () => {
   assert.equal(lines.length, 2);
   assert.match(lines[0], /^tiny\nshape: \(1, 1\)/);
   assert.equal(lines[1], "hello");
+});
+
+Deno.test("pairedChart: the legend names what differs (two memory settings), readable metrics", () => {
+  const d = (metric: string) => ({
+    metric,
+    a: 1,
+    b: 0,
+    delta: { estimate: 1, low: 0.5, high: 1.5, replicates: 10, B: 10, seed: 1, level: 0.95 },
+  });
+  const k = { harness: "OpenCode", model: "Qwen3.7-plus" };
+  const p = (m: string) => ({
+    a: { ...k, memory: "interface" },
+    b: { ...k, memory: m },
+    chains: 3,
+    deltas: [d("reuse_self"), d("c_dup")],
+    targets: [],
+  });
+  const spec = pairedChart([p("none"), p("source")] as never).toSpec();
+  const v = spec.data.values as { comparison: string; metric: string }[];
+  assert.deepEqual([...new Set(v.map((x) => x.comparison))], [
+    "interface − none",
+    "interface − source",
+  ]);
+  assert.deepEqual([...new Set(v.map((x) => x.metric))], ["Reuse (self)", "C_dup ↓"]);
+  assert.equal(spec.layer[1].encoding.color.title, "Memory compared (A − B)");
+  assert.equal(spec.title.subtitle[0], "OpenCode · Qwen3.7-plus; ↓ lower is better");
 });

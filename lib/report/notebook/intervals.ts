@@ -304,18 +304,25 @@ export function pairedChart(
       high: d.delta.high,
     }))
   );
-  const harnessModel = comparisons.length
-    ? `${comparisons[0].a.harness} · ${comparisons[0].a.model}`
+  // what every comparison shares (e.g. "OpenCode · Qwen3.7-plus"), named once in the subtitle
+  const shared = comparisons.length
+    ? (["harness", "model", "memory"] as const).filter((k) =>
+      comparisons.every((p) => p.a[k] === comparisons[0].a[k] && p.b[k] === comparisons[0].a[k])
+    ).map((k) => comparisons[0].a[k]).join(" · ")
     : "";
   const t = opts.title ?? "Paired differences A − B (percentage points, 95% paired bootstrap)";
   const subtitle = [
     ...(opts.provenance ? [`Data: ${opts.provenance}`] : []),
-    `${harnessModel}; ↓ lower is better`,
+    `${shared ? `${shared}; ` : ""}↓ lower is better`,
   ];
   const order = METRICS.filter((m) => PERCENT_METRICS.has(m)).map((m) =>
     metricLabel(m) + (lowerIsBetter(m) ? " ↓" : "")
   );
   const labels = [...new Set(values.map((v) => v.comparison))];
+  const names = { harness: "Harness", model: "Model", memory: "Memory" } as const;
+  const differs = (["harness", "model", "memory"] as const)
+    .filter((k) => comparisons.some((p) => p.a[k] !== p.b[k]))
+    .map((k, i) => i ? names[k].toLowerCase() : names[k]);
   const colors = {
     domain: labels,
     range: labels.map((_, i) => [OKABE_ITO.vermillion, OKABE_ITO.blue, OKABE_ITO.green][i % 3]),
@@ -325,7 +332,7 @@ export function pairedChart(
   const color = {
     field: "comparison",
     type: "nominal",
-    title: "Memory compared (A − B)",
+    title: `${differs.length ? differs.join(" / ") : "Configuration"} compared (A − B)`,
     scale: colors,
   };
   return new Chart({
