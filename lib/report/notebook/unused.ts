@@ -235,7 +235,9 @@ export function gapChart(
       ],
     },
   };
-  const head = opts.provenance ? { text: t, subtitle: `Data: ${opts.provenance}` } : t;
+  const head = opts.provenance
+    ? { text: t, subtitle: `Data: ${opts.provenance}`, subtitleColor: "#b00000" }
+    : t;
   return new Chart(
     opts.facet
       ? {
