@@ -8,7 +8,8 @@
  *   --out <dir>        where executed copies go (default out/notebooks)
  *   --timeout <s>      per-cell timeout in seconds (default 300)
  *   --html             also export each executed notebook to HTML (out/notebooks/*.html; charts
- *                      appear as their SVG fallback, tables as HTML)
+ *                      as <img> of their SVG, tables as HTML), check every chart and the report's
+ *                      figures in headless Chromium, and write screenshots to out/notebooks/shots/
  *   --check-clean      only check that the committed notebooks carry no outputs
  *   --strip            remove outputs and execution counts from the committed notebooks, in place
  * ```
@@ -24,7 +25,17 @@
 
 import { parseArgs } from "node:util";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Browser, chromiumPath } from "../lib/report/browser.ts";
+import { expectationOf } from "../lib/report/chart_check.ts";
+import { cellIntervals } from "../lib/report/ci.ts";
+import { chartExpectations, checkPage, htmlExportCopy } from "../lib/report/notebook/export.ts";
+import { reportFigures, SIMULATED, simulatedScored } from "../lib/report/reproduce.ts";
+import { DEFAULT_B, DEFAULT_SEED } from "../lib/report/stats.ts";
+
+const toFileUrl = (p: string) => pathToFileURL(p).href;
+/** Seconds between "still running" lines while a notebook executes. */
+const HEARTBEAT_MS = 5000;
 
 /** The project root (the directory holding deno.json). */
 export const ROOT: string = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -313,24 +324,102 @@ async function executeOnce(
   return { name, seconds, output, ...scan };
 }
 
-/** Exports an executed notebook to HTML with nbconvert; returns the HTML path, or undefined on failure. */
+/**
+ * Exports an executed notebook to HTML with nbconvert, from its export copy (charts as `<img>` of
+ * their SVG, lib/report/notebook/export.ts); returns the HTML path, or undefined on failure.
+ */
 export async function exportHtml(executed: string, outDir: string): Promise<string | undefined> {
-  const r = await capture("jupyter", [
-    "nbconvert",
-    "--to",
-    "html",
-    "--output-dir",
-    outDir,
-    executed,
-  ], {
-    env: { NO_COLOR: "1" },
-  });
-  const path = join(outDir, basename(executed).replace(/\.ipynb$/, ".html"));
-  if (r.code !== 0) {
-    console.error(r.stderr.trim().split("\n").slice(-5).join("\n"));
-    return undefined;
+  const name = basename(executed).replace(/\.ipynb$/, "");
+  const tmp = await Deno.makeTempDir({ prefix: "reporeuse-export-" });
+  try {
+    const copy = join(tmp, `${name}.ipynb`);
+    await Deno.writeTextFile(
+      copy,
+      JSON.stringify(htmlExportCopy(JSON.parse(await Deno.readTextFile(executed)))),
+    );
+    const r = await capture("jupyter", [
+      "nbconvert",
+      "--to",
+      "html",
+      "--output-dir",
+      outDir,
+      "--output",
+      name,
+      copy,
+    ], { env: { NO_COLOR: "1" } });
+    if (r.code !== 0) {
+      console.error(r.stderr.trim().split("\n").slice(-5).join("\n"));
+      return undefined;
+    }
+    return join(outDir, `${name}.html`);
+  } finally {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
-  return path;
+}
+
+/**
+ * Signs executed notebooks as trusted (`jupyter trust`), so Jupyter shows their HTML, SVG and
+ * Markdown outputs instead of plain text. Returns the problem, or undefined when signed.
+ */
+export async function trustNotebooks(paths: string[]): Promise<string | undefined> {
+  if (!paths.length) return undefined;
+  try {
+    const r = await capture("jupyter", ["trust", ...paths], { env: { NO_COLOR: "1" } });
+    return r.code === 0 ? undefined : `jupyter trust failed: ${r.stderr.trim().split("\n").at(-1)}`;
+  } catch (e) {
+    return `jupyter trust failed: ${(e as Error).message}`;
+  }
+}
+
+/**
+ * Checks the charts of exported notebooks and the report's figures in headless Chromium and writes
+ * a screenshot of each into `shots` (`<notebook>-<n>.png`, `figure-<id>.png`). Returns the
+ * problems found; undefined when Chromium is not installed.
+ */
+export async function checkInBrowser(
+  pages: { html: string; ipynb: string }[],
+  figures: Record<string, string>,
+  shots: string,
+): Promise<string[] | undefined> {
+  if (!(await chromiumPath())) return undefined;
+  await Deno.mkdir(shots, { recursive: true });
+  const browser = await Browser.launch();
+  const problems: string[] = [];
+  try {
+    for (const p of pages) {
+      const nb = JSON.parse(await Deno.readTextFile(p.ipynb));
+      const name = basename(p.html).replace(/\.html$/, "");
+      const r = await checkPage(browser, toFileUrl(p.html), chartExpectations(nb), {
+        shots: join(shots, name),
+      });
+      problems.push(...r.problems.map((x) => `${name}: ${x}`));
+    }
+    for (const [id, svg] of Object.entries(figures)) {
+      const spec = JSON.parse(await Deno.readTextFile(svg.replace(/\.svg$/, ".vl.json")));
+      const r = await checkPage(browser, toFileUrl(svg), [expectationOf(spec, id)], {
+        shots: join(shots, `figure-${id}`),
+      });
+      problems.push(...r.problems.map((x) => `figure ${id}: ${x}`));
+    }
+  } finally {
+    await browser.close();
+  }
+  return problems;
+}
+
+/** Writes the report's figures (SVG + vega-lite) from the simulated corpus into `dir`. */
+export async function writeFigures(dir: string): Promise<Record<string, string>> {
+  const sim = await simulatedScored({});
+  const cells = cellIntervals(sim.scored.turns, { B: DEFAULT_B, seed: DEFAULT_SEED });
+  const figures = reportFigures(sim.scored, { provenance: SIMULATED, cells });
+  await Deno.mkdir(dir, { recursive: true });
+  const out: Record<string, string> = {};
+  for (const [id, c] of Object.entries(figures)) {
+    await Deno.writeTextFile(join(dir, `${id}.vl.json`), JSON.stringify(c.toSpec(), null, 2));
+    await Deno.writeTextFile(join(dir, `${id}.svg`), await c.toSVG());
+    out[id] = join(dir, `${id}.svg`);
+  }
+  return out;
 }
 
 /** Returns the problems that make a committed notebook not clean: outputs or execution counts kept, wrong kernel. */
@@ -437,8 +526,22 @@ export async function main(args: string[]): Promise<number> {
   }
   let failed = 0;
   const started = performance.now();
-  for (const p of paths) {
-    const run = await executeNotebook(p, values.out!, { timeout });
+  const exported: { html: string; ipynb: string }[] = [];
+  for (const [i, p] of paths.entries()) {
+    const name = basename(p);
+    console.log(`[${i + 1}/${paths.length}] executing ${name} …`);
+    const t0 = performance.now();
+    const beat = setInterval(() => {
+      console.log(
+        `       ${name}: still running (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+      );
+    }, HEARTBEAT_MS);
+    let run: NotebookRun;
+    try {
+      run = await executeNotebook(p, values.out!, { timeout });
+    } finally {
+      clearInterval(beat);
+    }
     const status = run.errors.length ? "FAILED" : "ok";
     console.log(
       `${status.padEnd(6)} ${run.name.padEnd(32)} ${run.seconds.toFixed(1).padStart(6)} s  ` +
@@ -448,11 +551,34 @@ export async function main(args: string[]): Promise<number> {
     if (run.retried) {
       console.log(`       (executed again after a lost output: ${run.retried.join("; ")})`);
     }
+    if (run.output) {
+      const untrusted = await trustNotebooks([run.output]);
+      if (untrusted) console.log(`       ${untrusted} (Jupyter will show charts as text)`);
+    }
     if (run.errors.length) failed++;
     else if (values.html && run.output) {
       const html = await exportHtml(run.output, values.out!);
       console.log(`       ${html ? `HTML: ${html}` : "HTML export failed"}`);
       if (!html) failed++;
+      else exported.push({ html, ipynb: run.output });
+    }
+  }
+  if (values.html && exported.length) {
+    console.log("checking charts in headless Chromium …");
+    const figures = await writeFigures(join(values.out!, "figures"));
+    const shots = join(values.out!, "shots");
+    const problems = await checkInBrowser(exported, figures, shots);
+    if (problems === undefined) {
+      console.log("       Chromium not found (apt-get install chromium): charts not checked");
+    } else {
+      for (const x of problems) console.log(`FAILED ${x}`);
+      console.log(
+        `       ${
+          problems.length ? `${problems.length} chart problem(s)` : "every chart drawn"
+        }; ` +
+          `screenshots in ${shots}`,
+      );
+      if (problems.length) failed++;
     }
   }
   const total = (performance.now() - started) / 1000;

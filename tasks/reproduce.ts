@@ -81,6 +81,7 @@ export async function main(args: string[]): Promise<number> {
       bootstrapSeed: int("boot-seed", values["boot-seed"], 20260),
       cache: !values["no-cache"],
       log,
+      progress: !values.quiet,
     });
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     console.log(

@@ -22,7 +22,7 @@ case ":$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e '/_npx/' -e 'node_module
   *) echo "setup: note: ${GLOBAL_BIN} is not on your PATH; add it (export PATH=\"${GLOBAL_BIN}:\$PATH\") so 'deno' is found" >&2 ;;
 esac
 
-PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert python3-nbclient jupyter-client)
+PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then

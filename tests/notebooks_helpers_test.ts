@@ -12,11 +12,15 @@ import {
   bundleOf,
   caseStudy,
   classifyMisses,
+  dtypeName,
+  formatP,
   frame,
   gapBreakdown,
   gapChart,
   intervalFrame,
+  intervalTable,
   loadRuns,
+  pairedChart,
   pickCase,
   show,
 } from "../lib/report/notebook.ts";
@@ -221,7 +225,7 @@ Deno.test("intervalFrame: one row per configuration, estimate [low, high] per me
     { config: cfg, metric: "reuse_repo", chains: 7, interval: iv(62.84, 58.05, 67.5) },
     { config: cfg, metric: "lines", chains: 7, interval: iv(1147.4, 1117.2, 1176.6) },
   ];
-  const f = intervalFrame(cells, ["reuse_repo", "lines"]).toRecords();
+  const f = intervalTable(cells, ["reuse_repo", "lines"]).toRecords();
   assert.deepEqual(f, [{
     harness: "h",
     model: "m",
@@ -230,6 +234,57 @@ Deno.test("intervalFrame: one row per configuration, estimate [low, high] per me
     reuse_repo: "62.8 [58.1, 67.5]",
     lines: "1147 [1117, 1177]",
   }]);
+  // the frame to compute on: numeric estimate / low / high, and the formatted interval beside
+  const n = intervalFrame(cells, ["reuse_repo", "lines"]);
+  assert.deepEqual(n.dtypes.map(dtypeName), [
+    "str",
+    "str",
+    "str",
+    "str",
+    "i32",
+    "f64",
+    "f64",
+    "f64",
+    "str",
+  ]);
+  assert.deepEqual(n.toRecords(), [
+    {
+      harness: "h",
+      model: "m",
+      memory: "interface",
+      metric: "reuse_repo",
+      chains: 7,
+      estimate: 62.84,
+      low: 58.05,
+      high: 67.5,
+      interval: "62.8 [58.1, 67.5]",
+    },
+    {
+      harness: "h",
+      model: "m",
+      memory: "interface",
+      metric: "lines",
+      chains: 7,
+      estimate: 1147.4,
+      low: 1117.2,
+      high: 1176.6,
+      interval: "1147 [1117, 1177]",
+    },
+  ]);
+  assert.equal(n.sort("high", true).getColumn("metric").get(0), "lines");
+});
+
+Deno.test("frame: dtypes as Python Polars names them; pairedFrames p-values readable", () => {
+  const h = frame(
+    pl.DataFrame({ s: ["a"], x: [1.5], ok: [true] }).withColumns(
+      pl.lit(1).cast(pl.Int32).alias("i"),
+    ),
+  );
+  assert.match(h.html, /<small style="color:#777">str<\/small>.*f64.*bool.*i32/s);
+  assert.doesNotMatch(h.html, /DataType/);
+  assert.equal(formatP(0), "< 1e-16");
+  assert.equal(formatP(1e-20), "< 1e-16");
+  assert.equal(formatP(0.0123), "0.012");
 });
 
 Deno.test("benchmarkChart: per-turn means from tasks and reference targets", () => {
@@ -272,4 +327,30 @@ Deno.test("show: prints plain text outside the Jupyter kernel", async () => {
   assert.equal(lines.length, 2);
   assert.match(lines[0], /^tiny\nshape: \(1, 1\)/);
   assert.equal(lines[1], "hello");
+});
+
+Deno.test("pairedChart: the legend names what differs (two memory settings), readable metrics", () => {
+  const d = (metric: string) => ({
+    metric,
+    a: 1,
+    b: 0,
+    delta: { estimate: 1, low: 0.5, high: 1.5, replicates: 10, B: 10, seed: 1, level: 0.95 },
+  });
+  const k = { harness: "OpenCode", model: "Qwen3.7-plus" };
+  const p = (m: string) => ({
+    a: { ...k, memory: "interface" },
+    b: { ...k, memory: m },
+    chains: 3,
+    deltas: [d("reuse_self"), d("c_dup")],
+    targets: [],
+  });
+  const spec = pairedChart([p("none"), p("source")] as never).toSpec();
+  const v = spec.data.values as { comparison: string; metric: string }[];
+  assert.deepEqual([...new Set(v.map((x) => x.comparison))], [
+    "interface − none",
+    "interface − source",
+  ]);
+  assert.deepEqual([...new Set(v.map((x) => x.metric))], ["Reuse (self)", "C_dup ↓"]);
+  assert.equal(spec.layer[1].encoding.color.title, "Memory compared (A − B)");
+  assert.equal(spec.title.subtitle[0], "OpenCode · Qwen3.7-plus; ↓ lower is better");
 });

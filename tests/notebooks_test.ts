@@ -1,10 +1,15 @@
 /**
  * Executes every `notebooks/*.ipynb` headless through Jupyter with the Deno kernel (the same
  * executor as `deno task notebooks`), one test per notebook: it must run clean and display at least
- * one HTML table and one chart. Skipped, with a message, only when `jupyter nbconvert` is missing.
+ * one HTML table and one chart, and its HTML export must show every chart drawn in headless
+ * Chromium (tests/notebooks_browser_test.ts has the details). Skipped, with a message, only when
+ * `jupyter nbconvert` is missing (the browser part when Chromium is).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Browser, chromiumPath } from "../lib/report/browser.ts";
+import { chartExpectations, checkPage } from "../lib/report/notebook/export.ts";
 import {
   cleanProblems,
   ensureKernel,
@@ -31,6 +36,12 @@ const SEVEN = [
 ];
 const notebooks = await listNotebooks(NOTEBOOK_DIR);
 const jupyter = await hasJupyter();
+const chromium = await chromiumPath();
+if (jupyter && !chromium) {
+  console.warn(
+    "notebooks_test: Chromium not installed — the browser check of each export is SKIPPED",
+  );
+}
 if (!jupyter) {
   console.warn(
     "notebooks_test: `jupyter nbconvert` not installed — notebook execution tests are SKIPPED " +
@@ -122,11 +133,19 @@ for (const path of notebooks) {
       assert.deepEqual(run.errors, [], `${name} produced errors`);
       assert.ok(run.htmlTables >= 1, `${name}: no text/html table among its outputs`);
       assert.ok(run.charts >= 1, `${name}: no vega-lite v5 or SVG chart among its outputs`);
-      if (name.startsWith("01-")) {
-        // the HTML export keeps the tables and shows each chart through its SVG fallback
-        const html = await Deno.readTextFile((await exportHtml(run.output!, out))!);
-        assert.ok((html.match(/<svg/g) ?? []).length >= run.charts, "SVG fallback missing in HTML");
-        assert.match(html, /<table/);
+      // the HTML export keeps the tables, and a reader sees every chart drawn (headless Chromium)
+      const exported = (await exportHtml(run.output!, out))!;
+      assert.match(await Deno.readTextFile(exported), /<table/);
+      if (chromium) {
+        const browser = await Browser.launch();
+        try {
+          const nb = JSON.parse(await Deno.readTextFile(run.output!));
+          const r = await checkPage(browser, pathToFileURL(exported).href, chartExpectations(nb));
+          assert.deepEqual(r.problems, [], `${name}: charts as a reader sees them`);
+          assert.equal(r.charts.length, run.charts);
+        } finally {
+          await browser.close();
+        }
       }
       // stripping the executed copy gives back the committed cells (what --strip does before a commit)
       await stripNotebook(run.output!);

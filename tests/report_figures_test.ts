@@ -35,16 +35,16 @@ Deno.test("perTurnFigure: per-turn values per configuration, provenance in the t
       x.metric === metric && x.harness === harness && x.turn === turn && x.source === source
     )?.value;
   // the paper's Table 3 first/last-turn values of the same configurations
-  assert.equal(at("recall_repo (%)", "OpenCode", 1, "paper"), 86.7);
-  assert.equal(at("reuse_self (%)", "mini-SWE-agent", 2, "paper"), 80.9);
-  assert.equal(at("C_dup (%)", "OpenCode", 5, "paper"), 50.7);
+  assert.equal(at("Recall (repo) (%)", "OpenCode", 1, "paper"), 86.7);
+  assert.equal(at("Reuse (self) (%)", "mini-SWE-agent", 2, "paper"), 80.9);
+  assert.equal(at("C_dup (%, lower is better)", "OpenCode", 5, "paper"), 50.7);
   assert.equal(v.filter((x) => x.source === "paper").length, 12);
-  assert.equal(at("recall_repo (%)", "OpenCode", 1), 75);
-  assert.equal(at("recall_repo (%)", "OpenCode", 3), 100);
-  assert.equal(at("reuse_self (%)", "OpenCode", 2), 25);
-  assert.equal(at("reuse_self (%)", "OpenCode", 1), undefined); // undefined at turn 1: dropped
-  assert.equal(at("C_dup (%)", "OpenCode", 2), 50);
-  assert.equal(at("C_dup (%)", "mini-SWE-agent", 3), 0);
+  assert.equal(at("Recall (repo) (%)", "OpenCode", 1), 75);
+  assert.equal(at("Recall (repo) (%)", "OpenCode", 3), 100);
+  assert.equal(at("Reuse (self) (%)", "OpenCode", 2), 25);
+  assert.equal(at("Reuse (self) (%)", "OpenCode", 1), undefined); // undefined at turn 1: dropped
+  assert.equal(at("C_dup (%, lower is better)", "OpenCode", 2), 50);
+  assert.equal(at("C_dup (%, lower is better)", "mini-SWE-agent", 3), 0);
   const svg = await c.toSVG();
   assert.ok(svg.startsWith("<svg"));
   assert.ok(svg.includes("SIMULATED corpus"));
@@ -58,23 +58,29 @@ Deno.test("perTurnFigure: per-turn values per configuration, provenance in the t
 Deno.test("scatter figures: one point per configuration", async () => {
   const f = turnsFrame([...CONFIG_A, ...CONFIG_B]);
   const rr = reuseResolveFigure(f).toSpec();
-  const pts = rr.layer[0].data.values as Record<string, number | string>[];
+  // layers: dashed links computed → paper, computed points (filled), the paper's (hollow)
+  const layerOf = (spec: typeof rr, filled: boolean) =>
+    spec.layer.find((l: { mark: { type?: string; filled?: boolean } }) =>
+      l.mark.type === "point" && l.mark.filled === filled
+    );
+  const pts = layerOf(rr, true).data.values as Record<string, number | string>[];
   // the paper's values of the same configurations as hollow reference marks
-  const ref = rr.layer[1].data.values as Record<string, number | string>[];
+  const ref = layerOf(rr, false).data.values as Record<string, number | string>[];
   assert.deepEqual(ref.map((p) => [p.harness, p.reuse_repo, p.resolve]), [
     ["mini-SWE-agent", 55.3, 44.3],
     ["OpenCode", 56.1, 44.3],
   ]);
-  assert.equal(rr.layer[1].mark.filled, false);
+  assert.equal(layerOf(rr, false).encoding.opacity.datum, "paper (Table 2)"); // its legend entry
+  assert.equal(rr.layer.length, 3);
   assert.equal(reuseResolveFigure(f, { paper: false }).toSpec().layer.length, 1);
   assert.equal(pts.length, 2);
   const a = pts.find((p) => p.harness === "OpenCode")!;
   assert.ok(Math.abs(Number(a.reuse_repo) - 55) < 1e-9);
   assert.ok(Math.abs(Number(a.resolve) - 60) < 1e-9);
   const lr = linesRecallFigure(f);
-  const b = (lr.toSpec().layer[0].data.values as Record<string, number | string>[]).find((p) =>
-    p.harness === "mini-SWE-agent"
-  )!;
+  const b = (layerOf(lr.toSpec(), true).data.values as Record<string, number | string>[]).find((
+    p,
+  ) => p.harness === "mini-SWE-agent")!;
   assert.equal(b.lines, 1000);
   assert.ok(Math.abs(Number(b.recall_repo) - 40) < 1e-9);
   assert.ok((await lr.toSVG()).includes("Lines viewed vs repository recall"));
@@ -90,7 +96,13 @@ Deno.test("memoryFigure: bars per memory setting with interval rules; none witho
   const interval = { estimate: 50, low: 40, high: 60, replicates: 10, B: 10, seed: 1, level: 0.95 };
   const c = memoryFigure(f, { intervals: { "interface:reuse_repo": interval } })!;
   const spec = c.toSpec();
-  assert.equal(spec.layer.length, 3); // bars, interval rules, the paper's Table 4 ticks
+  // two panels: higher-is-better metrics, then C_dup (lower is better)
+  assert.deepEqual(spec.hconcat.map((p: { title: { text: string } }) => p.title.text), [
+    "Higher is better",
+    "Lower is better",
+  ]);
+  assert.equal(spec.hconcat[0].layer.length, 3); // bars, interval rules, the paper's Table 4
+  assert.deepEqual(spec.hconcat[1].transform[0].filter.oneOf, ["c_dup"]);
   const v = spec.data.values as Record<string, unknown>[];
   const cell = (memory: string, metric: string) =>
     v.find((x) => x.memory === memory && x.metric === metric);
@@ -101,6 +113,7 @@ Deno.test("memoryFigure: bars per memory setting with interval rules; none witho
     low: 40,
     high: 60,
     paper: 50.5,
+    label: "Reuse (repo)",
   });
   assert.equal(cell("No memory", "c_dup")?.paper, 65.1);
   assert.equal(cell("No memory", "pass")?.value, 50);

@@ -62,6 +62,7 @@ import { Cache, cacheFailed, cacheRoot, cacheWritable, sha256 } from "../util/ca
 import { HashMemo } from "./hashes.ts";
 import { JobPool } from "./jobs.ts";
 import { isTurnResult } from "./valid.ts";
+import { progress } from "../util/progress.ts";
 
 /** Bump when the meaning of scored rows changes (the code hash below catches the rest). */
 export const SCORER_VERSION = 1;
@@ -72,8 +73,12 @@ export interface ScoreOptions {
   cache?: boolean;
   /** Worker threads for logs and Python summaries (default: navigator.hardwareConcurrency; 0 = inline). */
   workers?: number;
-  /** Show progress on stderr when it is a terminal (default false). */
-  progress?: boolean;
+  /**
+   * Report progress (default false): `true` → on stderr (a live counter with ETA on a terminal, a
+   * line every few seconds or 10% elsewhere; lib/util/progress.ts); a function → called with
+   * (done, total) after each scored turn.
+   */
+  progress?: boolean | ((done: number, total: number) => void);
   /** Cache root (default: lib/util/cache.ts `cacheRoot()`). */
   cacheDir?: string;
 }
@@ -237,17 +242,22 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
   return assemble(corpus, run, groups, results);
 }
 
-/** Progress on stderr (when asked and a terminal): `tick()` per turn, `end()` once. */
-function progress(total: number, show: boolean): (() => void) & { end: () => void } {
+/**
+ * Progress of a run, `tick()` per turn and `end()` once: `true` → on stderr through
+ * lib/util/progress.ts; a function → called with (done, total).
+ */
+function turnProgress(
+  total: number,
+  show: ScoreOptions["progress"],
+): (() => void) & { end: () => void } {
   let done = 0;
-  const enc = new TextEncoder();
+  const reporter = show === true ? progress(total, "scoring", { unit: "turns" }) : undefined;
   const tick = () => {
     done++;
-    if (show && (done % 25 === 0 || done === total)) {
-      Deno.stderr.writeSync(enc.encode(`\rscoring: ${done}/${total} turns`));
-    }
+    reporter?.tick();
+    if (typeof show === "function") show(done, total);
   };
-  return Object.assign(tick, { end: () => show && Deno.stderr.writeSync(enc.encode("\n")) });
+  return Object.assign(tick, { end: () => reporter?.done() });
 }
 
 /** The shared state of a run, with W0, summaries and targets memoised. */
@@ -288,7 +298,7 @@ async function startRun(corpus: Corpus, opts: ScoreOptions): Promise<Run> {
     refText: memo((path: string) => Deno.readTextFile(path)),
     turnTargets: () => Promise.reject(new Error("not ready")),
     refSummary: () => Promise.reject(new Error("not ready")),
-    tick: progress(total, (opts.progress ?? false) && Deno.stderr.isTerminal()),
+    tick: turnProgress(total, opts.progress),
   };
   run.summaryOf = (source, file, module) => summaryOf(run, source, file, module);
   run.turnTargets = memo((k: string) => targetsOf(run, k));

@@ -12,7 +12,149 @@
  */
 import * as vega from "vega";
 import * as vl from "vega-lite";
+import { textMetrics } from "vega-scenegraph";
 import { type TableData, toCSV, toHTML, toLaTeX, toMarkdown, toText } from "./table.ts";
+
+// Helvetica / Arial / Liberation Sans advance widths (AFM, 1/1000 em) of ASCII 32–126.
+const HELVETICA = [
+  278,
+  278,
+  355,
+  556,
+  556,
+  889,
+  667,
+  191,
+  333,
+  333,
+  389,
+  584,
+  278,
+  333,
+  278,
+  278,
+  556,
+  556,
+  556,
+  556,
+  556,
+  556,
+  556,
+  556,
+  556,
+  556,
+  278,
+  278,
+  584,
+  584,
+  584,
+  556,
+  1015,
+  667,
+  667,
+  722,
+  722,
+  667,
+  611,
+  778,
+  722,
+  278,
+  500,
+  667,
+  556,
+  833,
+  722,
+  778,
+  667,
+  778,
+  722,
+  667,
+  611,
+  722,
+  667,
+  944,
+  667,
+  667,
+  611,
+  278,
+  278,
+  278,
+  469,
+  556,
+  333,
+  556,
+  556,
+  500,
+  556,
+  556,
+  278,
+  556,
+  556,
+  222,
+  222,
+  500,
+  222,
+  833,
+  556,
+  556,
+  556,
+  556,
+  333,
+  500,
+  278,
+  556,
+  500,
+  722,
+  500,
+  500,
+  500,
+  334,
+  260,
+  334,
+  584,
+];
+const WIDE: Record<string, number> = {
+  "·": 278,
+  "—": 1000,
+  "–": 556,
+  "…": 1000,
+  "↓": 1000,
+  "Δ": 612,
+};
+
+/**
+ * Text width in px as a browser draws it in a sans-serif font (Helvetica metrics, 5% slack),
+ * for headless Vega, which has no canvas to measure with and otherwise guesses 0.8 em per
+ * character — too wide by about half, so labels were cut with "…" and SVGs padded.
+ *
+ * ```ts
+ * import { textWidth } from "./display.ts";
+ * const w = textWidth("mini-SWE-agent · GPT-5.6 Terra", 11);
+ * console.assert(w > 140 && w < 175, String(w)); // a browser draws it ~150 px wide
+ * ```
+ */
+export function textWidth(text: string, fontSize: number, bold = false): number {
+  let units = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    units += c >= 32 && c <= 126 ? HELVETICA[c - 32] : WIDE[ch] ?? 600;
+  }
+  return (units / 1000) * fontSize * (bold ? 1.1 : 1) * 1.05;
+}
+
+// every Chart rendered headless measures text with textWidth — in each copy of vega-scenegraph:
+// vega's own (layout of marks) and the one vega-view renders and lays out guides with
+const measure = (item: { fontSize?: number; fontWeight?: string | number }, text: unknown) => {
+  const t = text == null ? "" : String(text).trim();
+  const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
+  const w = item.fontWeight;
+  return textWidth(t, size, w === "bold" || (typeof w === "number" && w >= 600));
+};
+for (
+  const tm of [(vega as unknown as { textMetrics: { width: unknown } }).textMetrics, textMetrics]
+) {
+  (tm as { width: unknown }).width = measure;
+}
 
 /** The vega-lite schema URL the notebook MIME type expects. */
 export const VEGA_LITE_V5_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";

@@ -29,6 +29,18 @@ import {
   paperRecords,
 } from "./paper.ts";
 import type { Interval } from "./stats.ts";
+import {
+  CHART_CONFIG,
+  harnessDashes,
+  harnessShapes,
+  lowerIsBetter,
+  memoryScale,
+  metricLabel,
+  modelScale,
+  OUTCOME_COLORS,
+  paperLabel,
+  paperMark,
+} from "./style.ts";
 
 /** Options of the figure builders. */
 export interface FigureOptions {
@@ -38,16 +50,13 @@ export interface FigureOptions {
   paper?: boolean;
 }
 
-const WIDTH = 220, HEIGHT = 180;
-const FONT = { font: "sans-serif", labelFont: "sans-serif", titleFont: "sans-serif" };
+const WIDTH = 200, HEIGHT = 180;
 
 function title(text: string, opts: FigureOptions): VegaLiteSpec {
   return opts.provenance
     ? { text, subtitle: `Data: ${opts.provenance}`, subtitleColor: "#b00000", anchor: "start" }
     : { text, anchor: "start" };
 }
-
-const LEGEND = { legend: { labelLimit: 320 } };
 
 function label(k: ConfigKey): string {
   return `${k.harness} · ${k.model}`;
@@ -70,15 +79,26 @@ function sorted(values: string[], order: readonly string[]): string[] {
   );
 }
 
-const PCT = { type: "quantitative", scale: { domain: [0, 100] } } as const;
+/** A 0–100% axis with room for point marks at the ends (nothing drawn on or over the frame). */
+const PCT = {
+  type: "quantitative",
+  scale: { domain: [-5, 105], nice: false },
+  axis: { values: [0, 20, 40, 60, 80, 100] },
+} as const;
+/** A 0–100% axis for bars (they start at the frame). */
+const PCT_BARS = {
+  type: "quantitative",
+  scale: { domain: [0, 105], nice: false },
+  axis: { values: [0, 20, 40, 60, 80, 100] },
+} as const;
 
 /** Per-turn curves of recall_repo, reuse_self and C_dup per configuration (facets by metric). */
 export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptions = {}): Chart {
   const groups = mainGroups(asTurnRows(turns));
   const shown = [
-    ["recall_repo", "recall_repo (%)"],
-    ["reuse_self", "reuse_self (%)"],
-    ["c_dup", "C_dup (%)"],
+    ["recall_repo", `${metricLabel("recall_repo")} (%)`],
+    ["reuse_self", `${metricLabel("reuse_self")} (%)`],
+    ["c_dup", `${metricLabel("c_dup")} (%, lower is better)`],
   ] as const;
   const values: Record<string, unknown>[] = groups.flatMap((g) => {
     const at = metricsByTurn(g.rows);
@@ -114,18 +134,23 @@ export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptio
       }
     }
   }
-  const t = "Per-turn recall_repo, reuse_self and C_dup by configuration";
+  const t = "Recall (repo), reuse (self) and C_dup turn by turn";
   const heading = title(t, opts);
   if (reference) {
     heading.subtitle = [
       ...(heading.subtitle ? [heading.subtitle] : []),
-      "lines: computed · hollow marks: the paper's Table 3 (first and last turn)",
+      "lines: computed · hollow diamonds: the paper's Table 3 (first and last turn)",
     ];
   }
   const encoding = {
     x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
     y: { field: "value", ...PCT, title: "%" },
-    color: { field: "model", type: "nominal", sort: MODELS, title: "Model" },
+    color: {
+      field: "model",
+      type: "nominal",
+      title: "Model",
+      scale: modelScale(values.map((v) => String(v.model))),
+    },
     tooltip: [
       { field: "source" },
       { field: "harness" },
@@ -142,8 +167,8 @@ export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptio
       strokeDash: {
         field: "harness",
         type: "nominal",
-        sort: HARNESSES,
         title: "Harness",
+        scale: harnessDashes(values.map((v) => String(v.harness))),
         legend: {
           symbolType: "stroke",
           symbolStrokeWidth: 2,
@@ -153,18 +178,16 @@ export function perTurnFigure(turns: pl.DataFrame | TurnRow[], opts: FigureOptio
     },
   }];
   if (reference) {
+    const p = paperMark(3);
     layer.push({
       transform: [{ filter: "datum.source === 'paper'" }],
-      mark: { type: "point", filled: false, size: 70, strokeWidth: 1.5 },
-      encoding: {
-        ...encoding,
-        shape: { field: "harness", type: "nominal", sort: HARNESSES, title: "Harness (paper)" },
-      },
+      mark: p.mark,
+      encoding: { ...encoding, shape: p.shape },
     });
   }
   return new Chart({
     title: heading,
-    config: { ...FONT, ...LEGEND },
+    config: CHART_CONFIG,
     data: { values },
     facet: {
       column: { field: "metric", type: "nominal", sort: shown.map((m) => m[1]), title: null },
@@ -209,38 +232,80 @@ function scatter(
   opts: FigureOptions,
 ): Chart {
   const reference = opts.paper === false ? [] : paperPoints(values);
-  const encoding = {
-    x: { field: x.field, type: "quantitative", title: x.title, scale: { zero: x.zero ?? false } },
-    y: { field: y.field, type: "quantitative", title: y.title, scale: { zero: false } },
-    color: { field: "model", type: "nominal", sort: MODELS, title: "Model" },
-    shape: { field: "harness", type: "nominal", sort: HARNESSES, title: "Harness" },
-    tooltip: [
-      { field: "config" },
-      { field: x.field, format: ".1f" },
-      { field: y.field, format: ".1f" },
-    ],
-  };
-  const layer: VegaLiteSpec[] = [{
-    data: { values },
-    mark: { type: "point", filled: true, size: 90 },
-    encoding,
-  }];
+  const models = modelScale(values.map((v) => String(v.model)));
+  const harnesses = harnessShapes(values.map((v) => String(v.harness)));
+  const xs = { zero: x.zero ?? false, padding: 14, nice: false };
+  const ys = { zero: false, padding: 14, nice: false };
+  const tooltip = [
+    { field: "config" },
+    { field: x.field, format: ".1f" },
+    { field: y.field, format: ".1f" },
+  ];
+  const layer: VegaLiteSpec[] = [];
   if (reference.length) {
+    // a dashed link from each configuration to the paper's value of it
+    const linked = values.flatMap((v) => {
+      const r = reference.find((p) => p.harness === v.harness && p.model === v.model);
+      return r && r[x.field] != null && r[y.field] != null
+        ? [{ ...v, px: r[x.field], py: r[y.field] }]
+        : [];
+    });
+    layer.push({
+      data: { values: linked },
+      mark: { type: "rule", strokeDash: [3, 3], opacity: 0.6 },
+      encoding: {
+        x: { field: x.field, type: "quantitative", scale: xs },
+        y: { field: y.field, type: "quantitative", scale: ys },
+        x2: { field: "px" },
+        y2: { field: "py" },
+        color: { field: "model", type: "nominal", scale: models },
+      },
+    });
+  }
+  layer.push({
+    data: { values },
+    mark: { type: "point", filled: true, size: 90, opacity: 0.9 },
+    encoding: {
+      x: { field: x.field, type: "quantitative", title: x.title, scale: xs },
+      y: { field: y.field, type: "quantitative", title: y.title, scale: ys },
+      color: { field: "model", type: "nominal", title: "Model", scale: models },
+      shape: { field: "harness", type: "nominal", title: "Harness", scale: harnesses },
+      tooltip,
+    },
+  });
+  if (reference.length) {
+    const p = paperMark(2);
     layer.push({
       data: { values: reference },
-      mark: { type: "point", filled: false, size: 90, strokeWidth: 1.5 },
-      encoding,
+      mark: p.mark,
+      encoding: {
+        x: { field: x.field, type: "quantitative", scale: xs },
+        y: { field: y.field, type: "quantitative", scale: ys },
+        color: { field: "model", type: "nominal", scale: models },
+        opacity: {
+          datum: paperLabel(2),
+          scale: { range: [1] },
+          legend: {
+            title: "Reference",
+            symbolType: "diamond",
+            symbolFillColor: "transparent",
+            symbolStrokeColor: "black",
+            symbolStrokeWidth: 2,
+          },
+        },
+        tooltip,
+      },
     });
   }
   const spec = title(t, opts);
   if (reference.length) {
     spec.subtitle = [
       ...(spec.subtitle ? [spec.subtitle] : []),
-      "filled: computed · hollow: the paper's Table 2",
+      "filled: computed · hollow diamonds (dashed link): the paper's Table 2",
     ];
   }
   return new Chart(
-    { title: spec, config: { ...FONT, ...LEGEND }, width: 320, height: 240, layer },
+    { title: spec, config: CHART_CONFIG, width: 360, height: 260, layer },
     t,
   );
 }
@@ -339,46 +404,77 @@ export function memoryFigure(
       [
         "bars: computed",
         ...(opts.intervals ? ["whiskers: 95% cluster-bootstrap interval"] : []),
-        ...(withPaper ? ["black ticks: the paper's Table 4"] : []),
+        ...(withPaper ? ["hollow diamonds: the paper's Table 4"] : []),
       ].join(" · "),
     ];
   }
-  const x = { field: "metric", type: "nominal", sort: ms, title: null, axis: { labelAngle: -30 } };
-  const xOffset = { field: "memory", type: "nominal", sort: memories };
-  const layer: VegaLiteSpec[] = [{
-    mark: "bar",
-    encoding: {
-      x,
-      xOffset,
-      y: { field: "value", ...PCT, title: "%" },
-      color: { field: "memory", type: "nominal", sort: memories, title: "Memory" },
-      tooltip: [{ field: "memory" }, { field: "metric" }, { field: "value", format: ".1f" }],
-    },
-  }];
-  if (opts.intervals) {
-    layer.push({
-      mark: { type: "rule", color: "black" },
-      encoding: { x, xOffset, y: { field: "low", type: "quantitative" }, y2: { field: "high" } },
-    });
-  }
-  if (withPaper) {
-    layer.push({
-      mark: { type: "tick", color: "black", thickness: 2 },
+  const byMemory = memoryScale(groups.map((g) => g.key.memory));
+  const colors = { domain: byMemory.domain.map(memoryLabel), range: byMemory.range };
+  const labelled = values.map((v) => ({ ...v, label: metricLabel(v.metric) }));
+  const panel = (metrics: readonly string[], header: string, width: number): VegaLiteSpec => {
+    const x = {
+      field: "label",
+      type: "nominal",
+      sort: metrics.map(metricLabel),
+      title: null,
+      axis: { labelAngle: 0, labelLimit: 120 },
+    };
+    const xOffset = { field: "memory", type: "nominal", sort: memories };
+    const layer: VegaLiteSpec[] = [{
+      mark: "bar",
       encoding: {
         x,
         xOffset,
-        y: { field: "paper", type: "quantitative" },
-        tooltip: [{ field: "memory" }, { field: "metric" }, { field: "paper", title: "paper" }],
+        y: { field: "value", ...PCT_BARS, title: "%" },
+        color: { field: "memory", type: "nominal", title: "Memory", scale: colors },
+        tooltip: [{ field: "memory" }, { field: "label", title: "metric" }, {
+          field: "value",
+          format: ".1f",
+        }],
       },
-    });
-  }
+    }];
+    if (opts.intervals) {
+      layer.push({
+        mark: { type: "rule", color: "black" },
+        encoding: { x, xOffset, y: { field: "low", type: "quantitative" }, y2: { field: "high" } },
+      });
+    }
+    if (withPaper) {
+      const p = paperMark(4);
+      layer.push({
+        transform: [{ filter: "datum.paper !== null" }],
+        mark: { ...p.mark, color: "black", size: 70 },
+        encoding: {
+          x,
+          xOffset,
+          y: { field: "paper", type: "quantitative" },
+          shape: p.shape,
+          tooltip: [{ field: "memory" }, { field: "label", title: "metric" }, {
+            field: "paper",
+            title: "paper",
+          }],
+        },
+      });
+    }
+    return {
+      title: { text: header, fontSize: 12, fontWeight: "normal" },
+      transform: [{ filter: { field: "metric", oneOf: [...metrics] } }],
+      width,
+      height: 220,
+      layer,
+    };
+  };
+  const higher = ms.filter((m) => !lowerIsBetter(m));
+  const lower = ms.filter(lowerIsBetter);
   return new Chart({
     title: heading,
-    config: { ...FONT, ...LEGEND },
-    width: 420,
-    height: 240,
-    data: { values },
-    layer,
+    config: CHART_CONFIG,
+    data: { values: labelled },
+    hconcat: [
+      panel(higher, "Higher is better", 88 * higher.length),
+      ...(lower.length ? [panel(lower, "Lower is better", 88 * lower.length)] : []),
+    ],
+    resolve: { scale: { y: "shared" } },
   }, t);
 }
 
@@ -448,13 +544,23 @@ export function readUnusedFigure(targets: pl.DataFrame, opts: FigureOptions = {}
       ...v,
       order: TARGET_OUTCOMES.indexOf(v.outcome as typeof TARGET_OUTCOMES[number]),
     }));
-  const t = "Where missed targets are lost: never read vs read but not reused";
+  const t = "Reuse targets: reused, read but not reused, never read";
+  const heading = title(t, opts);
+  if (onlyInterface) {
+    heading.subtitle = [...(heading.subtitle ? [heading.subtitle] : []), "interface memory"];
+  }
   return new Chart({
-    title: title(t + (onlyInterface ? " (interface memory)" : ""), opts),
-    config: { ...FONT, ...LEGEND },
+    title: heading,
+    config: CHART_CONFIG,
     data: { values },
     facet: {
-      column: { field: "kind", type: "nominal", sort: ["repo", "self"], title: "Target kind" },
+      column: {
+        field: "kind",
+        type: "nominal",
+        sort: ["repo", "self"],
+        title: null,
+        header: { labelExpr: "datum.value === 'repo' ? 'Repository targets' : 'Self targets'" },
+      },
     },
     spec: {
       width: WIDTH,
@@ -468,6 +574,7 @@ export function readUnusedFigure(targets: pl.DataFrame, opts: FigureOptions = {}
           stack: "zero",
           title: "% of targets",
           scale: { domain: [0, 100] },
+          axis: { values: [0, 20, 40, 60, 80, 100] },
         },
         color: {
           field: "outcome",
@@ -476,7 +583,7 @@ export function readUnusedFigure(targets: pl.DataFrame, opts: FigureOptions = {}
           title: "Outcome",
           scale: {
             domain: [...TARGET_OUTCOMES],
-            range: ["#1a9850", "#91cf60", "#fc8d59", "#d73027"],
+            range: TARGET_OUTCOMES.map((o) => OUTCOME_COLORS[o]),
           },
         },
         order: { field: "order", type: "quantitative" },

@@ -15,3 +15,4 @@ export * from "./reproduce.ts";
 export * from "./stats.ts";
 export * from "./table.ts";
 export * from "./tables.ts";
+export * from "./style.ts";

@@ -9,13 +9,21 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import { readScored, scoreCorpus, type Scored, SCORED_FILES, writeScored } from "../frames/mod.ts";
+import {
+  readScored,
+  scoreCorpus,
+  type Scored,
+  SCORED_FILES,
+  type ScoreOptions,
+  writeScored,
+} from "../frames/mod.ts";
 import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { exists, writeDirAtomic } from "../util/fs.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {
+  type CellInterval,
   cellIntervals,
   ciMarkdown,
   type PairedComparison,
@@ -65,6 +73,8 @@ export interface ReproduceOptions {
   cache?: boolean;
   /** Progress messages (default: none). */
   log?: (message: string) => void;
+  /** Scoring progress, as `scoreCorpus`'s `progress` option (default: none). */
+  progress?: ScoreOptions["progress"];
 }
 
 /** What {@link reproduce} produced. */
@@ -134,8 +144,14 @@ async function publish(tmp: string, dest: string, keepExisting: boolean): Promis
  * a hash of the simulator's sources) and scored once (keyed also by the scorer's sources).
  */
 export async function simulatedScored(
-  opts: { seed?: number; scale?: "paper" | "small"; cache?: boolean; log?: (m: string) => void } =
-    {},
+  opts: {
+    seed?: number;
+    scale?: "paper" | "small";
+    cache?: boolean;
+    log?: (m: string) => void;
+    /** Scoring progress, as `scoreCorpus`'s `progress` option (lib/frames/score.ts). */
+    progress?: ScoreOptions["progress"];
+  } = {},
 ): Promise<{ corpus: string; scored: ScoredFrames; generator: string }> {
   const seed = opts.seed ?? 1, scale = opts.scale ?? "paper";
   const log = opts.log ?? (() => {});
@@ -145,7 +161,18 @@ export async function simulatedScored(
   if (opts.cache === false || !(await exists(`${corpus}/.complete`))) {
     log(`simulating the corpus (seed ${seed}, scale ${scale}) into ${corpus}`);
     const tmp = `${corpus}.${crypto.randomUUID()}.tmp`;
-    const made = await simulateCorpus(tmp, { seed, scale });
+    // a line every 5 s while simulating (the simulator reports nothing itself)
+    const t0 = performance.now();
+    const beat = setInterval(
+      () => log(`simulating … ${((performance.now() - t0) / 1000).toFixed(0)} s`),
+      5000,
+    );
+    let made: Awaited<ReturnType<typeof simulateCorpus>>;
+    try {
+      made = await simulateCorpus(tmp, { seed, scale });
+    } finally {
+      clearInterval(beat);
+    }
     await Deno.writeTextFile(`${made.dir}/.complete`, `${generator} ${seed} ${scale}\n`);
     await publish(made.dir, corpus, opts.cache !== false);
   } else {
@@ -161,7 +188,10 @@ export async function simulatedScored(
     return { corpus, scored: await readScored(scoredDir), generator };
   }
   log("scoring the simulated corpus");
-  const scored = await scoreCorpus(corpus, { cache: opts.cache !== false });
+  const scored = await scoreCorpus(corpus, {
+    cache: opts.cache !== false,
+    progress: opts.progress,
+  });
   const tmp = `${scoredDir}.${crypto.randomUUID()}.tmp`;
   await writeScored(scored, tmp);
   await Deno.writeTextFile(`${tmp}/.complete`, `${scorer}\n`);
@@ -248,7 +278,13 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   const simulated = opts.runs === undefined;
   if (simulated) {
     const seed = opts.seed ?? 1, scale = opts.scale ?? "paper";
-    const sim = await simulatedScored({ seed, scale, cache: opts.cache, log });
+    const sim = await simulatedScored({
+      seed,
+      scale,
+      cache: opts.cache,
+      log,
+      progress: opts.progress,
+    });
     corpus = sim.corpus;
     scored = sim.scored;
     provenance = SIMULATED;
@@ -260,7 +296,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   } else {
     corpus = opts.runs!;
     log(`scoring ${corpus}`);
-    scored = await scoreCorpus(corpus, { cache: opts.cache !== false });
+    scored = await scoreCorpus(corpus, { cache: opts.cache !== false, progress: opts.progress });
     provenance = `run logs in ${corpus}`;
     source = `the run logs in \`${corpus}\`, scored with \`scoreCorpus\` from lib/frames.`;
   }
@@ -279,6 +315,40 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     bootstrapSeed: bseed,
     log,
   });
+}
+
+/**
+ * The report's figures (out/figures/<id>.svg): per-turn curves, reuse vs resolve, Lines viewed vs
+ * recall, the read-but-unused breakdown, and the memory ablation (with the 95% intervals of
+ * `cells`, from `cellIntervals`, when given).
+ */
+export function reportFigures(
+  scored: Pick<ScoredFrames, "turns" | "targets">,
+  opts: { provenance?: string; cells?: readonly CellInterval[] } = {},
+): Record<string, Chart> {
+  const rows = turnRows(scored.turns);
+  const figOpts = { provenance: opts.provenance };
+  const mc = memoryConfig(rows);
+  const intervals: Record<string, Interval> = {};
+  if (mc) {
+    for (const c of opts.cells ?? []) {
+      if (c.config.harness === mc.harness && c.config.model === mc.model) {
+        intervals[`${c.config.memory}:${c.metric}`] = c.interval;
+      }
+    }
+  }
+  const figures: Record<string, Chart> = {
+    per_turn: perTurnFigure(rows, figOpts),
+    reuse_vs_resolve: reuseResolveFigure(rows, figOpts),
+    lines_vs_recall: linesRecallFigure(rows, figOpts),
+    read_unused: readUnusedFigure(scored.targets, figOpts),
+  };
+  const mem = memoryFigure(rows, {
+    ...figOpts,
+    intervals: opts.cells ? intervals : undefined,
+  });
+  if (mem) figures.memory_ablation = mem;
+  return figures;
 }
 
 /** Input of {@link writeReport}: scored frames, the benchmark's tasks and where they come from. */
@@ -333,24 +403,7 @@ export async function writeReport(
   const ci = ciMarkdown(cells, paired, { provenance, B, seed: bseed, turnCells });
 
   log("rendering figures");
-  const figOpts = { provenance };
-  const mc = memoryConfig(rows);
-  const intervals: Record<string, Interval> = {};
-  if (mc) {
-    for (const c of cells) {
-      if (c.config.harness === mc.harness && c.config.model === mc.model) {
-        intervals[`${c.config.memory}:${c.metric}`] = c.interval;
-      }
-    }
-  }
-  const figures: Record<string, Chart> = {
-    per_turn: perTurnFigure(rows, figOpts),
-    reuse_vs_resolve: reuseResolveFigure(rows, figOpts),
-    lines_vs_recall: linesRecallFigure(rows, figOpts),
-    read_unused: readUnusedFigure(scored.targets, figOpts),
-  };
-  const mem = memoryFigure(rows, { ...figOpts, intervals });
-  if (mem) figures.memory_ablation = mem;
+  const figures = reportFigures(scored, { provenance, cells });
 
   const files: string[] = [];
   const errors = scored.errors?.height ?? 0;
@@ -492,7 +545,8 @@ function readme(o: {
       "is the difference of the rounded first- and last-turn values.",
     "- Intervals resample whole task chains (the turns of a chain are correlated); the seed and the " +
       "number of replicates are recorded in ci.md; the same seed gives the same intervals.",
-    "- SVG text widths are estimated (no canvas in headless Deno); compare figures by their specs.",
+    "- SVG text is laid out with Helvetica metrics (no canvas in headless Deno; " +
+      "lib/report/display.ts); compare figures by their specs.",
     "",
     "## Agreement with the paper (Table 2)",
     "",
