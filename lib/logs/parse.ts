@@ -103,7 +103,10 @@ export async function parseLog(
   });
   opts = { ...opts, files };
   const side = () =>
-    (opts.companions ?? []).map((c) => ({ file: c.file, jsonl: normalizeNewlines(parseJsonl(c.text)) }));
+    (opts.companions ?? []).map((c) => ({
+      file: c.file,
+      jsonl: normalizeNewlines(parseJsonl(c.text)),
+    }));
   let r: ReaderResult;
   try {
     switch (format) {
@@ -244,7 +247,7 @@ export const MAX_LOG_BYTES = 256 * 2 ** 20;
  * Reads a file as text (a regular file of at most {@link MAX_LOG_BYTES}; invalid UTF-8 replaced);
  * a {@link LogFormatError} naming it when unreadable.
  */
-async function readText(path: string): Promise<string> {
+function readText(path: string): string {
   let bytes: Uint8Array;
   try {
     bytes = readBounded(path, MAX_LOG_BYTES);
@@ -267,9 +270,9 @@ export async function readLog(
   // are bundled into one text (bundle.ts); Claude Code and Codex keep their sub-agent files apart
   const bundled = await bundleLog(path);
   const session = bundled === undefined ? sessionFiles(path) : { main: path, companions: [] };
-  const text = bundled ?? await readText(session.main);
+  const text = bundled ?? readText(session.main);
   const companions: Companion[] = [];
-  for (const f of session.companions) companions.push({ file: f, text: await readText(f) });
+  for (const f of session.companions) companions.push({ file: f, text: readText(f) });
   let files: FileSource | undefined;
   if (opts.root !== undefined) {
     try {
