@@ -244,7 +244,9 @@ Deno.test("Gemini CLI JSON (real, 2026-03, start_line/end_line era): reads, grep
   assert.deepEqual(inFile.paths, ["django_repo/django/core/validators.py"]);
   // write_file / replace and heredoc writes are writes
   assert.ok(r.events.filter((e) => e.kind === "write").length >= 8);
-  assert.equal(r.coverage, 1);
+  // read without a workspace, the one `grep -i` of two files prints no line numbers: it cannot be
+  // placed, and unplaced reads count against coverage (docs/run-logs.md): 37 of 38 actions
+  assert.equal(r.coverage, 37 / 38);
   assert.equal(r.meta.steps, 39);
 });
 
