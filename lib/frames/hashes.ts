@@ -21,7 +21,8 @@
  * @module
  */
 import { sha256 } from "../util/cache.ts";
-import { writeFileAtomic } from "../util/fs.ts";
+import { readBounded, writeFileAtomic } from "../util/fs.ts";
+import { MAX_LOG_BYTES } from "../logs/mod.ts";
 
 /** [size, mtimeMs, ctimeMs, ino, recordedAtMs, sha256] */
 type Entry = [number, number, number, number, number, string];
@@ -86,7 +87,7 @@ export class HashMemo {
     ) {
       return { digest: e[5] };
     }
-    const bytes = Deno.readFileSync(file);
+    const bytes = readBounded(file, MAX_LOG_BYTES); // /dev/zero or a huge file: an error, not a hang
     const digest = sha256(bytes);
     this.#entries[file] = [id[0], id[1], id[2], id[3], Date.now(), digest];
     this.#dirty = true;

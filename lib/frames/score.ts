@@ -35,7 +35,8 @@ import {
   readCorpus,
 } from "../layout/mod.ts";
 import { messageOf } from "../layout/read.ts";
-import { logProblem, type ReadsResult } from "../logs/mod.ts";
+import { logProblem, MAX_LOG_BYTES, type ReadsResult } from "../logs/mod.ts";
+import { readBounded } from "../util/fs.ts";
 import {
   dupChain,
   type ErrorRow,
@@ -551,7 +552,7 @@ async function scoreOne(run: Run, k: Keyed): Promise<TurnResult> {
     overlays,
     companions: (k.run.companions ?? []).map((c) => ({
       file: run.rel(c),
-      text: new TextDecoder().decode(Deno.readFileSync(c)),
+      text: new TextDecoder().decode(readBounded(c, MAX_LOG_BYTES)),
     })),
   });
   readsP.catch(() => {}); // handled below: a log failing fast must not be an unhandled rejection

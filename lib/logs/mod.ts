@@ -52,7 +52,14 @@ export { LogFormatError } from "./errors.ts";
 export { countLines, mergeRanges, rangesOf, unionRanges } from "./ranges.ts";
 export { detectFormat, type Format, FORMATS, sniff, sniffAs } from "./detect.ts";
 export { sessionFiles } from "./session.ts";
-export { cwdProblem, normalizeNewlines, parseLog, readLog, totals } from "./parse.ts";
+export {
+  cwdProblem,
+  MAX_LOG_BYTES,
+  normalizeNewlines,
+  parseLog,
+  readLog,
+  totals,
+} from "./parse.ts";
 export { checkLogText, harnessMismatch, logProblem } from "./harness.ts";
 export { bundleLog } from "./bundle.ts";
 export { dirSource, Workspace } from "./workspace.ts";
