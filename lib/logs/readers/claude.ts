@@ -36,6 +36,7 @@ import { UNKNOWN, Workspace } from "../workspace.ts";
 import { applyEdit } from "./opencode.ts";
 import {
   arr,
+  consecutiveNumbers,
   num,
   obj,
   type ReaderOptions,
@@ -130,17 +131,7 @@ const NUMBERED = /^\s*(\d+)(?:\u2192|\t)/;
  * ```
  */
 export function claudeReadNumbers(text: string): number[] {
-  const out: number[] = [];
-  let expect: number | undefined;
-  for (const line of text.split("\n")) {
-    const m = line.match(NUMBERED);
-    if (!m) continue;
-    const n = Number(m[1]);
-    if (expect !== undefined && n !== expect) continue;
-    out.push(n);
-    expect = n + 1;
-  }
-  return out;
+  return consecutiveNumbers(text, (line) => line.match(NUMBERED));
 }
 
 /** True when numbered line `n` of a Read result is printed empty (`     n→` / `n\t`). */

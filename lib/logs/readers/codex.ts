@@ -29,6 +29,7 @@ import { UNKNOWN, Workspace } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
 import {
   arr,
+  consecutiveNumbers,
   num,
   obj,
   type ReaderOptions,
@@ -252,17 +253,7 @@ export function codexObservation(raw: string, success?: boolean): ShellObservati
 
 /** Line numbers of a `read_file` output (`L12: text`), consecutive from the first. */
 export function codexReadNumbers(text: string): number[] {
-  const out: number[] = [];
-  let expect: number | undefined;
-  for (const line of text.split("\n")) {
-    const m = line.match(/^L(\d+): ?/);
-    if (!m) continue;
-    const n = Number(m[1]);
-    if (expect !== undefined && n !== expect) continue;
-    out.push(n);
-    expect = n + 1;
-  }
-  return out;
+  return consecutiveNumbers(text, (line) => line.match(/^L(\d+): ?/));
 }
 
 /** A shell command line from argv (`["bash", "-lc", "cmd"]` → `cmd`). */

@@ -85,3 +85,33 @@ const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\
 export function stripAnsi(s: string): string {
   return s.includes("\u001b") ? s.replace(ANSI, "") : s;
 }
+
+/**
+ * The line numbers a tool printed, in order: for each line, `match` finds the number (group 1);
+ * numbers must run consecutively from the first one found, so a stray match (a footer, a number
+ * inside the file's own text) is skipped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { consecutiveNumbers } from "./common.ts";
+ * const text = "L3: a\nL4: b\nL9: stray\nL5: c\n(end)";
+ * assert.deepEqual(consecutiveNumbers(text, (l) => l.match(/^L(\d+): /)), [3, 4, 5]);
+ * ```
+ */
+export function consecutiveNumbers(
+  text: string,
+  match: (line: string) => RegExpMatchArray | null,
+): number[] {
+  const out: number[] = [];
+  let expect: number | undefined;
+  for (const line of text.split("\n")) {
+    const m = match(line);
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (expect !== undefined && n !== expect) continue;
+    out.push(n);
+    expect = n + 1;
+  }
+  return out;
+}

@@ -17,6 +17,7 @@ import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
 import {
   arr,
+  consecutiveNumbers,
   num,
   obj,
   type ReaderOptions,
@@ -59,19 +60,13 @@ export function readToolNumbers(output: string): number[] {
       body = output.slice(f + "<file>".length, end > f ? end : undefined);
     }
   }
-  const nums: number[] = [];
-  let expect: number | undefined;
-  for (const line of body.split("\n")) {
-    const m = line.match(/^(\d{5,})\| /) ?? line.match(/^(\d+): /) ?? line.match(/^(\d+):$/) ??
-      line.match(/^\s*(\d+)\t/);
-    if (!m) continue;
-    const n = Number(m[1]);
-    // numbers run consecutively; a stray match inside the footer is ignored
-    if (expect !== undefined && n !== expect) continue;
-    nums.push(n);
-    expect = n + 1;
-  }
-  return nums;
+  // numbers run consecutively; a stray match inside the footer is ignored
+  return consecutiveNumbers(
+    body,
+    (line) =>
+      line.match(/^(\d{5,})\| /) ?? line.match(/^(\d+): /) ?? line.match(/^(\d+):$/) ??
+        line.match(/^\s*(\d+)\t/),
+  );
 }
 
 interface Ctx {

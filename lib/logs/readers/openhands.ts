@@ -25,7 +25,16 @@ import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
-import { arr, num, obj, type ReaderOptions, type ReaderResult, str, stripAnsi } from "./common.ts";
+import {
+  arr,
+  consecutiveNumbers,
+  num,
+  obj,
+  type ReaderOptions,
+  type ReaderResult,
+  str,
+  stripAnsi,
+} from "./common.ts";
 
 type Json = Record<string, unknown>;
 
@@ -96,17 +105,7 @@ const NUM_LINE = /^\s*(\d+)\t/;
  * ```
  */
 export function catNumbers(text: string): number[] {
-  const out: number[] = [];
-  let expect: number | undefined;
-  for (const l of text.split("\n")) {
-    const m = l.match(NUM_LINE);
-    if (!m) continue;
-    const n = Number(m[1]);
-    if (expect !== undefined && n !== expect) continue;
-    out.push(n);
-    expect = n + 1;
-  }
-  return out;
+  return consecutiveNumbers(text, (l) => l.match(NUM_LINE));
 }
 
 interface Ctx {
