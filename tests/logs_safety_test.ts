@@ -46,6 +46,50 @@ Deno.test("truncated JSON, empty files and unknown formats: LogFormatError namin
   await rejects('{"type":"tool_use","part":{}}\n{broken\n{"type":"text"}\n', "run.jsonl", /line 2/);
 });
 
+Deno.test("strict JSONL logs: the bad line as an editor numbers it, the reason, a cut last line dropped", async () => {
+  // OpenCode stream, OpenHands events, Gemini CLI JSONL: blank lines count in the line number
+  const oc = '{"type":"step_start","part":{}}\n\n\n{broken\n{"type":"text","part":{}}\n';
+  await rejects(oc, "run.jsonl", /^run\.jsonl: invalid JSON on line 4 of a JSONL stream \(.*JSON/);
+  const oh =
+    '{"id":1,"source":"agent","action":"run","args":{"command":"ls"}}\n\n{"id":\n{"id":3}\n';
+  await rejects(oh, "events.jsonl", /invalid JSON on line 3 of a JSONL log \(/);
+  const gem =
+    '{"sessionId":"s","projectHash":"h","startTime":"t","kind":"main"}\n\nnope\n{"x":1}\n';
+  await rejects(gem, "session.jsonl", /invalid JSON on line 3 of a JSONL log \(/);
+  // a stream cut in its last line (a killed process) is read up to it
+  const cut = await parseLog('{"type":"step_start","part":{}}\n{"type":"te', { file: "cut.jsonl" });
+  assert.equal(cut.format, "opencode-jsonl");
+});
+
+Deno.test("Gemini CLI session with sub-agents: a bad sub-agent line names that file and line", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const id = "5ec95d33-d405-4b82-9be5-8080824363b5";
+    const head = (sid: string, kind: string) =>
+      JSON.stringify({ sessionId: sid, projectHash: "h", startTime: "t", kind });
+    await Deno.writeTextFile(
+      `${dir}/session-2026-09-25T10-00-5ec95d33.jsonl`,
+      head(id, "main") + "\n",
+    );
+    await Deno.mkdir(`${dir}/${id}`);
+    const sub = `${dir}/${id}/agent.jsonl`;
+    await Deno.writeTextFile(sub, head("a", "subagent") + "\n\noops\n" + '{"id":"m"}\n');
+    await assert.rejects(
+      readLog(`${dir}/session-2026-09-25T10-00-5ec95d33.jsonl`),
+      (e: unknown) => {
+        assert.ok(e instanceof LogFormatError, String(e));
+        assert.match(
+          e.message,
+          new RegExp(`^${sub}: invalid JSON on line 3 of a Gemini CLI session \\(`),
+        );
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("wrong types inside a valid log are ignored, not fatal", async () => {
   const a = await parseLog(
     JSON.stringify({ info: 5, messages: "x", trajectory_format: "mini-swe-agent-1" }),

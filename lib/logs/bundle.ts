@@ -9,6 +9,7 @@
 import { LogFormatError } from "./errors.ts";
 import { OPENHANDS_DIR_KEY } from "./readers/openhands.ts";
 import { GEMINI_BUNDLE_KEY } from "./readers/gemini.ts";
+import { jsonlValues } from "./readers/jsonl.ts";
 
 async function isDir(p: string): Promise<boolean> {
   try {
@@ -98,23 +99,13 @@ async function openHandsDir(dir: string): Promise<string | undefined> {
   return JSON.stringify({ [OPENHANDS_DIR_KEY]: { events, subagents } });
 }
 
+/** A Gemini CLI session file: one JSON record (≤ v0.38) or JSONL (≥ v0.39). */
 function parseGemini(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    // JSONL
+    return jsonlValues(text, file, "a Gemini CLI session");
   }
-  const lines = text.split("\n").filter((l) => l.trim());
-  const out: unknown[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    try {
-      out.push(JSON.parse(lines[i]));
-    } catch {
-      if (i === lines.length - 1) break;
-      throw new LogFormatError(file, `invalid JSON on line ${i + 1} of a Gemini CLI session`);
-    }
-  }
-  return out;
 }
 
 async function geminiWithSubagents(path: string): Promise<string | undefined> {

@@ -6,7 +6,7 @@
 import { LogFormatError } from "./errors.ts";
 import { arr, obj, str } from "./readers/common.ts";
 import { looksV2 } from "./readers/mini.ts";
-import { headValues, parseJsonl } from "./readers/jsonl.ts";
+import { headValues, jsonlValues, parseJsonl } from "./readers/jsonl.ts";
 import { isV0Event, isV1Event, OPENHANDS_DIR_KEY } from "./readers/openhands.ts";
 import { GEMINI_BUNDLE_KEY, isGeminiJsonlHead, isGeminiRecord } from "./readers/gemini.ts";
 import { looksAiderChatHistory, looksAiderLlmHistory } from "./readers/aider.ts";
@@ -211,30 +211,18 @@ function probeAider(t: string, file: string): Sniffed | undefined {
   return undefined;
 }
 
-/** Parses JSONL lines; a cut last line (a killed process) is dropped, any other bad line fails. */
-function jsonlValues(lines: string[], file: string): unknown[] {
-  const out: unknown[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    try {
-      out.push(JSON.parse(lines[i]));
-    } catch {
-      if (i === lines.length - 1) break;
-      throw new LogFormatError(file, `invalid JSON on line ${i + 1} of a JSONL log`);
-    }
-  }
-  return out;
-}
-
 /** Gemini CLI JSONL (≥ v0.39) and OpenHands JSONL (events, or evaluation `output.jsonl`). */
 function probeJsonl(
   first: Record<string, unknown> | undefined,
-  lines: string[],
+  t: string,
   file: string,
 ): Sniffed | undefined {
   if (!first) return undefined;
-  if (isGeminiJsonlHead(first)) return { format: "gemini-jsonl", data: jsonlValues(lines, file) };
+  if (isGeminiJsonlHead(first)) {
+    return { format: "gemini-jsonl", data: jsonlValues(t, file, "a JSONL log") };
+  }
   if (isV1Event(first) || isV0Event(first) || Array.isArray(first.history)) {
-    const values = jsonlValues(lines, file);
+    const values = jsonlValues(t, file, "a JSONL log");
     const f = probeOpenHands(Array.isArray(first.history) ? values[0] : values);
     if (f) return { format: f, data: values };
   }
@@ -293,28 +281,13 @@ export function sniff(text: string, file: string): Sniffed {
   }
   const session = probeSession(t, headValues(t, 5));
   if (session) return session;
-  // JSONL (opencode run --format json)
-  const lines = t.split("\n").filter((l) => l.trim());
-  const first = (() => {
-    try {
-      return obj(JSON.parse(lines[0]));
-    } catch {
-      return undefined;
-    }
-  })();
-  const jsonl = probeJsonl(first, lines, file);
+  // JSONL: the first non-blank line says which harness wrote it
+  const first = obj(parseJsonl(t, { lines: 1 }).records[0]?.value);
+  const jsonl = probeJsonl(first, t, file);
   if (jsonl) return jsonl;
   if (first && JSONL_TYPES.has(str(first.type) ?? "")) {
-    const events: unknown[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      try {
-        events.push(JSON.parse(lines[i]));
-      } catch {
-        if (i === lines.length - 1) break; // a cut last line: the stream was killed
-        throw new LogFormatError(file, `invalid JSON on line ${i + 1} of a JSONL stream`);
-      }
-    }
-    return { format: "opencode-jsonl", data: events };
+    // opencode run --format json
+    return { format: "opencode-jsonl", data: jsonlValues(t, file, "a JSONL stream") };
   }
   // several concatenated exports
   const values = t.length < 512 * 1024 * 1024 ? jsonValues(t) : undefined;

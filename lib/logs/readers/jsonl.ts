@@ -1,10 +1,14 @@
 /**
- * Tolerant JSON Lines parsing for the session readers (Claude Code, Codex CLI): every line that
- * parses is kept with its 1-based line number; a line that does not (a cut last line, a
- * corrupted middle line) is kept as a bad line, so the reader can list it instead of failing.
+ * The one JSON Lines reader of the run-log readers. Every line that parses is kept with its
+ * 1-based line number in the file (blank lines count, so a message names the line an editor
+ * shows). A line that does not parse is, by default, kept as a bad line, so a session reader
+ * (Claude Code, Codex CLI) can list it instead of failing; with `strict` (the Gemini CLI,
+ * OpenHands and OpenCode streams) it is a {@link LogFormatError} naming the file, the line and
+ * the reason, except a cut last line (a killed process), which is dropped.
  *
  * @module
  */
+import { LogFormatError } from "../errors.ts";
 
 /** One parsed line of a JSONL file. */
 export interface JsonlRecord {
@@ -27,8 +31,23 @@ export interface Jsonl {
   bad: JsonlBad[];
 }
 
+/** How {@link parseJsonl} reads. */
+export interface JsonlOptions {
+  /** Stop once this many values are parsed. */
+  values?: number;
+  /** Stop after this many non-blank lines. */
+  lines?: number;
+  /**
+   * Throw on a line that is not JSON, unless it is the last non-blank line (a cut last line is
+   * dropped, and listed in `bad`): `file` and `what` ("a JSONL stream") name the log in the
+   * message.
+   */
+  strict?: { file: string; what: string };
+}
+
 /**
- * Parses JSON Lines; blank lines are skipped, unparseable lines collected in `bad`.
+ * Parses JSON Lines; blank lines are skipped, unparseable lines collected in `bad` (or, with
+ * `strict`, an error unless it is the last).
  *
  * @example
  * ```ts
@@ -37,20 +56,33 @@ export interface Jsonl {
  * const r = parseJsonl('{"a":1}\n\n{"b":2}\n{"c":');
  * assert.ok(r.records.length === 2 && r.records[1].line === 3);
  * assert.ok(r.bad.length === 1 && r.bad[0].line === 4);
+ * // strict: the cut last line is dropped, a bad middle line names the file and the line
+ * const strict = { file: "run.jsonl", what: "a JSONL stream" };
+ * assert.ok(parseJsonl('{"a":1}\n{"c":', { strict }).records.length === 1);
+ * assert.throws(() => parseJsonl('{"a":1}\n\n{"c":\n{"d":4}', { strict }), /run\.jsonl: .*line 3/);
  * ```
  */
-export function parseJsonl(text: string): Jsonl {
+export function parseJsonl(text: string, options: JsonlOptions = {}): Jsonl {
+  const { values = Infinity, lines = Infinity, strict } = options;
   const records: JsonlRecord[] = [];
   const bad: JsonlBad[] = [];
   let start = 0;
   let n = 0;
-  while (start <= text.length) {
+  let seen = 0;
+  while (start <= text.length && records.length < values && seen < lines) {
     let end = text.indexOf("\n", start);
     if (end < 0) end = text.length;
     n++;
     let line = text.slice(start, end);
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line.trim()) {
+      seen++;
+      if (strict && bad.length) {
+        throw new LogFormatError(
+          strict.file,
+          `invalid JSON on line ${bad[0].line} of ${strict.what} (${bad[0].error})`,
+        );
+      }
       try {
         records.push({ line: n, value: JSON.parse(line) });
       } catch (e) {
@@ -68,7 +100,23 @@ export function parseJsonl(text: string): Jsonl {
 }
 
 /**
- * The first few parsed values of a JSONL text (for format probes), without parsing it all.
+ * The values of a JSONL log that must be whole but for a cut last line (see `strict` in
+ * {@link JsonlOptions}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jsonlValues } from "./jsonl.ts";
+ * assert.deepEqual(jsonlValues('{"a":1}\n{"b":2}\n{"c"', "x.jsonl", "a JSONL log"), [{ a: 1 }, { b: 2 }]);
+ * ```
+ */
+export function jsonlValues(text: string, file: string, what: string): unknown[] {
+  return parseJsonl(text, { strict: { file, what } }).records.map((r) => r.value);
+}
+
+/**
+ * The first few parsed values of a JSONL text (for format probes), without parsing it all: at
+ * most `count` values from the first `4 × count` non-blank lines.
  *
  * @example
  * ```ts
@@ -78,22 +126,5 @@ export function parseJsonl(text: string): Jsonl {
  * ```
  */
 export function headValues(text: string, count: number): unknown[] {
-  const out: unknown[] = [];
-  let start = 0;
-  let seen = 0;
-  while (start < text.length && out.length < count && seen < count * 4) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end).trim();
-    if (line) {
-      seen++;
-      try {
-        out.push(JSON.parse(line));
-      } catch {
-        // probes look at the lines that parse
-      }
-    }
-    start = end + 1;
-  }
-  return out;
+  return parseJsonl(text, { values: count, lines: count * 4 }).records.map((r) => r.value);
 }
