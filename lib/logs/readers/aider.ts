@@ -17,7 +17,8 @@
  *
  * @module
  */
-import type { Event, LogMeta, Ranges } from "../types.ts";
+import type { Event, LogMeta } from "../types.ts";
+import { makeEvent, outsideNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, Workspace } from "../workspace.ts";
@@ -175,21 +176,6 @@ interface Ctx {
   current: Map<string, string>;
 }
 
-function ev(
-  ctx: Ctx,
-  kind: Event["kind"],
-  tool: string,
-  command: string,
-  paths: string[],
-  lines: Ranges,
-  note?: string,
-  placed = true,
-): Event {
-  const e: Event = { step: ctx.step, kind, tool, command, paths, lines, placed };
-  if (note) e.note = note;
-  return e;
-}
-
 function once(ctx: Ctx, key: string): boolean {
   if (ctx.seen.has(key)) return false;
   ctx.seen.add(key);
@@ -202,14 +188,22 @@ function pasted(ctx: Ctx, files: { path: string; text: string }[], tool: string)
     const rel = ctx.ws.resolve(f.path, "");
     if (rel === undefined || rel === "") {
       ctx.actions.push([
-        ev(ctx, "read", tool, f.path, [], {}, `outside the workspace, ignored: ${f.path}`),
+        makeEvent(ctx.step, "read", tool, f.path, [], {}, outsideNote(f.path)),
       ]);
       continue;
     }
     ctx.current.set(rel, f.text);
     const n = splitLines(f.text.endsWith("\n") ? f.text : f.text + "\n").length;
     ctx.actions.push([
-      ev(ctx, "read", tool, f.path, [rel], n ? { [rel]: [[1, n]] } : {}, "pasted whole"),
+      makeEvent(
+        ctx.step,
+        "read",
+        tool,
+        f.path,
+        [rel],
+        n ? { [rel]: [[1, n]] } : {},
+        "pasted whole",
+      ),
     ]);
   }
 }
@@ -274,7 +268,7 @@ async function request(ctx: Ctx, messages: AiderMessage[]): Promise<void> {
     ) {
       if (!once(ctx, `map\u0000${t}`)) continue;
       const entries = repoMap(t);
-      const events: Event[] = [ev(ctx, "list", "repo-map", "repo map", ["."], {})];
+      const events: Event[] = [makeEvent(ctx.step, "list", "repo-map", "repo map", ["."], {})];
       for (const e of entries) {
         if (!e.runs.some((r) => r.length)) continue;
         const rel = ctx.ws.resolve(e.path, "");
@@ -284,8 +278,8 @@ async function request(ctx: Ctx, messages: AiderMessage[]): Promise<void> {
         if (typeof content === "string") {
           const nums = locate(content, e.runs);
           events.push(
-            ev(
-              ctx,
+            makeEvent(
+              ctx.step,
               "read",
               "repo-map",
               e.path,
@@ -296,8 +290,8 @@ async function request(ctx: Ctx, messages: AiderMessage[]): Promise<void> {
           );
         } else {
           events.push(
-            ev(
-              ctx,
+            makeEvent(
+              ctx.step,
               "read",
               "repo-map",
               e.path,

@@ -29,7 +29,8 @@
  *
  * @module
  */
-import type { Event, LogMeta, Ranges } from "../types.ts";
+import type { Event, EventKind, LogMeta, Ranges } from "../types.ts";
+import { type EventFields, makeEvent, otherEvent, outsideNote, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { UNKNOWN, Workspace } from "../workspace.ts";
@@ -44,7 +45,7 @@ import {
   spanSeconds,
   str,
 } from "./common.ts";
-import type { Jsonl, JsonlRecord } from "./jsonl.ts";
+import { badLineEvent, type Jsonl, type JsonlRecord } from "./jsonl.ts";
 
 type Json = Record<string, unknown>;
 
@@ -233,29 +234,9 @@ interface Ctx {
   meta: LogMeta;
 }
 
-function ev(
-  call: Call,
-  kind: Event["kind"],
-  paths: string[],
-  lines: Ranges,
-  note?: string,
-  placed = true,
-): Event {
-  const e: Event = {
-    step: call.step,
-    kind,
-    tool: call.name,
-    command: JSON.stringify(call.input),
-    paths,
-    lines,
-    placed,
-  };
-  if (note) e.note = note;
-  return e;
-}
-
-function other(step: number, tool: string, command: string, note: string): Event {
-  return { step, kind: "other", tool, command, paths: [], lines: {}, placed: true, note };
+/** An event of a call: its step, tool and input as the command. */
+function ev(call: Call, kind: EventKind, ...fields: EventFields): Event {
+  return makeEvent(call.step, kind, call.name, JSON.stringify(call.input), ...fields);
 }
 
 /** The operand of a search or listing: its `path` input, else the call's cwd. */
@@ -267,7 +248,7 @@ function operand(ctx: Ctx, call: Call, path: unknown): { paths: string[]; note?:
       : { paths: [call.cwd === "" ? "." : call.cwd] };
   }
   const rel = ctx.ws.resolve(p, call.cwd);
-  if (rel === undefined) return { paths: [], note: `outside the workspace, ignored: ${p}` };
+  if (rel === undefined) return { paths: [], note: outsideNote(p) };
   return { paths: [rel === "" ? "." : rel] };
 }
 
@@ -275,13 +256,7 @@ function readEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
   const raw = str(call.input.file_path) ?? str(call.input.notebook_path) ?? str(call.input.path);
   const rel = raw === undefined ? undefined : ctx.ws.resolve(raw, call.cwd);
   if (rel === undefined || rel === "") {
-    return ev(
-      call,
-      "read",
-      [],
-      {},
-      raw === undefined ? "no file path" : `outside the workspace, ignored: ${raw}`,
-    );
+    return ev(call, "read", [], {}, pathNote(raw));
   }
   if (isError || /^<tool_use_error>/.test(text)) {
     return ev(call, "read", [], {}, `tool call failed: nothing read (${rel})`);
@@ -379,7 +354,7 @@ function grepEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
   let placed = true;
   const notes: string[] = [];
   if (op.note) notes.push(op.note);
-  if (outside.size) notes.push(`outside the workspace, ignored: ${[...outside].join(" ")}`);
+  if (outside.size) notes.push(outsideNote(outside));
   for (const [f, t] of unnumbered) {
     const content = ctx.ws.read(f);
     if (typeof content !== "string") {
@@ -401,13 +376,7 @@ function writeEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event
   const raw = str(call.input.file_path) ?? str(call.input.notebook_path);
   const rel = raw === undefined ? undefined : ctx.ws.resolve(raw, call.cwd);
   if (rel === undefined || rel === "") {
-    return ev(
-      call,
-      "write",
-      [],
-      {},
-      raw === undefined ? "no file path" : `outside the workspace, ignored: ${raw}`,
-    );
+    return ev(call, "write", [], {}, pathNote(raw));
   }
   if (isError || /^<tool_use_error>/.test(text)) {
     return ev(call, "write", [], {}, `tool call failed: nothing written (${rel})`);
@@ -469,7 +438,7 @@ function attachmentRead(ctx: Ctx, o: Json, step: number): Event | undefined {
       "read",
       [],
       {},
-      raw ? `outside the workspace, ignored: ${raw}` : "no file path",
+      pathNote(raw || undefined),
     );
   }
   if (n === undefined || n < 1 || typeof f?.content !== "string") {
@@ -635,7 +604,7 @@ async function transcript(
     const step = stepAt[i];
     const o = obj(rec.value);
     if (!o) {
-      ctx.actions.push([other(step, "?", "", `${file}:${rec.line}: not a JSON object`)]);
+      ctx.actions.push([otherEvent(step, "?", "", `${file}:${rec.line}: not a JSON object`)]);
       continue;
     }
     const type = str(o.type);
@@ -654,7 +623,7 @@ async function transcript(
         const call = calls.get(id);
         if (!call || done.has(id)) {
           ctx.actions.push([
-            other(
+            otherEvent(
               step,
               "?",
               JSON.stringify({ tool_use_id: id }),
@@ -682,15 +651,16 @@ async function transcript(
     }
     if (type !== undefined && QUIET_TYPES.has(type)) continue;
     ctx.actions.push([
-      other(step, "?", type ?? "", `${file}:${rec.line}: unknown record type: ${type ?? "(none)"}`),
+      otherEvent(
+        step,
+        "?",
+        type ?? "",
+        `${file}:${rec.line}: unknown record type: ${type ?? "(none)"}`,
+      ),
     ]);
   }
   const last = stepAt.length ? stepAt[stepAt.length - 1] : cur;
-  for (const bad of jsonl.bad) {
-    ctx.actions.push([
-      other(last, "?", bad.text, `${file}:${bad.line}: invalid JSON (${bad.error})`),
-    ]);
-  }
+  for (const bad of jsonl.bad) ctx.actions.push([badLineEvent(file, bad, last)]);
   // calls whose result never came (the session was cut): nothing was shown
   for (const call of calls.values()) {
     if (done.has(call.id)) continue;

@@ -22,7 +22,8 @@
  *
  * @module
  */
-import type { Event, LogMeta, Ranges } from "../types.ts";
+import type { Event, EventKind, LogMeta } from "../types.ts";
+import { type EventFields, makeEvent, otherEvent, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { UNKNOWN, Workspace } from "../workspace.ts";
@@ -37,7 +38,7 @@ import {
   spanSeconds,
   str,
 } from "./common.ts";
-import type { Jsonl } from "./jsonl.ts";
+import { badLineEvent, type Jsonl } from "./jsonl.ts";
 
 type Json = Record<string, unknown>;
 
@@ -166,8 +167,8 @@ function normalise(jsonl: Jsonl, file: string, unknown: Event[]): Item[] {
   return out;
 }
 
-function other(step: number, note: string, tool = "?", command = ""): Event {
-  return { step, kind: "other", tool, command, paths: [], lines: {}, placed: true, note };
+function other(step: number, note: string): Event {
+  return otherEvent(step, "?", "", note);
 }
 
 /** The text of a tool output (a string, `{content}`, or content parts). */
@@ -288,25 +289,9 @@ interface Ctx {
   used: Set<string>;
 }
 
-function ev(
-  call: Call,
-  kind: Event["kind"],
-  paths: string[],
-  lines: Ranges,
-  note?: string,
-  placed = true,
-): Event {
-  const e: Event = {
-    step: call.step,
-    kind,
-    tool: call.name,
-    command: call.input ?? JSON.stringify(call.args),
-    paths,
-    lines,
-    placed,
-  };
-  if (note) e.note = note;
-  return e;
+/** An event of a call: its step, tool and input (or arguments) as the command. */
+function ev(call: Call, kind: EventKind, ...fields: EventFields): Event {
+  return makeEvent(call.step, kind, call.name, call.input ?? JSON.stringify(call.args), ...fields);
 }
 
 function parseArgs(v: unknown): Json {
@@ -378,7 +363,7 @@ async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
     const rel = raw === undefined ? undefined : ctx.ws.resolve(raw, call.cwd);
     if (rel === undefined || rel === "") {
       ctx.actions.push([
-        ev(call, "read", [], {}, raw ? `outside the workspace, ignored: ${raw}` : "no file path"),
+        ev(call, "read", [], {}, pathNote(raw || undefined)),
       ]);
       return;
     }
@@ -401,13 +386,7 @@ async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
     const kind = name === "list_dir" ? "list" : "search";
     ctx.actions.push([
       rel === undefined
-        ? ev(
-          call,
-          kind,
-          [],
-          {},
-          raw ? `outside the workspace, ignored: ${raw}` : "cwd outside the workspace",
-        )
+        ? ev(call, kind, [], {}, pathNote(raw || undefined, "cwd outside the workspace"))
         : ev(call, kind, [rel === "" ? "." : rel], {}),
     ]);
     return;
@@ -519,11 +498,7 @@ async function rollout(ctx: Ctx, jsonl: Jsonl, file: string, fixedStep?: number)
     }
   }
   for (const e of unknown) ctx.actions.push([{ ...e, step }]);
-  for (const bad of jsonl.bad) {
-    ctx.actions.push([
-      other(step, `${file}:${bad.line}: invalid JSON (${bad.error})`, "?", bad.text),
-    ]);
-  }
+  for (const bad of jsonl.bad) ctx.actions.push([badLineEvent(file, bad, step)]);
   for (const call of pending.values()) {
     if (call.name === "apply_patch") {
       // it may have been applied: the files it names are no longer known

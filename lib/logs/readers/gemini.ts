@@ -19,6 +19,7 @@
  * @module
  */
 import type { Event, LogMeta, Ranges } from "../types.ts";
+import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
@@ -122,29 +123,6 @@ interface Ctx {
   subagents: GeminiSession[];
 }
 
-function ev(
-  ctx: Ctx,
-  kind: Event["kind"],
-  tool: string,
-  args: unknown,
-  paths: string[],
-  lines: Ranges,
-  note?: string,
-  placed = true,
-): Event {
-  const e: Event = {
-    step: ctx.step,
-    kind,
-    tool,
-    command: JSON.stringify(args ?? {}),
-    paths,
-    lines,
-    placed,
-  };
-  if (note) e.note = note;
-  return e;
-}
-
 /** The text the model got back from a tool call, and whether the call failed. */
 function toolResult(call: Json): { text?: string; failed: boolean } {
   const status = str(call.status);
@@ -182,23 +160,15 @@ function readFile(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
   const raw = filePath(args);
   const r = rel(ctx, raw);
   if (r === undefined || r === "") {
-    return ev(
-      ctx,
-      "read",
-      tool,
-      args,
-      [],
-      {},
-      raw === undefined ? "no file path" : `outside the workspace, ignored: ${raw}`,
-    );
+    return toolEvent(ctx.step, "read", tool, args, [], {}, pathNote(raw));
   }
   if (failed || text === undefined) {
-    return ev(ctx, "read", tool, args, [], {}, `tool call failed: nothing read (${r})`);
+    return toolEvent(ctx.step, "read", tool, args, [], {}, `tool call failed: nothing read (${r})`);
   }
   if (
     /^(Cannot display content of binary file|Binary file|Read image file|Read pdf file)/i.test(text)
   ) {
-    return ev(ctx, "read", tool, args, [], {}, `no text shown (${r})`);
+    return toolEvent(ctx.step, "read", tool, args, [], {}, `no text shown (${r})`);
   }
   const header = text.match(SHOWING);
   const content = ctx.ws.read(r);
@@ -215,14 +185,14 @@ function readFile(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
   }
   if (len !== undefined) end = Math.min(end, len);
   start = Math.max(1, start);
-  if (end < start) return ev(ctx, "read", tool, args, [r], {}, `nothing shown (${r})`);
-  return ev(ctx, "read", tool, args, [r], { [r]: [[start, end]] });
+  if (end < start) return toolEvent(ctx.step, "read", tool, args, [r], {}, `nothing shown (${r})`);
+  return toolEvent(ctx.step, "read", tool, args, [r], { [r]: [[start, end]] });
 }
 
 /** `read_many_files`: `--- <path> ---` blocks, each showing its file from line 1. */
 function readMany(ctx: Ctx, tool: string, args: Json, text: string | undefined, failed: boolean) {
   if (failed || text === undefined) {
-    return ev(ctx, "read", tool, args, [], {}, "tool call failed: nothing read");
+    return toolEvent(ctx.step, "read", tool, args, [], {}, "tool call failed: nothing read");
   }
   const lines: Ranges = {};
   const paths: string[] = [];
@@ -245,14 +215,14 @@ function readMany(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
     paths.push(r);
     if (end >= start) lines[r] = [[start, end]];
   }
-  return ev(
-    ctx,
+  return toolEvent(
+    ctx.step,
     "read",
     tool,
     args,
     paths,
     lines,
-    outside.length ? `outside the workspace, ignored: ${outside.join(" ")}` : undefined,
+    outside.length ? outsideNote(outside) : undefined,
   );
 }
 
@@ -261,11 +231,11 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
   const dirRaw = str(args.dir_path) ?? str(args.path);
   const dir = dirRaw === undefined ? "" : rel(ctx, dirRaw);
   if (dir === undefined) {
-    return ev(ctx, "search", tool, args, [], {}, `outside the workspace, ignored: ${dirRaw}`);
+    return toolEvent(ctx.step, "search", tool, args, [], {}, outsideNote(dirRaw));
   }
   const operand = [dir === "" ? "." : dir];
   if (failed || text === undefined) {
-    return ev(ctx, "search", tool, args, operand, {}, "tool call failed: nothing read");
+    return toolEvent(ctx.step, "search", tool, args, operand, {}, "tool call failed: nothing read");
   }
   // whether the operand is a file: known with the workspace, else guessed from its name
   const content0 = ctx.ws.read(dir);
@@ -303,17 +273,17 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
     const rs = rangesOf(ns.filter((n) => n <= len));
     if (rs.length) lines[f] = rs;
   }
-  return ev(ctx, "search", tool, args, operand, lines);
+  return toolEvent(ctx.step, "search", tool, args, operand, lines);
 }
 
 function listEvent(ctx: Ctx, tool: string, args: Json, failed: boolean): Event {
   const raw = str(args.dir_path) ?? str(args.path);
   const r = raw === undefined ? "" : rel(ctx, raw);
   if (r === undefined) {
-    return ev(ctx, "list", tool, args, [], {}, `outside the workspace, ignored: ${raw}`);
+    return toolEvent(ctx.step, "list", tool, args, [], {}, outsideNote(raw));
   }
-  return ev(
-    ctx,
+  return toolEvent(
+    ctx.step,
     "list",
     tool,
     args,
@@ -422,7 +392,7 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
     case "run_shell_command": {
       const command = str(args.command);
       if (command === undefined) {
-        events = [ev(ctx, "other", tool, args, [], {}, "shell call without a command")];
+        events = [toolEvent(ctx.step, "other", tool, args, [], {}, "shell call without a command")];
         break;
       }
       const dir = str(args.dir_path) ?? str(args.directory);
@@ -448,18 +418,14 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
         else applyReplace(ctx, r, args);
       }
       events = [
-        ev(
-          ctx,
+        toolEvent(
+          ctx.step,
           "write",
           tool,
           { file_path: raw },
           r ? [r] : [],
           {},
-          r === undefined
-            ? `outside the workspace, ignored: ${raw}`
-            : failed
-            ? "tool call failed"
-            : undefined,
+          r === undefined ? outsideNote(raw) : failed ? "tool call failed" : undefined,
         ),
       ];
       break;
@@ -469,15 +435,15 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
         tool === "invoke_agent" || tool === "delegate_to_agent" || call.agentId !== undefined ||
         /_agent$|^codebase_investigator$/.test(tool)
       ) {
-        ctx.actions.push([ev(ctx, "run", tool, args, [], {})]);
+        ctx.actions.push([toolEvent(ctx.step, "run", tool, args, [], {})]);
         // sub-agent sessions: read at this step
         const subs = ctx.subagents.splice(0);
         for (const s of subs) await session(ctx, s, true);
         return;
       }
       events = RUN_TOOLS.has(tool) || tool.startsWith("mcp_")
-        ? [ev(ctx, "run", tool, args, [], {})]
-        : [ev(ctx, "other", tool, args, [], {}, `unknown tool: ${tool}`)];
+        ? [toolEvent(ctx.step, "run", tool, args, [], {})]
+        : [toolEvent(ctx.step, "other", tool, args, [], {}, `unknown tool: ${tool}`)];
   }
   ctx.actions.push(events);
 }

@@ -9,6 +9,8 @@
  * @module
  */
 import { LogFormatError } from "../errors.ts";
+import { otherEvent } from "../event.ts";
+import type { Event } from "../types.ts";
 
 /** One parsed line of a JSONL file. */
 export interface JsonlRecord {
@@ -127,4 +129,19 @@ export function jsonlValues(text: string, file: string, what: string): unknown[]
  */
 export function headValues(text: string, count: number): unknown[] {
   return parseJsonl(text, { values: count, lines: count * 4 }).records.map((r) => r.value);
+}
+
+/**
+ * A bad line of a tolerant session read, listed as an uninterpreted action at `step`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { badLineEvent, parseJsonl } from "./jsonl.ts";
+ * const [bad] = parseJsonl('{"a":1}\n{"b"').bad;
+ * assert.match(badLineEvent("s.jsonl", bad, 3).note!, /^s\.jsonl:2: invalid JSON \(/);
+ * ```
+ */
+export function badLineEvent(file: string, bad: JsonlBad, step: number): Event {
+  return otherEvent(step, "?", bad.text, `${file}:${bad.line}: invalid JSON (${bad.error})`);
 }

@@ -12,6 +12,7 @@
  * @module
  */
 import type { Event, LogMeta, Ranges } from "../types.ts";
+import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
@@ -78,29 +79,6 @@ interface Ctx {
   actions: Event[][];
 }
 
-function event(
-  ctx: Ctx,
-  kind: Event["kind"],
-  tool: string,
-  input: unknown,
-  paths: string[],
-  lines: Ranges,
-  placed = true,
-  note?: string,
-): Event {
-  const e: Event = {
-    step: ctx.step,
-    kind,
-    tool,
-    command: JSON.stringify(input ?? {}),
-    paths,
-    lines,
-    placed,
-  };
-  if (note) e.note = note;
-  return e;
-}
-
 function resolveFile(ctx: Ctx, p: unknown): string | undefined {
   const s = str(p);
   if (s === undefined) return undefined;
@@ -118,37 +96,38 @@ function readEvent(
   const raw = str(input.filePath) ?? str(input.path) ?? str(input.file_path);
   const rel = resolveFile(ctx, raw);
   if (rel === "" && output?.includes("<type>directory</type>")) {
-    return event(ctx, "list", tool, input, ["."], {});
+    return toolEvent(ctx.step, "list", tool, input, ["."], {});
   }
   if (rel === undefined || rel === "") {
-    return event(
-      ctx,
+    return toolEvent(ctx.step, "read", tool, input, [], {}, pathNote(raw));
+  }
+  if (!ok || output === undefined) {
+    return toolEvent(
+      ctx.step,
       "read",
       tool,
       input,
       [],
       {},
-      true,
-      raw === undefined ? "no file path" : `outside the workspace, ignored: ${raw}`,
+      `tool call failed: nothing read (${rel})`,
     );
   }
-  if (!ok || output === undefined) {
-    return event(ctx, "read", tool, input, [], {}, true, `tool call failed: nothing read (${rel})`);
-  }
   if (output.includes("<type>directory</type>")) {
-    return event(ctx, "list", tool, input, [rel === "" ? "." : rel], {});
+    return toolEvent(ctx.step, "list", tool, input, [rel === "" ? "." : rel], {});
   }
   const content = ctx.ws.read(rel);
   const length = typeof content === "string" ? splitLines(content).length : undefined;
   let nums = readToolNumbers(output);
   if (length !== undefined) nums = nums.filter((n) => n <= length);
-  if (nums.length) return event(ctx, "read", tool, input, [rel], { [rel]: rangesOf(nums) });
+  if (nums.length) {
+    return toolEvent(ctx.step, "read", tool, input, [rel], { [rel]: rangesOf(nums) });
+  }
   // no numbers (plugins, V2 plain text): the input window, as long as the text shown
   const shown = contentLines(output);
   if (
     shown === 0 || /^(File not found|Error|Image read|Binary file|PDF read)/i.test(output.trim())
   ) {
-    return event(ctx, "read", tool, input, [], {}, true, `no file content shown (${rel})`);
+    return toolEvent(ctx.step, "read", tool, input, [], {}, `no file content shown (${rel})`);
   }
   const old = zeroBased ?? /\d{5}\| /.test(output);
   const offset = num(Number(input.offset)) ?? (old ? 0 : 1);
@@ -157,15 +136,15 @@ function readEvent(
   let end = start + Math.min(limit, shown ?? limit) - 1;
   if (length !== undefined) end = Math.min(end, length);
   start = Math.max(1, start);
-  return event(
-    ctx,
+  return toolEvent(
+    ctx.step,
     "read",
     tool,
     input,
     [rel],
     end >= start ? { [rel]: [[start, end]] } : {},
-    length !== undefined,
     "window from the tool input (no line numbers in the output)",
+    length !== undefined,
   );
 }
 
@@ -220,15 +199,14 @@ function grepEvent(ctx: Ctx, tool: string, input: Json, output: string): Event {
   }
   const r: Ranges = {};
   for (const [f, ns] of lines) if (ns.length) r[f] = rangesOf(ns);
-  return event(
-    ctx,
+  return toolEvent(
+    ctx.step,
     "search",
     tool,
     input,
     operand(ctx, input.path),
     r,
-    true,
-    outside.length ? `outside the workspace, ignored: ${outside.join(" ")}` : undefined,
+    outside.length ? outsideNote(outside) : undefined,
   );
 }
 
@@ -242,7 +220,7 @@ function operand(ctx: Ctx, path: unknown): string[] {
 
 /** `glob`, `list`: a listing of the `path` input (Files counts the directory once). */
 function listEvent(ctx: Ctx, tool: string, input: Json): Event {
-  return event(ctx, "list", tool, input, operand(ctx, input.path), {});
+  return toolEvent(ctx.step, "list", tool, input, operand(ctx, input.path), {});
 }
 
 /** Replaces `oldS` by `newS` (all occurrences when `all`); undefined when `oldS` is absent. */
@@ -326,7 +304,7 @@ export function applyPatch(
 }
 
 function writeEvents(ctx: Ctx, tool: string, input: Json, state: Json, ok: boolean): Event {
-  if (!ok) return event(ctx, "write", tool, input, [], {}, true, "tool call failed");
+  if (!ok) return toolEvent(ctx.step, "write", tool, input, [], {}, "tool call failed");
   const changes = new Map<string, string | null | typeof UNKNOWN>();
   const meta = obj(state.metadata);
   if (tool === "write") {
@@ -377,7 +355,7 @@ function writeEvents(ctx: Ctx, tool: string, input: Json, state: Json, ok: boole
     if (c === null) ctx.ws.remove(rel);
     else ctx.ws.write(rel, c);
   }
-  return event(ctx, "write", tool, input, [...changes.keys()], {});
+  return toolEvent(ctx.step, "write", tool, input, [...changes.keys()], {});
 }
 
 const RUN_TOOLS = new Set([
@@ -413,14 +391,13 @@ async function toolPart(ctx: Ctx, part: Json): Promise<void> {
     case "ls":
       if (!ok || output === undefined) {
         events = [
-          event(
-            ctx,
+          toolEvent(
+            ctx.step,
             tool === "grep" ? "search" : "list",
             tool,
             input,
             [],
             {},
-            true,
             "tool call failed",
           ),
         ];
@@ -439,7 +416,7 @@ async function toolPart(ctx: Ctx, part: Json): Promise<void> {
     case "shell": {
       const command = str(input.command);
       if (command === undefined) {
-        events = [event(ctx, "other", tool, input, [], {}, true, "bash call without a command")];
+        events = [toolEvent(ctx.step, "other", tool, input, [], {}, "bash call without a command")];
         break;
       }
       const meta = obj(state.metadata);
@@ -453,19 +430,19 @@ async function toolPart(ctx: Ctx, part: Json): Promise<void> {
       break;
     }
     case "task": {
-      events = [event(ctx, "run", tool, input, [], {})];
+      events = [toolEvent(ctx.step, "run", tool, input, [], {})];
       ctx.actions.push(events);
       const child = str(obj(state.metadata)?.sessionId) ?? output?.match(/task_id: (ses_\w+)/)?.[1];
       if (child && ctx.exports.has(child)) await session(ctx, ctx.exports.get(child)!, ctx.step);
       return;
     }
     case "invalid":
-      events = [event(ctx, "other", tool, input, [], {}, true, "call to an unavailable tool")];
+      events = [toolEvent(ctx.step, "other", tool, input, [], {}, "call to an unavailable tool")];
       break;
     default:
       events = RUN_TOOLS.has(tool) || tool.startsWith("pty_")
-        ? [event(ctx, "run", tool, input, [], {})]
-        : [event(ctx, "other", tool, input, [], {}, true, `unknown tool: ${tool}`)];
+        ? [toolEvent(ctx.step, "run", tool, input, [], {})]
+        : [toolEvent(ctx.step, "other", tool, input, [], {}, `unknown tool: ${tool}`)];
   }
   ctx.actions.push(events);
 }
@@ -510,15 +487,15 @@ function syntheticReads(ctx: Ctx, parts: Json[]): void {
     const content = ctx.ws.read(rel);
     const n = typeof content === "string" ? Math.min(2000, splitLines(content).length) : undefined;
     ctx.actions.push([
-      event(
-        ctx,
+      toolEvent(
+        ctx.step,
         "read",
         "read",
         { filePath: path },
         [rel],
         n ? { [rel]: [[1, n]] } : {},
-        n !== undefined,
         "@file mention without its read output",
+        n !== undefined,
       ),
     ]);
   }

@@ -22,6 +22,7 @@
  * @module
  */
 import type { Event, LogMeta, Ranges } from "../types.ts";
+import { makeEvent, outsideNote, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
@@ -114,21 +115,6 @@ interface Ctx {
   actions: Event[][];
 }
 
-function ev(
-  ctx: Ctx,
-  kind: Event["kind"],
-  tool: string,
-  command: string,
-  paths: string[],
-  lines: Ranges,
-  note?: string,
-  placed = true,
-): Event {
-  const e: Event = { step: ctx.step, kind, tool, command, paths, lines, placed };
-  if (note) e.note = note;
-  return e;
-}
-
 /** An editor `view` (V0 `read` action or V1 `file_editor view`) and what it printed. */
 function viewEvent(
   ctx: Ctx,
@@ -141,38 +127,34 @@ function viewEvent(
 ): Event {
   const rel = rawPath === undefined ? undefined : ctx.ws.resolve(rawPath, "");
   if (rel === undefined) {
-    return ev(
-      ctx,
-      "read",
-      tool,
-      command,
-      [],
-      {},
-      rawPath === undefined ? "no path" : `outside the workspace, ignored: ${rawPath}`,
-    );
+    return makeEvent(ctx.step, "read", tool, command, [], {}, pathNote(rawPath, "no path"));
   }
   if (text === undefined) {
-    return ev(ctx, "read", tool, command, [], {}, "no observation: nothing read");
+    return makeEvent(ctx.step, "read", tool, command, [], {}, "no observation: nothing read");
   }
-  if (DIR_VIEW.test(text)) return ev(ctx, "list", tool, command, [rel === "" ? "." : rel], {});
+  if (DIR_VIEW.test(text)) {
+    return makeEvent(ctx.step, "list", tool, command, [rel === "" ? "." : rel], {});
+  }
   if (failed || /^ERROR:/m.test(text.slice(0, 200)) || /^Invalid `path`/.test(text)) {
-    return ev(ctx, "read", tool, command, [], {}, `view failed: nothing read (${rel})`);
+    return makeEvent(ctx.step, "read", tool, command, [], {}, `view failed: nothing read (${rel})`);
   }
   const content = ctx.ws.read(rel);
   const len = typeof content === "string" ? splitLines(content).length : undefined;
   const header = text.match(CAT_N);
   let nums = catNumbers(header ? text.slice(header.index! + header[0].length) : text);
   if (len !== undefined) nums = nums.filter((n) => n <= len);
-  if (nums.length) return ev(ctx, "read", tool, command, [rel], { [rel]: rangesOf(nums) });
+  if (nums.length) {
+    return makeEvent(ctx.step, "read", tool, command, [rel], { [rel]: rangesOf(nums) });
+  }
   // no numbers (non-ACI FileReadAction): the requested window, as long as the text shown
   const shown = splitLines(text).length;
-  if (!shown) return ev(ctx, "read", tool, command, [], {}, `nothing shown (${rel})`);
+  if (!shown) return makeEvent(ctx.step, "read", tool, command, [], {}, `nothing shown (${rel})`);
   const start = Math.max(1, (window?.start ?? 0) + 1);
   let end = start + shown - 1;
   if (window?.end !== undefined && window.end > 0) end = Math.min(end, window.end);
   if (len !== undefined) end = Math.min(end, len);
-  return ev(
-    ctx,
+  return makeEvent(
+    ctx.step,
     "read",
     tool,
     command,
@@ -299,7 +281,9 @@ async function readV0(ctx: Ctx, events: Json[]): Promise<void> {
       case "run": {
         const command = str(args.command) ?? "";
         if (args.is_input === true || args.is_input === "true") {
-          ctx.actions.push([ev(ctx, "run", tool, command, [], {}, "input to a running process")]);
+          ctx.actions.push([
+            makeEvent(ctx.step, "run", tool, command, [], {}, "input to a running process"),
+          ]);
           break;
         }
         const md = obj(obj(o?.extras)?.metadata);
@@ -331,22 +315,22 @@ async function readV0(ctx: Ctx, events: Json[]): Promise<void> {
           else ctx.ws.write(rel, UNKNOWN);
         }
         ctx.actions.push([
-          ev(
-            ctx,
+          makeEvent(
+            ctx.step,
             "write",
             tool,
             compact({ command: str(toolArgs.command) ?? action, path: p }),
             rel === undefined ? [] : [rel],
             {},
-            rel === undefined ? `outside the workspace, ignored: ${p}` : undefined,
+            rel === undefined ? outsideNote(p) : undefined,
           ),
         ]);
         break;
       }
       case "run_ipython":
         ctx.actions.push([
-          ev(
-            ctx,
+          makeEvent(
+            ctx.step,
             "other",
             "execute_ipython_cell",
             str(args.code) ?? "",
@@ -359,8 +343,16 @@ async function readV0(ctx: Ctx, events: Json[]): Promise<void> {
       default:
         ctx.actions.push([
           RUN_TOOLS.has(action)
-            ? ev(ctx, "run", tool, compact(args), [], {})
-            : ev(ctx, "other", tool, compact(args), [], {}, `unknown action: ${action}`),
+            ? makeEvent(ctx.step, "run", tool, compact(args), [], {})
+            : makeEvent(
+              ctx.step,
+              "other",
+              tool,
+              compact(args),
+              [],
+              {},
+              `unknown action: ${action}`,
+            ),
         ]);
     }
   }
@@ -467,7 +459,9 @@ async function readV1(
         ? { output: stripCmdSuffix(text), returncode: rc === -1 ? undefined : rc }
         : undefined;
       if (a.is_input === true) {
-        ctx.actions.push([ev(ctx, "run", tool, command, [], {}, "input to a running process")]);
+        ctx.actions.push([
+          makeEvent(ctx.step, "run", tool, command, [], {}, "input to a running process"),
+        ]);
       } else {
         ctx.actions.push(
           await analyzeShell(command, { ws: ctx.ws, cwd, step: ctx.step, tool }, obs),
@@ -489,18 +483,14 @@ async function readV1(
         const rel = p === undefined ? undefined : ctx.ws.resolve(p, "");
         if (rel !== undefined && !failed && o) applyEdit(ctx, rel, a);
         ctx.actions.push([
-          ev(
-            ctx,
+          makeEvent(
+            ctx.step,
             "write",
             tool,
             command,
             rel === undefined ? [] : [rel],
             {},
-            rel === undefined
-              ? `outside the workspace, ignored: ${p}`
-              : o
-              ? undefined
-              : "no observation",
+            rel === undefined ? outsideNote(p) : o ? undefined : "no observation",
           ),
         ]);
       }
@@ -523,24 +513,20 @@ async function readV1(
         for (const [f, ns] of found) lines[f] = rangesOf(ns);
       }
       ctx.actions.push([
-        ev(
-          ctx,
+        makeEvent(
+          ctx.step,
           tool === "grep" ? "search" : "list",
           tool,
           compact(a),
           paths,
           lines,
-          dir === undefined
-            ? `outside the workspace, ignored: ${p}`
-            : failed
-            ? "tool call failed"
-            : undefined,
+          dir === undefined ? outsideNote(p) : failed ? "tool call failed" : undefined,
         ),
       ]);
       continue;
     }
     if (tool === "delegate" || tool === "task") {
-      ctx.actions.push([ev(ctx, "run", tool, compact(a), [], {})]);
+      ctx.actions.push([makeEvent(ctx.step, "run", tool, compact(a), [], {})]);
       // sub-agent conversations persisted under subagents/: read at this step, once
       while (subs.length) {
         const [, evs] = subs.shift()!;
@@ -549,10 +535,12 @@ async function readV1(
       continue;
     }
     if (RUN_TOOLS.has(tool) || /^browser_/.test(tool)) {
-      ctx.actions.push([ev(ctx, "run", tool, compact(a), [], {})]);
+      ctx.actions.push([makeEvent(ctx.step, "run", tool, compact(a), [], {})]);
       continue;
     }
-    ctx.actions.push([ev(ctx, "other", tool, compact(a), [], {}, `unknown tool: ${tool}`)]);
+    ctx.actions.push([
+      makeEvent(ctx.step, "other", tool, compact(a), [], {}, `unknown tool: ${tool}`),
+    ]);
   }
   // sub-agent conversations no delegate call named
   for (const [, evs] of subs) await readV1(ctx, evs, new Map(), true);

@@ -9,25 +9,11 @@
  * @module
  */
 import type { Event, LogMeta, Ranges } from "../types.ts";
+import { makeEvent, outsideNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, commandWords } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
 import { arr, num, obj, type ReaderOptions, type ReaderResult, str } from "./common.ts";
-
-function ev(
-  step: number,
-  kind: Event["kind"],
-  tool: string,
-  command: string,
-  paths: string[],
-  lines: Ranges,
-  note?: string,
-  placed = true,
-): Event {
-  const e: Event = { step, kind, tool, command, paths, lines, placed };
-  if (note) e.note = note;
-  return e;
-}
 
 function numbered(output: string, re: RegExp): number[] {
   const out: number[] = [];
@@ -75,14 +61,14 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
       };
       if (!w || path === undefined) {
         actions.push([
-          ev(
+          makeEvent(
             step,
             w ? "read" : "other",
             first,
             action,
             [],
             {},
-            w ? `outside the workspace, ignored: ${w[2]}` : "action not understood",
+            w ? outsideNote(w[2]) : "action not understood",
           ),
         ]);
         continue;
@@ -92,7 +78,7 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
           const paths = splitLines(output).slice(1).map((l) => rel(l.trim())).filter((
             p,
           ): p is string => !!p && ws.exists(p) !== false);
-          actions.push([ev(step, "list", first, action, paths, {})]);
+          actions.push([makeEvent(step, "list", first, action, paths, {})]);
           continue;
         }
         const content = ws.read(path);
@@ -100,16 +86,20 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
         let nums = numbered(output, /^\s*(\d+)\t/);
         if (len !== undefined) nums = nums.filter((n) => n <= len);
         if (nums.length) {
-          actions.push([ev(step, "read", first, action, [path], { [path]: rangesOf(nums) })]);
+          actions.push([
+            makeEvent(step, "read", first, action, [path], { [path]: rangesOf(nums) }),
+          ]);
         } else if (/^(Invalid|The path|Error)/m.test(output)) {
-          actions.push([ev(step, "read", first, action, [path], {}, "view failed: nothing read")]);
+          actions.push([
+            makeEvent(step, "read", first, action, [path], {}, "view failed: nothing read"),
+          ]);
         } else {
           const i = w.indexOf("--view_range");
           const a = Number(w[i + 1]), b = Number(w[i + 2]);
           const end = b === -1 ? len : b;
           const ok = i >= 0 && a >= 1 && end !== undefined && end >= a;
           actions.push([
-            ev(
+            makeEvent(
               step,
               "read",
               first,
@@ -144,7 +134,7 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
           ws.write(path, lines.join("\n") + "\n");
         } else ws.write(path, UNKNOWN);
       } else ws.write(path, UNKNOWN);
-      actions.push([ev(step, "write", first, action, [path], {})]);
+      actions.push([makeEvent(step, "write", first, action, [path], {})]);
       continue;
     }
     if (["open", "goto", "scroll_up", "scroll_down", "create", "edit"].includes(first)) {
@@ -153,20 +143,20 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
       const evs: Event[] = [];
       if (first === "edit" || first === "create") {
         if (path !== undefined) ws.write(path, first === "create" && !header ? "" : UNKNOWN);
-        evs.push(ev(step, "write", first, action, path ? [path] : [], {}));
+        evs.push(makeEvent(step, "write", first, action, path ? [path] : [], {}));
       }
       if (path === undefined) {
         if (!evs.length) {
           evs.push(
-            ev(step, "read", first, action, [], {}, "file outside the workspace or unknown"),
+            makeEvent(step, "read", first, action, [], {}, "file outside the workspace or unknown"),
           );
         }
       } else {
         const nums = numbered(output, /^(\d+):/);
         if (nums.length && first !== "edit") {
-          evs.push(ev(step, "read", first, action, [path], { [path]: rangesOf(nums) }));
+          evs.push(makeEvent(step, "read", first, action, [path], { [path]: rangesOf(nums) }));
         } else if (!evs.length) {
-          evs.push(ev(step, "read", first, action, [path], {}, "nothing shown"));
+          evs.push(makeEvent(step, "read", first, action, [path], {}, "nothing shown"));
         }
       }
       actions.push(evs);
@@ -206,12 +196,12 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
       const r: Ranges = {};
       for (const [f, ns] of lines) r[f] = rangesOf(ns);
       actions.push([
-        ev(step, first === "find_file" ? "list" : "search", first, action, [...paths], r),
+        makeEvent(step, first === "find_file" ? "list" : "search", first, action, [...paths], r),
       ]);
       continue;
     }
     if (first === "submit" || first === "exit_forfeit" || first === "exit_cost") {
-      actions.push([ev(step, "run", first, action, [], {})]);
+      actions.push([makeEvent(step, "run", first, action, [], {})]);
       continue;
     }
     actions.push(await analyzeShell(action, { ws, cwd, step, tool: "bash" }, { output }));

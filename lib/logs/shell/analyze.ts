@@ -9,6 +9,7 @@
 import type { Node, Parser } from "../../util/treesitter.ts";
 import { parserFor } from "../../util/treesitter.ts";
 import type { Event, EventKind, Ranges } from "../types.ts";
+import { type EventFields, makeEvent, outsideNote } from "../event.ts";
 import { rangesOf, unionRanges } from "../ranges.ts";
 import { splitLines, type Workspace } from "../workspace.ts";
 import { Interp, isLoud, type Seg } from "./interp.ts";
@@ -54,26 +55,9 @@ export interface ShellContext {
   tool?: string;
 }
 
-function ev(
-  ctx: ShellContext,
-  kind: EventKind,
-  command: string,
-  paths: string[],
-  lines: Ranges,
-  placed: boolean,
-  note?: string,
-): Event {
-  const e: Event = {
-    step: ctx.step,
-    kind,
-    tool: ctx.tool ?? "bash",
-    command,
-    paths,
-    lines,
-    placed,
-  };
-  if (note) e.note = note;
-  return e;
+/** An event of the shell action: its step, and its tool (`bash` unless the context names one). */
+function ev(ctx: ShellContext, kind: EventKind, command: string, ...fields: EventFields): Event {
+  return makeEvent(ctx.step, kind, ctx.tool ?? "bash", command, ...fields);
 }
 
 const NL_RE = /^\s*(\d+)\t/;
@@ -155,7 +139,7 @@ export async function analyzeShell(
   } catch {
     tree = null;
   }
-  if (!tree) return [ev(ctx, "other", command, [], {}, true, "shell command could not be parsed")];
+  if (!tree) return [ev(ctx, "other", command, [], {}, "shell command could not be parsed")];
   try {
     return interpret(command, tree.rootNode, ctx, obs);
   } finally {
@@ -170,7 +154,7 @@ function interpret(
   obs: ShellObservation | undefined,
 ): Event[] {
   if (root.hasError) {
-    return [ev(ctx, "other", command, [], {}, true, "shell syntax error")];
+    return [ev(ctx, "other", command, [], {}, "shell syntax error")];
   }
   const elided = obs !== undefined && obs.head !== undefined;
   const shownText = obs === undefined
@@ -266,36 +250,36 @@ function interpret(
     if (s.skipped) continue;
     const res = s.res;
     const note: string[] = [];
-    if (res.outside?.length) note.push(`outside the workspace, ignored: ${res.outside.join(" ")}`);
+    if (res.outside?.length) note.push(outsideNote(res.outside));
     for (const st of s.stages) {
       if (st.writes?.length || st.kind === "write") {
         const paths = (st.writes ?? []).map((w) => w.path);
         if (st !== s.stages[0] || res.kind === "write") {
-          if (paths.length) events.push(ev(ctx, "write", s.text, paths, {}, true));
+          if (paths.length) events.push(ev(ctx, "write", s.text, paths, {}));
         }
       }
     }
     for (const w of res.writes ?? []) {
       if (!s.stages.some((st) => st.writes?.includes(w))) {
         // redirect writes (> f, cat > f <<EOF)
-        events.push(ev(ctx, "write", s.text, [w.path], {}, true));
+        events.push(ev(ctx, "write", s.text, [w.path], {}));
       }
     }
     if (res.kind === "write") continue;
     if (s.other) {
-      events.push(ev(ctx, "other", s.text, res.paths, {}, true, [s.other, ...note].join("; ")));
+      events.push(ev(ctx, "other", s.text, res.paths, {}, [s.other, ...note].join("; ")));
       continue;
     }
     if (res.kind === "run" && !res.paths.length) {
       if (s.quietBuiltin) continue;
       if (!s.stages.some((st) => st.kind === "write") && !(res.writes?.length)) {
-        events.push(ev(ctx, "run", s.text, [], {}, true, note.join("; ") || undefined));
+        events.push(ev(ctx, "run", s.text, [], {}, note.join("; ") || undefined));
       }
       continue;
     }
     // read / search / list
     if (!res.paths.length && res.outside?.length && !res.pathsFromOutput) {
-      events.push(ev(ctx, res.kind, s.text, [], {}, true, note.join("; ")));
+      events.push(ev(ctx, res.kind, s.text, [], {}, note.join("; ")));
       continue;
     }
     let paths = [...res.paths];
@@ -380,9 +364,9 @@ function interpret(
         !segText.includes(`${p}: No such file`) && !segText.includes(`'${p}': No such file`)
       );
     }
-    events.push(ev(ctx, res.kind, s.text, paths, lines, placed, note.join("; ") || undefined));
+    events.push(ev(ctx, res.kind, s.text, paths, lines, note.join("; ") || undefined, placed));
   }
-  if (!events.length) events.push(ev(ctx, "run", command, [], {}, true));
+  if (!events.length) events.push(ev(ctx, "run", command, [], {}));
   return events;
 }
 
