@@ -35,25 +35,9 @@ import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { UNKNOWN, Workspace } from "../workspace.ts";
 import { applyEdit } from "./opencode.ts";
-import {
-  arr,
-  consecutiveNumbers,
-  num,
-  obj,
-  type ReaderOptions,
-  type ReaderResult,
-  spanSeconds,
-  str,
-} from "./common.ts";
-import { badLineEvent, type Jsonl, type JsonlRecord } from "./jsonl.ts";
-
-type Json = Record<string, unknown>;
-
-/** A sub-agent transcript given beside the session (`subagents/agent-<id>.jsonl`). */
-export interface ClaudeCompanion {
-  file: string;
-  jsonl: Jsonl;
-}
+import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
+import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
+import { badLineEvent, type Jsonl, type JsonlFile, type JsonlRecord } from "./jsonl.ts";
 
 /** Record types that carry no agent action. */
 const QUIET_TYPES = new Set([
@@ -224,7 +208,7 @@ interface Ctx {
   steps: number;
   lastId?: string;
   /** Sub-agent transcripts by agent id. */
-  agents: Map<string, ClaudeCompanion>;
+  agents: Map<string, JsonlFile>;
   used: Set<string>;
   /** progress copies of sub-agent records, by the parent's tool_use id. */
   progress: Map<string, JsonlRecord[]>;
@@ -693,7 +677,7 @@ function firstCwd(jsonl: Jsonl): string | undefined {
 }
 
 /** The agent id of a sub-agent transcript: its lines' `agentId`, else its file name. */
-export function claudeAgentId(c: ClaudeCompanion): string | undefined {
+export function claudeAgentId(c: JsonlFile): string | undefined {
   for (const r of c.jsonl.records.slice(0, 20)) {
     const a = str(obj(r.value)?.agentId);
     if (a) return a;
@@ -705,12 +689,12 @@ export function claudeAgentId(c: ClaudeCompanion): string | undefined {
 export async function readClaude(
   main: Jsonl,
   opts: ReaderOptions,
-  companions: ClaudeCompanion[] = [],
+  companions: JsonlFile[] = [],
 ): Promise<ReaderResult> {
   const root = opts.cwd ?? firstCwd(main) ?? companions.map((c) => firstCwd(c.jsonl)).find((
     c,
   ) => c) ?? "";
-  const agents = new Map<string, ClaudeCompanion>();
+  const agents = new Map<string, JsonlFile>();
   for (const c of companions) {
     const id = claudeAgentId(c);
     if (id !== undefined) agents.set(id, c);

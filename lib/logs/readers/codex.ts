@@ -28,25 +28,9 @@ import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { UNKNOWN, Workspace } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
-import {
-  arr,
-  consecutiveNumbers,
-  num,
-  obj,
-  type ReaderOptions,
-  type ReaderResult,
-  spanSeconds,
-  str,
-} from "./common.ts";
-import { badLineEvent, type Jsonl } from "./jsonl.ts";
-
-type Json = Record<string, unknown>;
-
-/** A sub-agent rollout given beside the session. */
-export interface CodexCompanion {
-  file: string;
-  jsonl: Jsonl;
-}
+import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
+import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
+import { badLineEvent, type Jsonl, type JsonlFile } from "./jsonl.ts";
 
 const ENVELOPE_TYPES = new Set([
   "session_meta",
@@ -285,7 +269,7 @@ interface Ctx {
   actions: Event[][];
   steps: number;
   stamps: number[];
-  children: Map<string, CodexCompanion>;
+  children: Map<string, JsonlFile>;
   used: Set<string>;
 }
 
@@ -535,7 +519,7 @@ export function codexMeta(jsonl: Jsonl): Json | undefined {
 export async function readCodex(
   main: Jsonl,
   opts: ReaderOptions,
-  companions: CodexCompanion[] = [],
+  companions: JsonlFile[] = [],
 ): Promise<ReaderResult> {
   const meta = codexMeta(main);
   let root = opts.cwd ?? str(meta?.cwd);
@@ -557,7 +541,7 @@ export async function readCodex(
     }
   }
   const selfId = str(meta?.id) ?? str(meta?.session_id);
-  const children = new Map<string, CodexCompanion>();
+  const children = new Map<string, JsonlFile>();
   for (const c of companions) {
     const m = codexMeta(c.jsonl);
     const id = str(m?.id);

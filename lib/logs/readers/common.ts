@@ -22,11 +22,12 @@ export interface ReaderResult {
   meta: LogMeta;
 }
 
+/** A JSON object, as the readers walk it. */
+export type Json = Record<string, unknown>;
+
 /** A plain object, or undefined. */
-export function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === "object" && !Array.isArray(v)
-    ? v as Record<string, unknown>
-    : undefined;
+export function obj(v: unknown): Json | undefined {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? v as Json : undefined;
 }
 
 /** A string, or undefined. */

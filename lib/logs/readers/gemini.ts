@@ -23,9 +23,8 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
-import { arr, num, obj, type ReaderOptions, type ReaderResult, str, stripAnsi } from "./common.ts";
-
-type Json = Record<string, unknown>;
+import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
+import { arr, num, obj, str, stripAnsi } from "./common.ts";
 
 /** The bundle `readLog` builds when sub-agent session files sit next to a session. */
 export const GEMINI_BUNDLE_KEY = "gemini_session_bundle";

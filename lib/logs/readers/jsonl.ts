@@ -33,6 +33,12 @@ export interface Jsonl {
   bad: JsonlBad[];
 }
 
+/** A parsed JSONL file given beside a session: a sub-agent transcript or rollout. */
+export interface JsonlFile {
+  file: string;
+  jsonl: Jsonl;
+}
+
 /** How {@link parseJsonl} reads. */
 export interface JsonlOptions {
   /** Stop once this many values are parsed. */

@@ -14,16 +14,8 @@ import type { Event, LogMeta } from "../types.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { Workspace } from "../workspace.ts";
 import { LogFormatError } from "../errors.ts";
-import {
-  arr,
-  contentText,
-  num,
-  obj,
-  type ReaderOptions,
-  type ReaderResult,
-  spanSeconds,
-  str,
-} from "./common.ts";
+import type { ReaderOptions, ReaderResult } from "./common.ts";
+import { arr, contentText, num, obj, spanSeconds, str } from "./common.ts";
 
 /** mini's cut: outputs of this many characters or more show head and tail only. */
 export const MINI_LIMIT = 10000;

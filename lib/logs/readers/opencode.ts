@@ -16,18 +16,8 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
-import {
-  arr,
-  consecutiveNumbers,
-  num,
-  obj,
-  type ReaderOptions,
-  type ReaderResult,
-  spanSeconds,
-  str,
-} from "./common.ts";
-
-type Json = Record<string, unknown>;
+import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
+import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
 
 /** True when an OpenCode version predates the 1-based read offset (1.2.0). */
 export function zeroBasedOffsets(version: string | undefined): boolean | undefined {

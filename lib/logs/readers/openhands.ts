@@ -26,18 +26,8 @@ import { makeEvent, outsideNote, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
-import {
-  arr,
-  consecutiveNumbers,
-  num,
-  obj,
-  type ReaderOptions,
-  type ReaderResult,
-  str,
-  stripAnsi,
-} from "./common.ts";
-
-type Json = Record<string, unknown>;
+import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
+import { arr, consecutiveNumbers, num, obj, str, stripAnsi } from "./common.ts";
 
 /** The bundle `readLogDir` builds from an OpenHands conversation directory. */
 export const OPENHANDS_DIR_KEY = "openhands_conversation_dir";
