@@ -154,52 +154,58 @@ export function formatMarkdown(r: AuditReport): string {
   return out.join("\n");
 }
 
+/** The SARIF rule of each finding kind: id, name, level (of its results too) and descriptions. */
+const RULES: Record<
+  Finding["kind"],
+  { id: string; name: string; level: "warning" | "note"; short: string; full: string }
+> = {
+  reimplementation: {
+    id: "RR001",
+    name: "Reimplementation",
+    level: "warning",
+    short: "New code re-implements an existing function",
+    full:
+      "A new or changed function does not call an existing function G but calls at least 80% of G's non-builtin callees (G calling at least three): RepoReuse paper, §3.3.2.",
+  },
+  clone: {
+    id: "RR002",
+    name: "StructuralClone",
+    level: "note",
+    short: "New code is a structural clone of an existing function",
+    full:
+      "The normalised syntax trees (identifiers and literals abstracted) of a new or changed function and an existing one are nearly the same.",
+  },
+  candidate: {
+    id: "RR003",
+    name: "ReuseCandidate",
+    level: "note",
+    short: "An existing function the new code could call",
+    full: "An existing function sharing callees, shape and name with a new or changed one.",
+  },
+};
+
 /** SARIF rule ids per finding kind. */
 export const SARIF_RULES = {
-  reimplementation: "RR001",
-  clone: "RR002",
-  candidate: "RR003",
+  reimplementation: RULES.reimplementation.id,
+  clone: RULES.clone.id,
+  candidate: RULES.candidate.id,
 } as const;
 
 /** A SARIF 2.1.0 log with one run of tool `reporeuse`. */
 export function formatSarif(r: AuditReport, version = "0.1.0"): string {
-  const rules = [
-    {
-      id: SARIF_RULES.reimplementation,
-      name: "Reimplementation",
-      shortDescription: { text: "New code re-implements an existing function" },
-      fullDescription: {
-        text:
-          "A new or changed function does not call an existing function G but calls at least 80% of G's non-builtin callees (G calling at least three): RepoReuse paper, §3.3.2.",
-      },
-      defaultConfiguration: { level: "warning" },
-    },
-    {
-      id: SARIF_RULES.clone,
-      name: "StructuralClone",
-      shortDescription: { text: "New code is a structural clone of an existing function" },
-      fullDescription: {
-        text:
-          "The normalised syntax trees (identifiers and literals abstracted) of a new or changed function and an existing one are nearly the same.",
-      },
-      defaultConfiguration: { level: "note" },
-    },
-    {
-      id: SARIF_RULES.candidate,
-      name: "ReuseCandidate",
-      shortDescription: { text: "An existing function the new code could call" },
-      fullDescription: {
-        text: "An existing function sharing callees, shape and name with a new or changed one.",
-      },
-      defaultConfiguration: { level: "note" },
-    },
-  ];
-  const index = { reimplementation: 0, clone: 1, candidate: 2 } as const;
+  const kinds = Object.keys(RULES) as Finding["kind"][];
+  const rules = kinds.map((k) => ({
+    id: RULES[k].id,
+    name: RULES[k].name,
+    shortDescription: { text: RULES[k].short },
+    fullDescription: { text: RULES[k].full },
+    defaultConfiguration: { level: RULES[k].level },
+  }));
   const region = (line: number, end: number) => ({ startLine: line, endLine: Math.max(line, end) });
   const results = r.findings.map((f) => ({
-    ruleId: SARIF_RULES[f.kind],
-    ruleIndex: index[f.kind],
-    level: f.kind === "reimplementation" ? "warning" : "note",
+    ruleId: RULES[f.kind].id,
+    ruleIndex: kinds.indexOf(f.kind),
+    level: RULES[f.kind].level,
     message: {
       text: `${f.function.id} ${TITLE[f.kind]} [${f.target.id}](1) (${evidence(f)})`,
     },
@@ -265,18 +271,17 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
   return JSON.stringify(log, null, 2);
 }
 
+/** The formatter of each output format. */
+const FORMATTERS: Record<Format, (r: AuditReport) => string> = {
+  text: formatText,
+  json: formatJson,
+  md: formatMarkdown,
+  sarif: (r) => formatSarif(r),
+};
+
 /** The report in a format. */
 export function formatReport(r: AuditReport, format: Format): string {
-  switch (format) {
-    case "text":
-      return formatText(r);
-    case "json":
-      return formatJson(r);
-    case "md":
-      return formatMarkdown(r);
-    case "sarif":
-      return formatSarif(r);
-  }
+  return FORMATTERS[format](r);
 }
 
 /** `--fail-on` values. */

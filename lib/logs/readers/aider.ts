@@ -275,33 +275,13 @@ async function request(ctx: Ctx, messages: AiderMessage[]): Promise<void> {
         if (rel === undefined || rel === "") continue;
         const ws = ctx.ws.read(rel);
         const content = ctx.current.get(rel) ?? ws;
-        if (typeof content === "string") {
-          const nums = locate(content, e.runs);
-          events.push(
-            makeEvent(
-              ctx.step,
-              "read",
-              "repo-map",
-              e.path,
-              [rel],
-              nums.length ? { [rel]: rangesOf(nums) } : {},
-              "repo-map excerpt",
-            ),
-          );
-        } else {
-          events.push(
-            makeEvent(
-              ctx.step,
-              "read",
-              "repo-map",
-              e.path,
-              [rel],
-              {},
-              "repo-map excerpt: no line numbers without the workspace",
-              false,
-            ),
-          );
-        }
+        const known = typeof content === "string";
+        const nums = known ? locate(content, e.runs) : [];
+        const note = known
+          ? "repo-map excerpt"
+          : "repo-map excerpt: no line numbers without the workspace";
+        const lines = nums.length ? { [rel]: rangesOf(nums) } : {};
+        events.push(makeEvent(ctx.step, "read", "repo-map", e.path, [rel], lines, note, known));
       }
       ctx.actions.push(events);
     } else {

@@ -71,7 +71,7 @@ function python(c: Call): StageResult {
     return { stream: { lines: null }, kind: "write", paths: writes.map((w) => w.path), writes };
   }
   const code = i >= 0 ? c.args[i + 1] : undefined;
-  if (code === undefined) return { stream: { lines: null }, kind: "run", paths: [] };
+  if (code === undefined) return opaque();
   // print(open("f").read())  → the whole file (print adds a newline)
   const whole = code.match(
     /^\s*print\(\s*open\(\s*(['"])([^'"]+)\1\s*(?:,\s*['"]r['"]\s*)?\)\.read\(\)\s*\)\s*;?\s*$/,
@@ -108,7 +108,7 @@ function python(c: Call): StageResult {
       failed: f.content === undefined,
     };
   }
-  return { stream: { lines: null }, kind: "run", paths: [] };
+  return opaque();
 }
 
 function ls(c: Call): StageResult {
@@ -137,7 +137,7 @@ function findCmd(c: Call): StageResult {
   }
   if (c.args.includes("-exec") || c.args.includes("-delete")) {
     const rels = (roots.length ? roots : ["."]).map((r) => resolve(c, r));
-    if (c.args.includes("-delete")) return { stream: { lines: null }, kind: "run", paths: [] };
+    if (c.args.includes("-delete")) return opaque();
     const execIdx = c.args.indexOf("-exec");
     const tool = c.args[execIdx + 1];
     if (tool === "grep" || tool === "cat" || tool === "head" || tool === "sed") {
@@ -177,7 +177,7 @@ function tree(c: Call): StageResult {
 
 function wc(c: Call): StageResult {
   const names = c.args.filter((a): a is string => a !== undefined && !a.startsWith("-"));
-  if (!names.length) return { stream: { lines: null }, kind: "run", paths: [] };
+  if (!names.length) return opaque();
   const { files, outside } = fileArgs(c, names);
   return { stream: { lines: null }, kind: "search", paths: existing(files), outside };
 }
@@ -198,7 +198,7 @@ function echo(c: Call): StageResult {
     if (args[0]!.includes("n")) newline = false;
     args.shift();
   }
-  if (args.some((a) => a === undefined)) return { stream: { lines: null }, kind: "run", paths: [] };
+  if (args.some((a) => a === undefined)) return opaque();
   const text = args.join(" ") + (newline ? "\n" : "");
   return { stream: { lines: splitLines(text).map((t) => ({ text: t })) }, kind: "run", paths: [] };
 }
@@ -289,62 +289,54 @@ export const SILENT: ReadonlySet<string> = new Set([
 /** Filters whose output is unknown but whose line-number prefixes survive. */
 const KEEP_NUMBERS = new Set(["sort", "uniq", "column", "fold", "tac"]);
 
+/** A stage the reader does not simulate: it runs, and what it prints is not known. */
+function opaque(): StageResult {
+  return { stream: { lines: null }, kind: "run", paths: [] };
+}
+
+/** The simulated commands (aliases share one stage). */
+const STAGES = new Map<string, (c: Call) => StageResult>([
+  ["cat", cat],
+  ["more", pager],
+  ["less", pager],
+  ["nl", nl],
+  ["head", (c) => headTail(c, false)],
+  ["tail", (c) => headTail(c, true)],
+  ["sed", sed],
+  ["gsed", sed],
+  ["awk", awk],
+  ["gawk", awk],
+  ["mawk", awk],
+  ["grep", grep],
+  ["egrep", grep],
+  ["fgrep", grep],
+  ["rg", (c) => c.args.includes("--files") ? rgFiles(c) : rg(c)],
+  ["python", python],
+  ["python3", python],
+  ["ls", ls],
+  ["find", findCmd],
+  ["tree", tree],
+  ["wc", (c) => c.input ? opaque() : wc(c)],
+  ["cd", cd],
+  ["echo", echo],
+  ["cp", (c) => cpMv(c, false)],
+  ["mv", (c) => cpMv(c, true)],
+  ["rm", rm],
+  ["touch", touch],
+  ["tee", tee],
+]);
+
+/** `more` / `less`: PAGER=cat in the harnesses, so a pager on files prints them. */
+function pager(c: Call): StageResult {
+  return c.args.some((a) => a !== undefined && !a.startsWith("-"))
+    ? cat({ ...c, args: c.args.filter((a) => a === undefined || !a.startsWith("-")) })
+    : { stream: c.input ?? { lines: null }, kind: "run", paths: [] };
+}
+
 /** Runs one stage. */
 export function runStage(c: Call): StageResult {
-  switch (c.name) {
-    case "cat":
-      return cat(c);
-    case "more":
-    case "less":
-      // PAGER=cat in the harnesses: a pager on files prints them
-      return c.args.some((a) => a !== undefined && !a.startsWith("-"))
-        ? cat({ ...c, args: c.args.filter((a) => a === undefined || !a.startsWith("-")) })
-        : { stream: c.input ?? { lines: null }, kind: "run", paths: [] };
-    case "nl":
-      return nl(c);
-    case "head":
-      return headTail(c, false);
-    case "tail":
-      return headTail(c, true);
-    case "sed":
-    case "gsed":
-      return sed(c);
-    case "awk":
-    case "gawk":
-    case "mawk":
-      return awk(c);
-    case "grep":
-    case "egrep":
-    case "fgrep":
-      return grep(c);
-    case "rg":
-      return c.args.includes("--files") ? rgFiles(c) : rg(c);
-    case "python":
-    case "python3":
-      return python(c);
-    case "ls":
-      return ls(c);
-    case "find":
-      return findCmd(c);
-    case "tree":
-      return tree(c);
-    case "wc":
-      return c.input ? { stream: { lines: null }, kind: "run", paths: [] } : wc(c);
-    case "cd":
-      return cd(c);
-    case "echo":
-      return echo(c);
-    case "cp":
-      return cpMv(c, false);
-    case "mv":
-      return cpMv(c, true);
-    case "rm":
-      return rm(c);
-    case "touch":
-      return touch(c);
-    case "tee":
-      return tee(c);
-  }
+  const stage = STAGES.get(c.name);
+  if (stage) return stage(c);
   if (SILENT.has(c.name)) return { stream: { lines: [] }, kind: "run", paths: [] };
   if (c.name === "perl" && c.args.some((a) => a !== undefined && /^-\w*i/.test(a))) {
     // perl -pi -e '…' files: in-place edits the reader does not reproduce
@@ -374,5 +366,5 @@ export function runStage(c: Call): StageResult {
   if (KEEP_NUMBERS.has(c.name) && c.input) {
     return { stream: { lines: null, numbered: c.input.numbered }, kind: "run", paths: [] };
   }
-  return { stream: { lines: null }, kind: "run", paths: [] };
+  return opaque();
 }
