@@ -53,6 +53,31 @@ function pyFile(r: () => number, name: string, n: number): string {
   return lines.slice(0, n).join("\n") + "\n";
 }
 
+/** Writes the 60-file workspace under `dir/ws`; returns it with each file's lines by path. */
+function workspace(dir: string, r: () => number): { ws: string; files: Map<string, string[]> } {
+  const ws = `${dir}/ws`;
+  Deno.mkdirSync(`${ws}/pkg/sub`, { recursive: true });
+  const files = new Map<string, string[]>();
+  for (let i = 0; i < 60; i++) {
+    const path = `pkg/${i % 3 === 0 ? "sub/" : ""}mod_${i}.py`;
+    const text = pyFile(r, path, 300 + Math.floor(r() * 600));
+    Deno.writeTextFileSync(`${ws}/${path}`, text);
+    files.set(path, text.split("\n").slice(0, -1));
+  }
+  return { ws, files };
+}
+
+/** The `path:N:line` hits of `def func_<f>(` over the workspace, paths prefixed. */
+function defHits(files: Map<string, string[]>, f: number, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const [q, ls] of files) {
+    ls.forEach((l, i) => {
+      if (l.startsWith(`def func_${f}(`)) out.push(`${prefix}${q}:${i + 1}:${l}`);
+    });
+  }
+  return out;
+}
+
 function observation(output: string, rc: number): string {
   if (output.length < 10000) return `<returncode>${rc}</returncode>\n<output>\n${output}</output>`;
   return `<returncode>${rc}</returncode>\n<warning>\nThe output of your last command was too long.\n</warning><output_head>\n${
@@ -69,15 +94,7 @@ function observation(output: string, rc: number): string {
  */
 function generate(dir: string, dense: boolean): { log: string; ws: string; actions: number } {
   const r = rng(7);
-  const ws = `${dir}/ws`;
-  Deno.mkdirSync(`${ws}/pkg/sub`, { recursive: true });
-  const files = new Map<string, string[]>();
-  for (let i = 0; i < 60; i++) {
-    const path = `pkg/${i % 3 === 0 ? "sub/" : ""}mod_${i}.py`;
-    const text = pyFile(r, path, 300 + Math.floor(r() * 600));
-    Deno.writeTextFileSync(`${ws}/${path}`, text);
-    files.set(path, text.split("\n").slice(0, -1));
-  }
+  const { ws, files } = workspace(dir, r);
   const paths = [...files.keys()];
   const messages: unknown[] = [
     { role: "system", content: "You are a helpful assistant." },
@@ -129,12 +146,7 @@ function generate(dir: string, dense: boolean): { log: string; ws: string; actio
       case 4: {
         const f = Math.floor(r() * 5);
         command = `grep -rn "def func_${f}(" pkg | head -20`;
-        const out: string[] = [];
-        for (const [q, ls] of files) {
-          ls.forEach((l, i) => {
-            if (l.startsWith(`def func_${f}(`)) out.push(`${q}:${i + 1}:${l}`);
-          });
-        }
+        const out = defHits(files, f);
         output = out.slice(0, 20).join("\n") + (out.length ? "\n" : "");
         break;
       }
@@ -191,15 +203,7 @@ function generate(dir: string, dense: boolean): { log: string; ws: string; actio
 /** The workspace of {@link generate} and a Claude Code 2.x session of ~50 MB over it. */
 function generateClaude(dir: string): { log: string; ws: string; actions: number } {
   const r = rng(11);
-  const ws = `${dir}/ws`;
-  Deno.mkdirSync(`${ws}/pkg/sub`, { recursive: true });
-  const files = new Map<string, string[]>();
-  for (let i = 0; i < 60; i++) {
-    const path = `pkg/${i % 3 === 0 ? "sub/" : ""}mod_${i}.py`;
-    const text = pyFile(r, path, 300 + Math.floor(r() * 600));
-    Deno.writeTextFileSync(`${ws}/${path}`, text);
-    files.set(path, text.split("\n").slice(0, -1));
-  }
+  const { ws, files } = workspace(dir, r);
   const paths = [...files.keys()];
   const root = "/home/dev/project";
   const sessionId = "0c182e15-59de-4856-8a94-00f26880354c";
@@ -271,13 +275,7 @@ function generateClaude(dir: string): { log: string; ws: string; actions: number
           output_mode: "content",
           "-n": true,
         };
-        const o: string[] = [];
-        for (const [q, ls] of files) {
-          ls.forEach((l, i) => {
-            if (l.startsWith(`def func_${f}(`)) o.push(`${root}/${q}:${i + 1}:${l}`);
-          });
-        }
-        content = o.join("\n") || "No matches found";
+        content = defHits(files, f, `${root}/`).join("\n") || "No matches found";
         break;
       }
       case 5:
@@ -297,13 +295,7 @@ function generateClaude(dir: string): { log: string; ws: string; actions: number
         name = "Bash";
         const f = Math.floor(r() * 5);
         input = { command: `grep -rn "def func_${f}(" pkg | head -20`, description: "Search" };
-        const o: string[] = [];
-        for (const [q, ls] of files) {
-          ls.forEach((l, i) => {
-            if (l.startsWith(`def func_${f}(`)) o.push(`${q}:${i + 1}:${l}`);
-          });
-        }
-        content = o.slice(0, 20).join("\n");
+        content = defHits(files, f).slice(0, 20).join("\n");
         break;
       }
       case 8: {
