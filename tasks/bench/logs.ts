@@ -67,6 +67,24 @@ function workspace(dir: string, r: () => number): { ws: string; files: Map<strin
   return { ws, files };
 }
 
+/**
+ * An action's file (one of `paths`), its window `a..b` (`min` lines and up to `spread` more)
+ * and its kind (`0..kinds-1`).
+ */
+function pick(
+  r: () => number,
+  files: Map<string, string[]>,
+  paths: string[],
+  { min, spread, kinds }: { min: number; spread: number; kinds: number },
+) {
+  const p = paths[Math.floor(r() * paths.length)];
+  const lines = files.get(p)!;
+  const n = lines.length;
+  const a = 1 + Math.floor(r() * (n - 40));
+  const b = a + min + Math.floor(r() * spread);
+  return { p, lines, n, a, b, kind: Math.floor(r() * kinds) };
+}
+
 /** The `path:N:line` hits of `def func_<f>(` over the workspace, paths prefixed. */
 function defHits(files: Map<string, string[]>, f: number, prefix = ""): string[] {
   const out: string[] = [];
@@ -104,12 +122,7 @@ function generate(dir: string, dense: boolean): { log: string; ws: string; actio
   let actions = 0;
   let written = 0;
   while (size < TARGET_BYTES) {
-    const p = paths[Math.floor(r() * paths.length)];
-    const lines = files.get(p)!;
-    const n = lines.length;
-    const a = 1 + Math.floor(r() * (n - 40));
-    const b = a + 10 + Math.floor(r() * 60);
-    const kind = Math.floor(r() * 8);
+    const { p, lines, n, a, b, kind } = pick(r, files, paths, { min: 10, spread: 60, kinds: 8 });
     let command: string;
     let output: string;
     const num = (i: number) => `${String(i).padStart(6)}\t${lines[i - 1]}`;
@@ -237,12 +250,7 @@ function generateClaude(dir: string): { log: string; ws: string; actions: number
     size += line.length + 1;
   };
   while (size < CLAUDE_BYTES) {
-    const p = paths[Math.floor(r() * paths.length)];
-    const lines = files.get(p)!;
-    const n = lines.length;
-    const a = 1 + Math.floor(r() * (n - 40));
-    const b = a + 20 + Math.floor(r() * 120);
-    const kind = Math.floor(r() * 10);
+    const { p, lines, n, a, b, kind } = pick(r, files, paths, { min: 20, spread: 120, kinds: 10 });
     const id = `toolu_${actions.toString(36).padStart(10, "0")}`;
     const msgId = `msg_${actions.toString(36).padStart(10, "0")}`;
     const numbered = (x: number, y: number) => {
