@@ -341,6 +341,38 @@ Deno.test("Gemini CLI: bad input named, never a crash", async () => {
   assert.deepEqual([r3.events.length, r3.meta.steps], [0, 1]);
 });
 
+Deno.test("Gemini CLI: a failed shell call shows its output only when it exited (Exit Code)", async () => {
+  const head = { sessionId: "s", projectHash: "h", startTime: "t", lastUpdated: "t" };
+  const shell = (id: string, command: string, output: string, status: string) =>
+    JSON.stringify({
+      id,
+      type: "gemini",
+      content: "",
+      toolCalls: [{
+        id,
+        name: "run_shell_command",
+        args: { command },
+        status,
+        result: [{ functionResponse: { id, response: { output } } }],
+      }],
+    });
+  const log = [
+    JSON.stringify(head),
+    // grep found lines 1 and 2 and then the pipeline failed: exit 1, the lines were shown
+    shell("g1", "grep -n x a.py && false", "Output: 1:x = 1\n2:x = 2\nExit Code: 1", "error"),
+    // cancelled before it ran: no exit code, nothing shown
+    shell("g2", "cat b.py", "Command was cancelled by the user.", "cancelled"),
+  ].join("\n");
+  const files: Record<string, string> = { "a.py": "x = 1\nx = 2\ny = 3\n", "b.py": "z\n" };
+  const r = await parseLog(log, { file: "s.jsonl", cwd: "/p", files: (p) => files[p] });
+  assert.deepEqual(r.reads, { "a.py": [[1, 2]] });
+  assert.deepEqual(r.events.map((e) => [e.step, e.kind, e.paths]), [
+    [0, "search", ["a.py"]],
+    [0, "run", []],
+    [1, "read", ["b.py"]],
+  ]);
+});
+
 // ---------------------------------------------------------------------------------------------
 // Aider
 

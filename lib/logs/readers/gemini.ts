@@ -396,15 +396,10 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
       }
       const dir = str(args.dir_path) ?? str(args.directory);
       const cwd = dir === undefined ? "" : ctx.ws.resolve(dir, "");
-      const obs = !failed && text !== undefined ? shellResult(stripAnsi(text)) : undefined;
-      if (failed && text !== undefined && /Exit Code: /.test(text)) {
-        // a non-zero exit is still output the model saw; the shell analysis decides
-        events = await analyzeShell(command, { ws: ctx.ws, cwd, step: ctx.step, tool }, {
-          ...shellResult(stripAnsi(text)),
-        });
-      } else {
-        events = await analyzeShell(command, { ws: ctx.ws, cwd, step: ctx.step, tool }, obs);
-      }
+      // a failed call with an exit code (a non-zero exit) still shows output the model saw
+      const shown = text !== undefined && (!failed || /Exit Code: /.test(text));
+      const obs = shown ? shellResult(stripAnsi(text)) : undefined;
+      events = await analyzeShell(command, { ws: ctx.ws, cwd, step: ctx.step, tool }, obs);
       break;
     }
     case "write_file":
