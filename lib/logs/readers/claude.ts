@@ -33,6 +33,7 @@ import type { Event, EventKind, LogMeta, Ranges } from "../types.ts";
 import { type EventFields, makeEvent, otherEvent, outsideNote, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
+import { shownPath } from "../shell/stream.ts";
 import { UNKNOWN, Workspace } from "../workspace.ts";
 import { applyEdit } from "./opencode.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
@@ -229,11 +230,11 @@ function operand(ctx: Ctx, call: Call, path: unknown): { paths: string[]; note?:
   if (p === undefined || p === "") {
     return call.cwd === undefined
       ? { paths: [], note: "working directory outside the workspace" }
-      : { paths: [call.cwd === "" ? "." : call.cwd] };
+      : { paths: [shownPath(call.cwd)] };
   }
   const rel = ctx.ws.resolve(p, call.cwd);
   if (rel === undefined) return { paths: [], note: outsideNote(p) };
-  return { paths: [rel === "" ? "." : rel] };
+  return { paths: [shownPath(rel)] };
 }
 
 function readEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event {

@@ -26,6 +26,7 @@ import type { Event, EventKind, LogMeta } from "../types.ts";
 import { type EventFields, makeEvent, otherEvent, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
+import { shownPath } from "../shell/stream.ts";
 import { UNKNOWN, Workspace } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
@@ -371,7 +372,7 @@ async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
     ctx.actions.push([
       rel === undefined
         ? ev(call, kind, [], {}, pathNote(raw || undefined, "cwd outside the workspace"))
-        : ev(call, kind, [rel === "" ? "." : rel], {}),
+        : ev(call, kind, [shownPath(rel)], {}),
     ]);
     return;
   }

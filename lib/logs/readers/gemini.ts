@@ -22,6 +22,7 @@ import type { Event, LogMeta, Ranges } from "../types.ts";
 import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
+import { shownPath } from "../shell/stream.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, num, obj, str, stripAnsi } from "./common.ts";
@@ -232,7 +233,7 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
   if (dir === undefined) {
     return toolEvent(ctx.step, "search", tool, args, [], {}, outsideNote(dirRaw));
   }
-  const operand = [dir === "" ? "." : dir];
+  const operand = [shownPath(dir)];
   if (failed || text === undefined) {
     return toolEvent(ctx.step, "search", tool, args, operand, {}, "tool call failed: nothing read");
   }
@@ -286,7 +287,7 @@ function listEvent(ctx: Ctx, tool: string, args: Json, failed: boolean): Event {
     "list",
     tool,
     args,
-    [r === "" ? "." : r],
+    [shownPath(r)],
     {},
     failed ? "tool call failed" : undefined,
   );

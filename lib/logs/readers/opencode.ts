@@ -15,6 +15,7 @@ import type { Event, LogMeta, Ranges } from "../types.ts";
 import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
+import { shownPath } from "../shell/stream.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
@@ -103,7 +104,7 @@ function readEvent(
     );
   }
   if (output.includes("<type>directory</type>")) {
-    return toolEvent(ctx.step, "list", tool, input, [rel === "" ? "." : rel], {});
+    return toolEvent(ctx.step, "list", tool, input, [shownPath(rel)], {});
   }
   const content = ctx.ws.read(rel);
   const length = typeof content === "string" ? splitLines(content).length : undefined;
@@ -205,7 +206,7 @@ function operand(ctx: Ctx, path: unknown): string[] {
   const p = str(path);
   if (p === undefined || p === "") return ["."];
   const rel = resolveFile(ctx, p);
-  return rel === undefined ? [] : [rel === "" ? "." : rel];
+  return rel === undefined ? [] : [shownPath(rel)];
 }
 
 /** `glob`, `list`: a listing of the `path` input (Files counts the directory once). */

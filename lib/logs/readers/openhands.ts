@@ -25,6 +25,7 @@ import type { Event, LogMeta, Ranges } from "../types.ts";
 import { makeEvent, outsideNote, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
+import { shownPath } from "../shell/stream.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, consecutiveNumbers, num, obj, str, stripAnsi } from "./common.ts";
@@ -123,7 +124,7 @@ function viewEvent(
     return makeEvent(ctx.step, "read", tool, command, [], {}, "no observation: nothing read");
   }
   if (DIR_VIEW.test(text)) {
-    return makeEvent(ctx.step, "list", tool, command, [rel === "" ? "." : rel], {});
+    return makeEvent(ctx.step, "list", tool, command, [shownPath(rel)], {});
   }
   if (failed || /^ERROR:/m.test(text.slice(0, 200)) || /^Invalid `path`/.test(text)) {
     return makeEvent(ctx.step, "read", tool, command, [], {}, `view failed: nothing read (${rel})`);
@@ -490,7 +491,7 @@ async function readV1(
       // SDK glob / grep tools: the directory searched or listed; grep's `path:line:` lines
       const p = str(a.path);
       const dir = p === undefined ? "" : ctx.ws.resolve(p, "");
-      const paths = dir === undefined ? [] : [dir === "" ? "." : dir];
+      const paths = dir === undefined ? [] : [shownPath(dir)];
       const lines: Ranges = {};
       if (tool === "grep" && text !== undefined && !failed) {
         const found = new Map<string, number[]>();

@@ -12,6 +12,7 @@ import type { Event, LogMeta, Ranges } from "../types.ts";
 import { makeEvent, outsideNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, commandWords } from "../shell/analyze.ts";
+import { shownPath } from "../shell/stream.ts";
 import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
 import { arr, num, obj, type ReaderOptions, type ReaderResult, str } from "./common.ts";
 
@@ -191,7 +192,7 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
         const w = await commandWords(action);
         const dir = w?.[2] === undefined ? cwd : rel(w[2]);
         paths.clear();
-        if (dir !== undefined) paths.add(dir === "" ? "." : dir);
+        if (dir !== undefined) paths.add(shownPath(dir));
       }
       const r: Ranges = {};
       for (const [f, ns] of lines) r[f] = rangesOf(ns);
