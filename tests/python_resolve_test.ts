@@ -7,33 +7,43 @@
  *   np.asarray(x)  # -> unresolved: np.asarray       a call left unresolved with its dotted text
  *   key=f  # ref -> pkg.a.f                          a function-value reference
  *   for x in bag:  # implicit -> pkg.a.Bag.__iter__   a dunder run by syntax on a known class
+ *   C()  # -> pkg.a.C; dunder -> pkg.a.C.__init__      a dunder run by call syntax
+ *   @deco  # decorator -> pkg.a.deco                   a decorator applied
  *
  * On an annotated line the uses found must be exactly the expected ones (calls of builtins are
  * ignored unless the line names one).
  */
 import assert from "node:assert/strict";
-import { analyzePackage, Project } from "../lib/python/mod.ts";
+import { analyzePackage, Project, type UseKind } from "../lib/python/mod.ts";
 import { workspacePackages } from "../lib/python/workspace.ts";
 
 const ROOT = new URL("./fixtures/python/resolve/", import.meta.url).pathname;
 
 interface Expect {
-  kind: "call" | "reference" | "implicit";
+  kind: UseKind;
   resolved: boolean;
   target: string;
 }
 
-const PREFIX = { call: "", reference: "ref ", implicit: "implicit " } as const;
+const PREFIX = {
+  call: "",
+  reference: "ref ",
+  implicit: "implicit ",
+  dunder: "dunder ",
+  decorator: "decorator ",
+} as const;
 const key = (e: Expect) => `${PREFIX[e.kind]}-> ${e.resolved ? "" : "unresolved: "}${e.target}`;
 
 /** Parses the expectations of one line, or null when it has none. */
 export function parseExpectations(line: string): Expect[] | null {
-  const m = line.match(/#\s*((?:(?:ref|implicit)\s+)?->.*)$/);
+  const m = line.match(/#\s*((?:(?:ref|implicit|dunder|decorator)\s+)?->.*)$/);
   if (!m) return null;
   return m[1].split(";").map((item) => {
-    const x = item.trim().match(/^(?:(ref|implicit)\s+)?->\s*(unresolved:\s*)?(\S+)$/);
+    const x = item.trim().match(
+      /^(?:(ref|implicit|dunder|decorator)\s+)?->\s*(unresolved:\s*)?(\S+)$/,
+    );
     if (!x) throw new Error(`bad expectation '${item.trim()}' in: ${line}`);
-    const kind = x[1] === "ref" ? "reference" : x[1] === "implicit" ? "implicit" : "call";
+    const kind: UseKind = x[1] === "ref" ? "reference" : (x[1] as UseKind | undefined) ?? "call";
     return { kind, resolved: !x[2], target: x[3] };
   });
 }
@@ -103,6 +113,13 @@ Deno.test("resolve: expectation parser", () => {
   ]);
   assert.deepEqual(parseExpectations("for x in b:  # implicit -> p.B.__iter__"), [
     { kind: "implicit", resolved: true, target: "p.B.__iter__" },
+  ]);
+  assert.deepEqual(parseExpectations("C()  # -> p.C; dunder -> p.C.__init__"), [
+    { kind: "call", resolved: true, target: "p.C" },
+    { kind: "dunder", resolved: true, target: "p.C.__init__" },
+  ]);
+  assert.deepEqual(parseExpectations("@deco  # decorator -> p.deco"), [
+    { kind: "decorator", resolved: true, target: "p.deco" },
   ]);
   assert.equal(parseExpectations("x = 1  # a comment"), null);
   assert.throws(() => parseExpectations("f()  # -> "));

@@ -17,8 +17,11 @@
  *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`, tuple/list
  *   assignments paired element by element (`a, b = f, C()`), what a function returns when every
  *   `return` agrees on one project def or instance (`x = make(); x()`, `make()()`), elements of
- *   container literals read back by constant keys (`d["a"]()`, summary.ts); `C()` is a use of
- *   `C` and of `C.__init__`;
+ *   container literals read back by constant keys (`d["a"]()`, summary.ts);
+ * - dunders that call syntax runs (kind `dunder`): `C()` → `C.__new__` and `C.__init__` (each when
+ *   the class or a base defines it) besides the `call` of `C`, `obj()` → `__call__` of an instance;
+ *   a decorator applied (`@dec`) is a use of kind `decorator` (and its dunders when a class or
+ *   instance);
  * - implicit uses (kind `implicit`): `__iter__`/`__next__` of an instance iterated by `for` or a
  *   comprehension (`__aiter__`/`__anext__` for `async for`), `__enter__`/`__exit__` of one
  *   entered by `with` (`__aenter__`/`__aexit__`), `__init__` of a class raised bare (`raise C`);
@@ -37,11 +40,19 @@
  * @module
  */
 import { BUILTINS, isInternal } from "./names.ts";
-import type { Binding, Implicit, ModuleSummary } from "./summary.ts";
-import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
+import type { Binding, DECORATOR as DECORATOR_KIND, Implicit, ModuleSummary } from "./summary.ts";
+import {
+  type AnalysisError,
+  CALL_KINDS,
+  type Definition,
+  type Edge,
+  type Graph,
+  type ModuleInfo,
+  type Use,
+} from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 7;
+export const RESOLVER_VERSION = 8;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
@@ -52,6 +63,8 @@ type Value =
   | { t: "opaque" };
 
 const OPAQUE: Value = { t: "opaque" };
+/** summary.ts's raw kind of an applied decorator (a type-only import keeps the parser unloaded). */
+const DECORATOR: typeof DECORATOR_KIND = 7;
 /** The dunders each kind of {@link Implicit} use runs on an instance. */
 const IMPLICIT_DUNDERS: Record<Exclude<Implicit, 6>, [string, string]> = {
   2: ["__iter__", "__next__"],
@@ -200,42 +213,38 @@ export class Project {
         v = this.#evalText(m, s, text, line);
         if (!this.#lineUsed && this.#cut === cut) (memo[s] ??= new Map()).set(text, v);
       }
-      if (k >= 2) {
+      if (k === 1) {
+        if (v?.t === "def") {
+          push(scope, v.m.definitions[v.i].id, line, "reference", true);
+        } else if (v?.t === "ext") push(scope, text, line, "reference", false);
+        else if (v === null && !text.includes("(")) {
+          const head = text.split(".")[0];
+          this.#depth = 0;
+          if (this.#lookup(m, s, head, line) === null) {
+            push(scope, text, line, "reference", false);
+          }
+        }
+        continue;
+      }
+      if (k !== 0 && k !== DECORATOR) {
         for (const d of this.#implicitCallees(v, k as Implicit)) {
           push(scope, d.m.definitions[d.i].id, line, "implicit", true);
         }
         continue;
       }
-      const kind = k === 0 ? "call" as const : "reference" as const;
-      if (k === 0) {
-        if (v?.t === "def") {
-          push(scope, v.m.definitions[v.i].id, line, kind, true);
-          if (v.m.definitions[v.i].kind === "class") {
-            const init = this.#member(v.m, v.i, "__init__");
-            if (init?.t === "def") {
-              push(scope, init.m.definitions[init.i].id, line, kind, true);
-            }
-          }
-        } else if (v?.t === "builtin") {
-          push(scope, `builtins.${v.name}`, line, kind, true);
-        } else if (v?.t === "inst") {
-          const call = this.#member(v.m, v.i, "__call__");
-          if (call?.t === "def") {
-            push(scope, call.m.definitions[call.i].id, line, kind, true);
-          } else if (!text.endsWith("()")) push(scope, text, line, kind, false);
-        } else if (!text.endsWith("()")) push(scope, text, line, kind, false);
-        // an unknown call result called (`make()()`) names nothing: its inner call is recorded
-      } else {
-        if (v?.t === "def") {
-          push(scope, v.m.definitions[v.i].id, line, kind, true);
-        } else if (v?.t === "ext") push(scope, text, line, kind, false);
-        else if (v === null && !text.includes("(")) {
-          const head = text.split(".")[0];
-          this.#depth = 0;
-          if (this.#lookup(m, s, head, line) === null) {
-            push(scope, text, line, kind, false);
-          }
-        }
+      // a call, or a decorator applied (`@dec` calls `dec(f)`): the callee, then the dunders
+      // the call runs on a known class (`__new__`, `__init__`) or instance (`__call__`)
+      const kind = k === 0 ? "call" as const : "decorator" as const;
+      if (v?.t === "def") {
+        push(scope, v.m.definitions[v.i].id, line, kind, true);
+      } else if (v?.t === "builtin") {
+        push(scope, `builtins.${v.name}`, line, kind, true);
+      } else if (v?.t !== "inst" && !text.endsWith("()")) push(scope, text, line, kind, false);
+      // an unknown call result called (`make()()`) names nothing: its inner call is recorded
+      const dunders = this.#callDunders(v);
+      for (const d of dunders) push(scope, d.m.definitions[d.i].id, line, "dunder", true);
+      if (v?.t === "inst" && !dunders.length && !text.endsWith("()")) {
+        push(scope, text, line, kind, false);
       }
     }
     const info: ModuleInfo = {
@@ -247,6 +256,22 @@ export class Project {
     };
     this.#resolved.set(module, info);
     return info;
+  }
+
+  /**
+   * The project methods calling a value runs besides the value itself: `__new__` and `__init__`
+   * of a project class (each when the class or a base defines it), `__call__` of an instance.
+   */
+  #callDunders(v: Value | null | undefined): { m: ModuleSummary; i: number }[] {
+    const out: { m: ModuleSummary; i: number }[] = [];
+    const add = (x: Value | null) => {
+      if (x?.t === "def" && x.m.definitions[x.i].kind !== "class") out.push({ m: x.m, i: x.i });
+    };
+    if (v?.t === "def" && v.m.definitions[v.i].kind === "class") {
+      add(this.#member(v.m, v.i, "__new__"));
+      add(this.#member(v.m, v.i, "__init__"));
+    } else if (v?.t === "inst") add(this.#member(v.m, v.i, "__call__"));
+    return out;
   }
 
   /**
@@ -294,7 +319,7 @@ export class Project {
     if (!hit) return [];
     const out = new Set<string>();
     for (const u of this.resolveModule(hit.m.module).uses) {
-      if (u.scope !== id || u.kind !== "call") continue;
+      if (u.scope !== id || !CALL_KINDS.has(u.kind)) continue;
       if (u.resolved && u.target.startsWith("builtins.")) continue;
       out.add(u.target);
     }
@@ -694,19 +719,19 @@ export class Project {
   }
 }
 
-const EDGE_KIND = { call: 0, reference: 1, implicit: 2 } as const;
+const EDGE_KIND = { call: 0, reference: 1, implicit: 2, dunder: 3, decorator: 4 } as const;
+const EDGE_KINDS = Object.keys(EDGE_KIND) as Edge["kind"][];
 
-/** Edges cached as `[fromIndex, toIndex, line, 0 call | 1 reference | 2 implicit]` over the nodes. */
+/** Edges cached as `[fromIndex, toIndex, line, EDGE_KIND[kind]]` over the nodes. */
 function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
   try {
     const data = JSON.parse(Deno.readTextFileSync(path)) as { n: number; e: number[][] };
     if (data.n !== nodes.length) return undefined;
-    return data.e.map(([f, t, line, k]) => ({
-      from: nodes[f].id,
-      to: nodes[t].id,
-      line,
-      kind: k === 0 ? "call" : k === 1 ? "reference" : "implicit",
-    }));
+    return data.e.map(([f, t, line, k]) => {
+      const kind = EDGE_KINDS[k];
+      if (!kind) throw new Error(`edge kind ${k}`);
+      return { from: nodes[f].id, to: nodes[t].id, line, kind };
+    });
   } catch {
     return undefined;
   }

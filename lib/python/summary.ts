@@ -24,7 +24,7 @@ import type { AnalysisError, Definition } from "./types.ts";
 import type { Tree } from "web-tree-sitter";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 13;
+export const SUMMARY_VERSION = 14;
 
 /**
  * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
@@ -73,14 +73,23 @@ export interface Scope {
  * `scope` the index of the innermost scope (for name lookup), `text` the dotted source text
  * (`np.asarray`, `self.f`, `super().m`, `C().m`), `kind` 0 for a call, 1 for a reference, or a
  * value that syntax runs dunders of ({@link Implicit}): 2 iterated (`for x in v`, comprehensions),
- * 3 iterated by `async for`, 4 entered by `with v`, 5 by `async with v`, 6 raised (`raise C`).
+ * 3 iterated by `async for`, 4 entered by `with v`, 5 by `async with v`, 6 raised (`raise C`);
+ * {@link DECORATOR} (7) a decorator applied (`@dec`, which calls `dec(f)`).
  * References whose head is a plain local variable (parameter, loop variable, …) or a builtin are
  * dropped here: they can never name a function.
  */
-export type RawUse = [scope: number, text: string, line: number, kind: 0 | 1 | Implicit];
+export type RawUse = [
+  scope: number,
+  text: string,
+  line: number,
+  kind: 0 | 1 | Implicit | typeof DECORATOR,
+];
 
 /** Kinds of {@link RawUse} whose dunders run without a call expression. */
 export type Implicit = 2 | 3 | 4 | 5 | 6;
+
+/** The {@link RawUse} kind of a decorator expression applied to a def or class (`@dec`). */
+export const DECORATOR = 7;
 
 /** Everything phase 1 extracts from one file (JSON-serialisable). */
 export interface ModuleSummary {
@@ -394,8 +403,9 @@ class Summarizer {
     else sc.bindings[name] = [b];
   }
 
-  use(text: string, node: Node, kind: "call" | "reference") {
-    this.uses.push([this.cur, text, node.startPosition.row + 1, kind === "call" ? 0 : 1]);
+  use(text: string, node: Node, kind: "call" | "reference" | "decorator") {
+    const k = kind === "call" ? 0 : kind === "reference" ? 1 : DECORATOR;
+    this.uses.push([this.cur, text, node.startPosition.row + 1, k]);
   }
 
   /** Records a value the innermost function returns (`?`: unknown). */
@@ -661,7 +671,7 @@ class Summarizer {
         decorators.push(e.text);
         const text = e.type === "call" ? null : this.dotted(e);
         if (text !== null) {
-          this.use(text, e, "call");
+          this.use(text, e, "decorator");
           if (text.includes("(")) this.headCall(e);
         } else this.visit(e);
       } else if (c.type === "function_definition" || c.type === "class_definition") def = c;
