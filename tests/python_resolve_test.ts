@@ -16,6 +16,7 @@
 import assert from "node:assert/strict";
 import { analyzePackage, Project, type UseKind } from "../lib/python/mod.ts";
 import { workspacePackages } from "../lib/python/workspace.ts";
+import { sliceOf, summarize } from "../lib/python/summary.ts";
 
 const ROOT = new URL("./fixtures/python/resolve/", import.meta.url).pathname;
 
@@ -123,4 +124,132 @@ Deno.test("resolve: expectation parser", () => {
   ]);
   assert.equal(parseExpectations("x = 1  # a comment"), null);
   assert.throws(() => parseExpectations("f()  # -> "));
+});
+
+/** Every resolved use of `main.py` (beside `util.py`), as `line kind target`, builtins left out. */
+async function usesOf(main: string, util = "def f():\n    pass\n\n\ndef g():\n    pass\n") {
+  const project = Project.fromSummaries([
+    await summarize(util, "util.py", "util"),
+    await summarize(main, "main.py", "main"),
+  ]);
+  return project.resolveModule("main").uses
+    .filter((u) => !u.target.startsWith("builtins."))
+    .map((u) => `${u.line} ${u.kind} ${u.resolved ? "" : "?"}${u.target}`);
+}
+
+Deno.test("flow: a name assigned again in the same block before any use is a dead store", async () => {
+  // `a = f` is dead: `a` is rebound on line 3 with nothing between that could read it
+  assert.deepEqual(
+    await usesOf("from util import f, g\na = f\na = g\n\n@a\ndef h():\n    pass\n"),
+    [
+      "3 reference util.g",
+      "5 decorator util.g",
+    ],
+  );
+  // a use of the name, or any call, in between keeps it; so does a rebinding in another block
+  assert.deepEqual(await usesOf("from util import f, g\na = f\nb = [a]\na = g\n"), [
+    "2 reference util.f",
+    "3 reference util.f",
+    "4 reference util.g",
+  ]);
+  assert.deepEqual(await usesOf("from util import f, g\na = f\nprint(1)\na = g\n"), [
+    "2 reference util.f",
+    "4 reference util.g",
+  ]);
+  assert.deepEqual(await usesOf("from util import f, g\na = f\nif True:\n    a = g\n"), [
+    "2 reference util.f",
+    "4 reference util.g",
+  ]);
+  // the rebinding reads the old value: `a = wrap(a)`
+  assert.deepEqual(await usesOf("from util import f, g\na = f\na = g(a)\n"), [
+    "2 reference util.f",
+    "3 call util.g",
+    "3 reference util.f",
+  ]);
+});
+
+Deno.test("flow: d.update with constant keys overwrites the elements later reads call", async () => {
+  const src = 'from util import f, g\nd = {"a": f, "b": f}\nd.update({"a": g})\nd["a"]()\n' +
+    'd.update(b=g)\nd["b"]()\n';
+  assert.deepEqual(await usesOf(src), [
+    "3 call ?d.update",
+    "4 call util.g",
+    "5 call ?d.update",
+    "6 call util.g",
+  ]);
+  // a nested literal replaces the whole entry
+  assert.deepEqual(
+    await usesOf(
+      'from util import f, g\nd = {"a": {"x": f}}\nd.update({"a": {"y": g}})\nd["a"]["x"]()\nd["a"]["y"]()\n',
+    ),
+    ["3 call ?d.update", "5 call util.g"],
+  );
+  // updated from another mapping: the container escapes and every element stays a reference
+  assert.deepEqual(
+    await usesOf('from util import f, g\nd = {"a": f}\nd.update(other)\nd["a"]()\n'),
+    [
+      "2 reference util.f",
+      "3 call ?d.update",
+      "3 reference ?other",
+    ],
+  );
+});
+
+Deno.test("flow: a slice with constant bounds is a container of the elements it takes", async () => {
+  const src =
+    "from util import f, g\nls = [f, g, f]\nmid = ls[1:2]\nmid[0]()\nrev = ls[::-1]\nrev[1]()\n";
+  assert.deepEqual(await usesOf(src), ["4 call util.g", "6 call util.g"]);
+  // a slice that escapes (returned) keeps every element of its source a reference
+  assert.deepEqual(await usesOf("from util import f, g\nls = [f, g]\nt = ls[1:]\nprint(t)\n"), [
+    "2 reference util.f",
+    "2 reference util.g",
+  ]);
+});
+
+Deno.test("flow: slices follow Python's slice.indices", () => {
+  const elements = [0, 1, 2, 3, 4].map((i) => ({ path: `i:${i}`, text: `f${i}` }));
+  // expected index lists printed by CPython: list(range(5))[a:b:c]
+  const cases: [(number | null)[], number[]][] = [
+    [[1, 3, null], [1, 2]],
+    [[null, null, -1], [4, 3, 2, 1, 0]],
+    [[-2, null, null], [3, 4]],
+    [[null, -1, 2], [0, 2]],
+    [[10, null, null], []],
+    [[3, 0, -2], [3, 1]],
+    [[-10, 2, null], [0, 1]],
+  ];
+  for (const [bounds, want] of cases) {
+    const got = sliceOf(elements, 5, bounds);
+    assert.deepEqual(got?.[0].map((e) => e.text), want.map((i) => `f${i}`), String(bounds));
+    assert.equal(got?.[1], want.length);
+  }
+  assert.equal(sliceOf(elements, 5, [null, null, 0]), null);
+});
+
+Deno.test("flow: an element read by a name holding a constant, also imported, is called", async () => {
+  const util = 'KEY = 1\nNAME = "b"\n\n\ndef f():\n    pass\n\n\ndef g():\n    pass\n';
+  assert.deepEqual(await usesOf("from util import f, g, KEY\nls = [f, g]\nls[KEY]()\n", util), [
+    "3 call util.g",
+  ]);
+  assert.deepEqual(
+    await usesOf('import util\nd = {"a": util.f, "b": util.g}\nd[util.NAME]()\n', util),
+    ["3 call util.g"],
+  );
+  assert.deepEqual(await usesOf("from util import f, g\nK = 0\nls = [f, g]\nls[K]()\n", util), [
+    "4 call util.f",
+  ]);
+  // a name that holds no constant (here a function) reads any element: each a reference, at
+  // the read (after the key's own reference)
+  assert.deepEqual(await usesOf("from util import f, g\nls = [f, g]\nls[g]()\n", util), [
+    "3 reference util.g",
+    "3 reference util.f",
+  ]);
+  // a parameter certainly holds no constant: the list escapes, as for any computed key
+  assert.deepEqual(
+    await usesOf("from util import f, g\ndef h(i):\n    ls = [f, g]\n    ls[i]()\n", util),
+    [
+      "3 reference util.f",
+      "3 reference util.g",
+    ],
+  );
 });

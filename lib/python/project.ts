@@ -40,7 +40,14 @@
  * @module
  */
 import { BUILTINS, isInternal } from "./names.ts";
-import type { Binding, DECORATOR as DECORATOR_KIND, Implicit, ModuleSummary } from "./summary.ts";
+import type {
+  Binding,
+  DECORATOR as DECORATOR_KIND,
+  Implicit,
+  KEYED as KEYED_KIND,
+  ModuleSummary,
+  RawUse,
+} from "./summary.ts";
 import {
   type AnalysisError,
   CALL_KINDS,
@@ -60,11 +67,13 @@ type Value =
   | { t: "module"; name: string }
   | { t: "ext"; name: string }
   | { t: "builtin"; name: string }
+  | { t: "const"; key: string }
   | { t: "opaque" };
 
 const OPAQUE: Value = { t: "opaque" };
 /** summary.ts's raw kind of an applied decorator (a type-only import keeps the parser unloaded). */
 const DECORATOR: typeof DECORATOR_KIND = 7;
+const KEYED: typeof KEYED_KIND = 8;
 /** The dunders each kind of {@link Implicit} use runs on an instance. */
 const IMPLICIT_DUNDERS: Record<Exclude<Implicit, 6>, [string, string]> = {
   2: ["__iter__", "__next__"],
@@ -202,7 +211,7 @@ export class Project {
     const scopeIds = m.scopes.map((_, i) => this.#scopeId(m, i));
     // the value of a text in a scope, when it did not depend on the line of the use
     const memo: (Map<string, Value | null> | undefined)[] = [];
-    for (const [s, text, line, k] of m.uses) {
+    const one = (s: number, text: string, line: number, k: RawUse[3]) => {
       const scope = scopeIds[s];
       const known = memo[s];
       let v: Value | null | undefined = known?.get(text);
@@ -224,13 +233,13 @@ export class Project {
             push(scope, text, line, "reference", false);
           }
         }
-        continue;
+        return;
       }
       if (k !== 0 && k !== DECORATOR) {
         for (const d of this.#implicitCallees(v, k as Implicit)) {
           push(scope, d.m.definitions[d.i].id, line, "implicit", true);
         }
-        continue;
+        return;
       }
       // a call, or a decorator applied (`@dec` calls `dec(f)`): the callee, then the dunders
       // the call runs on a known class (`__new__`, `__init__`) or instance (`__call__`)
@@ -246,6 +255,10 @@ export class Project {
       if (v?.t === "inst" && !dunders.length && !text.endsWith("()")) {
         push(scope, text, line, kind, false);
       }
+    };
+    for (const [s, text, line, k] of m.uses) {
+      if (k !== KEYED) one(s, text, line, k);
+      else for (const [t, kk] of this.#keyedUses(m, s, text, line)) one(s, t, line, kk);
     }
     const info: ModuleInfo = {
       module,
@@ -256,6 +269,21 @@ export class Project {
     };
     this.#resolved.set(module, info);
     return info;
+  }
+
+  /**
+   * A container element read by a name and called (`ls[KEY]()`, summary.ts {@link KEYED}): a
+   * call of the element under the key's constant value (`KEY = 1`, also imported), or when the
+   * name holds no known constant, a reference to every element the read may give.
+   */
+  #keyedUses(m: ModuleSummary, s: number, text: string, line: number): [string, 0 | 1][] {
+    const [key, ...rest] = text.split("\0");
+    const choices = rest.map((c) => c.split("\x01"));
+    this.#depth = 0;
+    const v = this.#evalText(m, s, key, line);
+    if (v?.t !== "const") return choices.map(([, t]) => [t, 1]);
+    const hit = choices.find(([k]) => k === v.key);
+    return hit ? [[hit[1], 0]] : [];
   }
 
   /**
@@ -563,6 +591,8 @@ export class Project {
           return { t: "def", m, i: b.def };
         case "module":
           return this.#moduleValue(b.module);
+        case "const":
+          return { t: "const", key: b.key };
         case "from":
         case "alias":
         case "new": {
