@@ -31,9 +31,9 @@ export interface Target {
  * Use kinds that are reuse edges (eq. 1, "a real call edge … through value-reference name
  * matching"): a `call` or a `reference` names the function; a `decorator` applied names it too
  * (`@cache` is `cache(f)`); a `dunder` that call syntax runs on a known class (`C()` →
- * `C.__init__`, `C.__new__`) or instance (`obj()` → `__call__`) counts as the paper counts a class
- * instantiation as a use of its `__init__`: the agent chose the class or object to call.
- * `implicit` uses (a dunder that `for`, `with` or `raise` runs on a value of known class) make no
+ * `C.__init__`) or instance (`obj()` → `__call__`) counts, as a class instantiation counts as a
+ * use of its `__init__`: the agent chose the class or object to call. `implicit` uses (`C()` →
+ * `C.__new__`; a dunder that `for`, `with` or `raise` runs on a value of known class) make no
  * target and no reuse. Calls, decorators and dunders ({@link CALL_KINDS}) are what a function
  * calls, in re-implementation overlaps. See docs/run-logs.md.
  */

@@ -17,12 +17,17 @@
  *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`, tuple/list
  *   assignments paired element by element (`a, b = f, C()`), what a function returns when every
  *   `return` agrees on one project def or instance (`x = make(); x()`, `make()()`), elements of
- *   container literals read back by constant keys (`d["a"]()`, summary.ts);
- * - dunders that call syntax runs (kind `dunder`): `C()` → `C.__new__` and `C.__init__` (each when
- *   the class or a base defines it) besides the `call` of `C`, `obj()` → `__call__` of an instance;
+ *   container literals read back by constant keys (`d["a"]()`, after `d["a"] = g` or
+ *   `d.update(a=g)`; through slices with constant bounds, `b = a[1:]`; by a name holding a
+ *   constant, also imported, `a[KEY]()`), summary.ts; a function assigned to a name that is
+ *   assigned again before anything can read it (`a = f; a = g`) is no use of it;
+ * - dunders that call syntax runs (kind `dunder`): `C()` → `C.__init__` (when the class or a base
+ *   defines it) besides the `call` of `C`, `obj()` → `__call__` of an instance; `C()` → `C.__new__`
+ *   is kind `implicit` (an instantiation counts as a use of `__init__` only);
  *   a decorator applied (`@dec`) is a use of kind `decorator` (and its dunders when a class or
  *   instance);
- * - implicit uses (kind `implicit`): `__iter__`/`__next__` of an instance iterated by `for` or a
+ * - implicit uses (kind `implicit`): `__new__` of an instantiated class, `__iter__`/`__next__`
+ *   of an instance iterated by `for` or a
  *   comprehension (`__aiter__`/`__anext__` for `async for`), `__enter__`/`__exit__` of one
  *   entered by `with` (`__aenter__`/`__aexit__`), `__init__` of a class raised bare (`raise C`);
  * - what cannot be resolved stays unresolved with its dotted source text (`np.asarray`); values of
@@ -56,6 +61,7 @@ import {
   type Graph,
   type ModuleInfo,
   type Use,
+  type UseKind,
 } from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
@@ -242,7 +248,7 @@ export class Project {
         return;
       }
       // a call, or a decorator applied (`@dec` calls `dec(f)`): the callee, then the dunders
-      // the call runs on a known class (`__new__`, `__init__`) or instance (`__call__`)
+      // the call runs on a known class (`__init__`; `__new__` implicit) or instance (`__call__`)
       const kind = k === 0 ? "call" as const : "decorator" as const;
       if (v?.t === "def") {
         push(scope, v.m.definitions[v.i].id, line, kind, true);
@@ -251,7 +257,7 @@ export class Project {
       } else if (v?.t !== "inst" && !text.endsWith("()")) push(scope, text, line, kind, false);
       // an unknown call result called (`make()()`) names nothing: its inner call is recorded
       const dunders = this.#callDunders(v);
-      for (const d of dunders) push(scope, d.m.definitions[d.i].id, line, "dunder", true);
+      for (const d of dunders) push(scope, d.m.definitions[d.i].id, line, d.kind, true);
       if (v?.t === "inst" && !dunders.length && !text.endsWith("()")) {
         push(scope, text, line, kind, false);
       }
@@ -287,18 +293,22 @@ export class Project {
   }
 
   /**
-   * The project methods calling a value runs besides the value itself: `__new__` and `__init__`
-   * of a project class (each when the class or a base defines it), `__call__` of an instance.
+   * The project methods calling a value runs besides the value itself: of a project class,
+   * `__init__` (kind `dunder`) and `__new__` (kind `implicit`: an instantiation counts as a use of
+   * its `__init__` only, docs/run-logs.md), each when the class or a base defines it; `__call__`
+   * of an instance (`dunder`).
    */
-  #callDunders(v: Value | null | undefined): { m: ModuleSummary; i: number }[] {
-    const out: { m: ModuleSummary; i: number }[] = [];
-    const add = (x: Value | null) => {
-      if (x?.t === "def" && x.m.definitions[x.i].kind !== "class") out.push({ m: x.m, i: x.i });
+  #callDunders(v: Value | null | undefined): { m: ModuleSummary; i: number; kind: UseKind }[] {
+    const out: { m: ModuleSummary; i: number; kind: UseKind }[] = [];
+    const add = (x: Value | null, kind: UseKind) => {
+      if (x?.t === "def" && x.m.definitions[x.i].kind !== "class") {
+        out.push({ m: x.m, i: x.i, kind });
+      }
     };
     if (v?.t === "def" && v.m.definitions[v.i].kind === "class") {
-      add(this.#member(v.m, v.i, "__new__"));
-      add(this.#member(v.m, v.i, "__init__"));
-    } else if (v?.t === "inst") add(this.#member(v.m, v.i, "__call__"));
+      add(this.#member(v.m, v.i, "__new__"), "implicit");
+      add(this.#member(v.m, v.i, "__init__"), "dunder");
+    } else if (v?.t === "inst") add(this.#member(v.m, v.i, "__call__"), "dunder");
     return out;
   }
 

@@ -39,12 +39,13 @@ export interface Definition {
  * - `call`: the callee of a call expression (`f()`, `C()` → `C`, `m.f()`, `x.method()`);
  * - `decorator`: a decorator applied (`@dec` → `dec`; it runs `dec(f)`; `@dec(arg)` is a `call`
  *   of `dec`);
- * - `dunder`: a dunder method that call syntax runs on a value of known class without naming it:
- *   `C()` (or `@C`) → `C.__new__` and `C.__init__` (each when the class or a base defines it),
- *   `obj()` (or `@obj`) → `obj.__call__` for an instance of a known class;
+ * - `dunder`: a dunder that call syntax runs on a value of known class without naming it:
+ *   `C()` (or `@C`) → `C.__init__` when the class or a base defines it, `obj()` (or `@obj`) →
+ *   `obj.__call__` for an instance of a known class;
  * - `reference`: a function named as a value (`key=f`, `map(f, xs)`, `{"a": f}`);
- * - `implicit`: a dunder that other syntax runs on a value of known class (`for x in obj` →
- *   `__iter__`/`__next__`, `with obj` → `__enter__`/`__exit__`, `raise C` → `C.__init__`).
+ * - `implicit`: any other dunder that syntax runs on a value of known class: `C()` →
+ *   `C.__new__`, `for x in obj` → `__iter__`/`__next__`, `with obj` → `__enter__`/`__exit__`,
+ *   `raise C` → `C.__init__`.
  */
 export type UseKind = "call" | "decorator" | "dunder" | "reference" | "implicit";
 

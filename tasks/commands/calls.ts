@@ -23,11 +23,11 @@ qualified name (builtins as builtins.len), or the dotted source text when it can
 (np.asarray, self.helper of an unknown base): nothing is guessed. kind is one of
   call        the callee of a call expression (f(), C() → C, obj.method())
   decorator   a decorator applied (@dec → dec; @dec(arg) is a call of dec)
-  dunder      a dunder that call syntax runs on a known class or instance (C() → C.__new__ and
-              C.__init__ when defined, obj() → __call__)
+  dunder      a dunder that call syntax runs on a known class or instance (C() → C.__init__
+              when defined, obj() → __call__)
   reference   a function named as a value (key=f, map(f, xs), {"a": f})
-  implicit    a dunder that other syntax runs on a value of known class (for → __iter__/__next__,
-              with → __enter__/__exit__, raise C → C.__init__)
+  implicit    any other dunder that syntax runs on a value of known class (C() → C.__new__,
+              for → __iter__/__next__, with → __enter__/__exit__, raise C → C.__init__)
 docs/run-logs.md says which kinds count as reuse.
 
 Options:
