@@ -253,3 +253,17 @@ Deno.test("flow: an element read by a name holding a constant, also imported, is
     ],
   );
 });
+
+Deno.test("flow: a function inside an element's expression stays a reference", async () => {
+  // `partial(g)` is no element value: `g` is passed, a use of its own; `f` is read back and called
+  const src =
+    'from util import f, g\nfrom functools import partial\nd = {"a": f, "b": partial(g)}\nd["a"]()\n';
+  assert.deepEqual(await usesOf(src), ["3 call ?partial", "3 reference util.g", "4 call util.f"]);
+  const upd =
+    'from util import f, g\nd = {"a": f}\nd.update({"a": [g]})\nd["a"][0]()\nd["a"] = list(f)\n';
+  assert.deepEqual(await usesOf(upd), [
+    "3 call ?d.update",
+    "4 call util.g",
+    "5 reference util.f",
+  ]);
+});

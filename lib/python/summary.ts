@@ -349,8 +349,12 @@ class Summarizer {
         }
       }
     }
-    const dropRefs = (from: number, to: number) => {
-      for (let i = from; i < to; i++) if (this.uses[i][3] === 1) drop.add(i);
+    // the references that are element values themselves (`f` of `{"a": f}`); one inside an
+    // element's expression (`{"a": partial(f)}`) is a use of its own
+    const dropRefs = (from: number, to: number, values: Set<string | null>) => {
+      for (let i = from; i < to; i++) {
+        if (this.uses[i][3] === 1 && values.has(this.uses[i][1])) drop.add(i);
+      }
     };
     for (const c of this.containers) {
       if (!ok.get(c)) continue;
@@ -372,8 +376,9 @@ class Summarizer {
           add.set(r.at, list);
         }
       }
-      dropRefs(...c.refs);
-      for (const w of writes) dropRefs(...w.write!.refs);
+      dropRefs(...c.refs, new Set(c.elements.map((e) => e.text)));
+      const written = new Set(writes.map((w) => w.write!.text));
+      for (const w of writes) dropRefs(...w.write!.refs, written);
     }
   }
 
