@@ -259,26 +259,34 @@ class Summarizer {
     this.scopes.push({ kind: "module", parent: -1, def: -1, bindings: Object.create(null) });
   }
 
-  /** Whether a reference's head name is certainly a plain variable or a builtin in this file. */
-  plainValue(s: number, head: string, bare: boolean): boolean {
-    let x = s;
+  /**
+   * The bindings a name used in scope `s` sees in this file (the innermost scope binding it, by
+   * Python's scoping), `star` when a `from m import *` may bind it first, or null when unbound.
+   */
+  visibleBindings(s: number, head: string): { scope: Scope; bs: Binding[] } | "star" | null {
+    let x = this.scopes[s].globals?.includes(head) ? 0 : s;
     let first = true;
-    if (this.scopes[s].globals?.includes(head)) x = 0;
     while (x >= 0) {
       const sc = this.scopes[x];
       if (first || sc.kind !== "class") {
         const bs = sc.bindings[head]?.filter((b) => !b.attr);
-        // a bare name bound only to call results is an instance or unknown, never a function
-        if (bs?.length) {
-          return sc.self !== head &&
-            bs.every((b) => b.k === "other" || b.k === "const" || (bare && b.k === "new"));
-        }
-        if (sc.stars) return false;
+        if (bs?.length) return { scope: sc, bs };
+        if (sc.stars) return "star";
       }
       first = false;
       x = sc.parent;
     }
-    return BUILTINS.has(head);
+    return null;
+  }
+
+  /** Whether a reference's head name is certainly a plain variable or a builtin in this file. */
+  plainValue(s: number, head: string, bare: boolean): boolean {
+    const v = this.visibleBindings(s, head);
+    if (v === "star") return false;
+    if (v === null) return BUILTINS.has(head);
+    // a bare name bound only to call results is an instance or unknown, never a function
+    return v.scope.self !== head &&
+      v.bs.every((b) => b.k === "other" || b.k === "const" || (bare && b.k === "new"));
   }
 
   /**
@@ -400,24 +408,10 @@ class Summarizer {
    */
   mayBeConstant(s: number, text: string): boolean {
     const head = /^[^.(]+/.exec(text)?.[0] ?? text;
-    let x = this.scopes[s].globals?.includes(head) ? 0 : s;
-    let first = true;
-    while (x >= 0) {
-      const sc = this.scopes[x];
-      if (first || sc.kind !== "class") {
-        const bs = sc.bindings[head]?.filter((b) => !b.attr);
-        if (bs?.length) {
-          return sc.self !== head &&
-            bs.some((b) =>
-              b.k === "const" || b.k === "from" || b.k === "alias" || b.k === "module"
-            );
-        }
-        if (sc.stars) return true;
-      }
-      first = false;
-      x = sc.parent;
-    }
-    return false;
+    const v = this.visibleBindings(s, head);
+    if (v === null || v === "star") return v === "star";
+    return v.scope.self !== head &&
+      v.bs.some((b) => b.k === "const" || b.k === "from" || b.k === "alias" || b.k === "module");
   }
 
   /**
