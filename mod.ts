@@ -32,7 +32,7 @@ export * as protocol from "./lib/protocol/mod.ts";
 export * as audits from "./lib/audit/mod.ts";
 
 export { analyzePackage, moduleName, Project } from "./lib/python/mod.ts";
-export type { Definition, Edge, Graph, ModuleInfo, Use } from "./lib/python/mod.ts";
+export type { Definition, Edge, Graph, ModuleInfo, Use, UseKind } from "./lib/python/mod.ts";
 export { detectFormat, parseLog, readLog } from "./lib/logs/mod.ts";
 export type { Event, ReadsResult } from "./lib/logs/mod.ts";
 export { readCorpus, validateCorpus } from "./lib/layout/mod.ts";

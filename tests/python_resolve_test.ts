@@ -7,33 +7,44 @@
  *   np.asarray(x)  # -> unresolved: np.asarray       a call left unresolved with its dotted text
  *   key=f  # ref -> pkg.a.f                          a function-value reference
  *   for x in bag:  # implicit -> pkg.a.Bag.__iter__   a dunder run by syntax on a known class
+ *   C()  # -> pkg.a.C; dunder -> pkg.a.C.__init__      a dunder run by call syntax
+ *   @deco  # decorator -> pkg.a.deco                   a decorator applied
  *
  * On an annotated line the uses found must be exactly the expected ones (calls of builtins are
  * ignored unless the line names one).
  */
 import assert from "node:assert/strict";
-import { analyzePackage, Project } from "../lib/python/mod.ts";
+import { analyzePackage, Project, type UseKind } from "../lib/python/mod.ts";
 import { workspacePackages } from "../lib/python/workspace.ts";
+import { sliceOf, summarize } from "../lib/python/summary.ts";
 
 const ROOT = new URL("./fixtures/python/resolve/", import.meta.url).pathname;
 
 interface Expect {
-  kind: "call" | "reference" | "implicit";
+  kind: UseKind;
   resolved: boolean;
   target: string;
 }
 
-const PREFIX = { call: "", reference: "ref ", implicit: "implicit " } as const;
+const PREFIX = {
+  call: "",
+  reference: "ref ",
+  implicit: "implicit ",
+  dunder: "dunder ",
+  decorator: "decorator ",
+} as const;
 const key = (e: Expect) => `${PREFIX[e.kind]}-> ${e.resolved ? "" : "unresolved: "}${e.target}`;
 
 /** Parses the expectations of one line, or null when it has none. */
 export function parseExpectations(line: string): Expect[] | null {
-  const m = line.match(/#\s*((?:(?:ref|implicit)\s+)?->.*)$/);
+  const m = line.match(/#\s*((?:(?:ref|implicit|dunder|decorator)\s+)?->.*)$/);
   if (!m) return null;
   return m[1].split(";").map((item) => {
-    const x = item.trim().match(/^(?:(ref|implicit)\s+)?->\s*(unresolved:\s*)?(\S+)$/);
+    const x = item.trim().match(
+      /^(?:(ref|implicit|dunder|decorator)\s+)?->\s*(unresolved:\s*)?(\S+)$/,
+    );
     if (!x) throw new Error(`bad expectation '${item.trim()}' in: ${line}`);
-    const kind = x[1] === "ref" ? "reference" : x[1] === "implicit" ? "implicit" : "call";
+    const kind: UseKind = x[1] === "ref" ? "reference" : (x[1] as UseKind | undefined) ?? "call";
     return { kind, resolved: !x[2], target: x[3] };
   });
 }
@@ -104,6 +115,155 @@ Deno.test("resolve: expectation parser", () => {
   assert.deepEqual(parseExpectations("for x in b:  # implicit -> p.B.__iter__"), [
     { kind: "implicit", resolved: true, target: "p.B.__iter__" },
   ]);
+  assert.deepEqual(parseExpectations("C()  # -> p.C; dunder -> p.C.__init__"), [
+    { kind: "call", resolved: true, target: "p.C" },
+    { kind: "dunder", resolved: true, target: "p.C.__init__" },
+  ]);
+  assert.deepEqual(parseExpectations("@deco  # decorator -> p.deco"), [
+    { kind: "decorator", resolved: true, target: "p.deco" },
+  ]);
   assert.equal(parseExpectations("x = 1  # a comment"), null);
   assert.throws(() => parseExpectations("f()  # -> "));
+});
+
+/** Every resolved use of `main.py` (beside `util.py`), as `line kind target`, builtins left out. */
+async function usesOf(main: string, util = "def f():\n    pass\n\n\ndef g():\n    pass\n") {
+  const project = Project.fromSummaries([
+    await summarize(util, "util.py", "util"),
+    await summarize(main, "main.py", "main"),
+  ]);
+  return project.resolveModule("main").uses
+    .filter((u) => !u.target.startsWith("builtins."))
+    .map((u) => `${u.line} ${u.kind} ${u.resolved ? "" : "?"}${u.target}`);
+}
+
+Deno.test("flow: a name assigned again in the same block before any use is a dead store", async () => {
+  // `a = f` is dead: `a` is rebound on line 3 with nothing between that could read it
+  assert.deepEqual(
+    await usesOf("from util import f, g\na = f\na = g\n\n@a\ndef h():\n    pass\n"),
+    [
+      "3 reference util.g",
+      "5 decorator util.g",
+    ],
+  );
+  // a use of the name, or any call, in between keeps it; so does a rebinding in another block
+  assert.deepEqual(await usesOf("from util import f, g\na = f\nb = [a]\na = g\n"), [
+    "2 reference util.f",
+    "3 reference util.f",
+    "4 reference util.g",
+  ]);
+  assert.deepEqual(await usesOf("from util import f, g\na = f\nprint(1)\na = g\n"), [
+    "2 reference util.f",
+    "4 reference util.g",
+  ]);
+  assert.deepEqual(await usesOf("from util import f, g\na = f\nif True:\n    a = g\n"), [
+    "2 reference util.f",
+    "4 reference util.g",
+  ]);
+  // the rebinding reads the old value: `a = wrap(a)`
+  assert.deepEqual(await usesOf("from util import f, g\na = f\na = g(a)\n"), [
+    "2 reference util.f",
+    "3 call util.g",
+    "3 reference util.f",
+  ]);
+});
+
+Deno.test("flow: d.update with constant keys overwrites the elements later reads call", async () => {
+  const src = 'from util import f, g\nd = {"a": f, "b": f}\nd.update({"a": g})\nd["a"]()\n' +
+    'd.update(b=g)\nd["b"]()\n';
+  assert.deepEqual(await usesOf(src), [
+    "3 call ?d.update",
+    "4 call util.g",
+    "5 call ?d.update",
+    "6 call util.g",
+  ]);
+  // a nested literal replaces the whole entry
+  assert.deepEqual(
+    await usesOf(
+      'from util import f, g\nd = {"a": {"x": f}}\nd.update({"a": {"y": g}})\nd["a"]["x"]()\nd["a"]["y"]()\n',
+    ),
+    ["3 call ?d.update", "5 call util.g"],
+  );
+  // updated from another mapping: the container escapes and every element stays a reference
+  assert.deepEqual(
+    await usesOf('from util import f, g\nd = {"a": f}\nd.update(other)\nd["a"]()\n'),
+    [
+      "2 reference util.f",
+      "3 call ?d.update",
+      "3 reference ?other",
+    ],
+  );
+});
+
+Deno.test("flow: a slice with constant bounds is a container of the elements it takes", async () => {
+  const src =
+    "from util import f, g\nls = [f, g, f]\nmid = ls[1:2]\nmid[0]()\nrev = ls[::-1]\nrev[1]()\n";
+  assert.deepEqual(await usesOf(src), ["4 call util.g", "6 call util.g"]);
+  // a slice that escapes (returned) keeps every element of its source a reference
+  assert.deepEqual(await usesOf("from util import f, g\nls = [f, g]\nt = ls[1:]\nprint(t)\n"), [
+    "2 reference util.f",
+    "2 reference util.g",
+  ]);
+});
+
+Deno.test("flow: slices follow Python's slice.indices", () => {
+  const elements = [0, 1, 2, 3, 4].map((i) => ({ path: `i:${i}`, text: `f${i}` }));
+  // expected index lists printed by CPython: list(range(5))[a:b:c]
+  const cases: [(number | null)[], number[]][] = [
+    [[1, 3, null], [1, 2]],
+    [[null, null, -1], [4, 3, 2, 1, 0]],
+    [[-2, null, null], [3, 4]],
+    [[null, -1, 2], [0, 2]],
+    [[10, null, null], []],
+    [[3, 0, -2], [3, 1]],
+    [[-10, 2, null], [0, 1]],
+  ];
+  for (const [bounds, want] of cases) {
+    const got = sliceOf(elements, 5, bounds);
+    assert.deepEqual(got?.[0].map((e) => e.text), want.map((i) => `f${i}`), String(bounds));
+    assert.equal(got?.[1], want.length);
+  }
+  assert.equal(sliceOf(elements, 5, [null, null, 0]), null);
+});
+
+Deno.test("flow: an element read by a name holding a constant, also imported, is called", async () => {
+  const util = 'KEY = 1\nNAME = "b"\n\n\ndef f():\n    pass\n\n\ndef g():\n    pass\n';
+  assert.deepEqual(await usesOf("from util import f, g, KEY\nls = [f, g]\nls[KEY]()\n", util), [
+    "3 call util.g",
+  ]);
+  assert.deepEqual(
+    await usesOf('import util\nd = {"a": util.f, "b": util.g}\nd[util.NAME]()\n', util),
+    ["3 call util.g"],
+  );
+  assert.deepEqual(await usesOf("from util import f, g\nK = 0\nls = [f, g]\nls[K]()\n", util), [
+    "4 call util.f",
+  ]);
+  // a name that holds no constant (here a function) reads any element: each a reference, at
+  // the read (after the key's own reference)
+  assert.deepEqual(await usesOf("from util import f, g\nls = [f, g]\nls[g]()\n", util), [
+    "3 reference util.g",
+    "3 reference util.f",
+  ]);
+  // a parameter certainly holds no constant: the list escapes, as for any computed key
+  assert.deepEqual(
+    await usesOf("from util import f, g\ndef h(i):\n    ls = [f, g]\n    ls[i]()\n", util),
+    [
+      "3 reference util.f",
+      "3 reference util.g",
+    ],
+  );
+});
+
+Deno.test("flow: a function inside an element's expression stays a reference", async () => {
+  // `partial(g)` is no element value: `g` is passed, a use of its own; `f` is read back and called
+  const src =
+    'from util import f, g\nfrom functools import partial\nd = {"a": f, "b": partial(g)}\nd["a"]()\n';
+  assert.deepEqual(await usesOf(src), ["3 call ?partial", "3 reference util.g", "4 call util.f"]);
+  const upd =
+    'from util import f, g\nd = {"a": f}\nd.update({"a": [g]})\nd["a"][0]()\nd["a"] = list(f)\n';
+  assert.deepEqual(await usesOf(upd), [
+    "3 call ?d.update",
+    "4 call util.g",
+    "5 reference util.f",
+  ]);
 });

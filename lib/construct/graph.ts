@@ -22,7 +22,7 @@
  * ```
  * @module
  */
-import type { Definition, Graph } from "../python/types.ts";
+import { CALL_KINDS, type Definition, type Graph } from "../python/types.ts";
 
 /** Index of a dependency graph. */
 export class GraphIndex {
@@ -36,7 +36,7 @@ export class GraphIndex {
     this.graph = graph;
     for (const n of graph.nodes) this.#nodes.set(n.id, n);
     for (const e of graph.edges) {
-      if (e.kind !== "call" || !this.#nodes.has(e.from) || !this.#nodes.has(e.to)) continue;
+      if (!CALL_KINDS.has(e.kind) || !this.#nodes.has(e.from) || !this.#nodes.has(e.to)) continue;
       if (e.from === e.to) continue;
       if (!this.#out.has(e.from)) this.#out.set(e.from, new Set());
       if (!this.#in.has(e.to)) this.#in.set(e.to, new Set());

@@ -52,6 +52,7 @@ export {
   bodyOf,
   type CodeModel,
   extractTargets,
+  REUSE_KINDS,
   scoreTargets,
   type Target,
   type TargetScore,

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Ranges } from "../logs/types.ts";
-import type { Definition, ModuleInfo, Use } from "../python/types.ts";
+import { CALL_KINDS, type Definition, type ModuleInfo, type Use } from "../python/types.ts";
 import { type Body, isRead } from "./recall.ts";
 import { isReimplemented } from "./redundancy.ts";
 
@@ -29,11 +29,20 @@ export interface Target {
 
 /**
  * Use kinds that are reuse edges (eq. 1, "a real call edge … through value-reference name
- * matching"): calls and references name the function. `implicit` uses (a dunder that `for`,
- * `with` or `raise` runs on a value of known class) name nothing, so they make no target and no
- * reuse, and (not being calls) count in no re-implementation overlap. See docs/run-logs.md.
+ * matching"): a `call` or a `reference` names the function; a `decorator` applied names it too
+ * (`@cache` is `cache(f)`); a `dunder` that call syntax runs on a known class (`C()` →
+ * `C.__init__`) or instance (`obj()` → `__call__`) counts, as a class instantiation counts as a
+ * use of its `__init__`: the agent chose the class or object to call. `implicit` uses (`C()` →
+ * `C.__new__`; a dunder that `for`, `with` or `raise` runs on a value of known class) make no
+ * target and no reuse. Calls, decorators and dunders ({@link CALL_KINDS}) are what a function
+ * calls, in re-implementation overlaps. See docs/run-logs.md.
  */
-export const REUSE_KINDS: ReadonlySet<Use["kind"]> = new Set(["call", "reference"]);
+export const REUSE_KINDS: ReadonlySet<Use["kind"]> = new Set([
+  "call",
+  "decorator",
+  "dunder",
+  "reference",
+]);
 
 /** Definition kinds that can be targets ("functions present in the original repository"). */
 const CALLABLE = new Set(["function", "method"]);
@@ -141,13 +150,13 @@ export function scoreTargets(targets: readonly Target[], m: TurnModels): TargetS
     const info = m.agent.resolveModule(m.module);
     for (const u of info.uses) {
       if (u.resolved && REUSE_KINDS.has(u.kind)) used.add(u.target);
-      if (u.kind === "call") calls.add(u.target);
+      if (CALL_KINDS.has(u.kind)) calls.add(u.target);
     }
     const fns = info.definitions.filter((d) => CALLABLE.has(d.kind));
     for (const def of fns) {
       const own = new Set<string>();
       for (const u of info.uses) {
-        if (u.kind === "call" && (u.scope === def.id || u.scope.startsWith(def.id + "."))) {
+        if (CALL_KINDS.has(u.kind) && (u.scope === def.id || u.scope.startsWith(def.id + "."))) {
           own.add(u.target);
         }
       }

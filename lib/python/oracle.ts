@@ -26,13 +26,13 @@
 import { Project } from "./project.ts";
 import { summarize } from "./summary.ts";
 import { moduleName } from "./names.ts";
-import type { Use } from "./types.ts";
+import { type Use, USE_KINDS } from "./types.ts";
 
-/**
- * Use kinds a module "uses" a function by: every kind. A reference (`key=f`, `d = {"a": f}`) is
- * how most call graphs' indirect calls start, and reuse counts it too (lib/metrics REUSE_KINDS).
+/*
+ * Use kinds a module "uses" a function by: by default every kind ({@link USE_KINDS}). A reference
+ * (`key=f`, `d = {"a": f}`) is how most call graphs' indirect calls start, and reuse counts it too
+ * (lib/metrics REUSE_KINDS).
  */
-export const USE_KINDS: readonly Use["kind"][] = ["call", "reference", "implicit"];
 
 /** The project's modules, longest first (for owner lookups). */
 function modulesOf(project: Project): string[] {

@@ -17,9 +17,17 @@
  *   `g`, parameters annotated with a class (`p: C` then `p.m()`), `super().m`, tuple/list
  *   assignments paired element by element (`a, b = f, C()`), what a function returns when every
  *   `return` agrees on one project def or instance (`x = make(); x()`, `make()()`), elements of
- *   container literals read back by constant keys (`d["a"]()`, summary.ts); `C()` is a use of
- *   `C` and of `C.__init__`;
- * - implicit uses (kind `implicit`): `__iter__`/`__next__` of an instance iterated by `for` or a
+ *   container literals read back by constant keys (`d["a"]()`, after `d["a"] = g` or
+ *   `d.update(a=g)`; through slices with constant bounds, `b = a[1:]`; by a name holding a
+ *   constant, also imported, `a[KEY]()`), summary.ts; a function assigned to a name that is
+ *   assigned again before anything can read it (`a = f; a = g`) is no use of it;
+ * - dunders that call syntax runs (kind `dunder`): `C()` → `C.__init__` (when the class or a base
+ *   defines it) besides the `call` of `C`, `obj()` → `__call__` of an instance; `C()` → `C.__new__`
+ *   is kind `implicit` (an instantiation counts as a use of `__init__` only);
+ *   a decorator applied (`@dec`) is a use of kind `decorator` (and its dunders when a class or
+ *   instance);
+ * - implicit uses (kind `implicit`): `__new__` of an instantiated class, `__iter__`/`__next__`
+ *   of an instance iterated by `for` or a
  *   comprehension (`__aiter__`/`__anext__` for `async for`), `__enter__`/`__exit__` of one
  *   entered by `with` (`__aenter__`/`__aexit__`), `__init__` of a class raised bare (`raise C`);
  * - what cannot be resolved stays unresolved with its dotted source text (`np.asarray`); values of
@@ -37,11 +45,27 @@
  * @module
  */
 import { BUILTINS, isInternal } from "./names.ts";
-import type { Binding, Implicit, ModuleSummary } from "./summary.ts";
-import type { AnalysisError, Definition, Edge, Graph, ModuleInfo, Use } from "./types.ts";
+import type {
+  Binding,
+  DECORATOR as DECORATOR_KIND,
+  Implicit,
+  KEYED as KEYED_KIND,
+  ModuleSummary,
+  RawUse,
+} from "./summary.ts";
+import {
+  type AnalysisError,
+  CALL_KINDS,
+  type Definition,
+  type Edge,
+  type Graph,
+  type ModuleInfo,
+  type Use,
+  type UseKind,
+} from "./types.ts";
 
 /** Version of the resolution rules; part of the key of cached graphs. Bump on any rule change. */
-export const RESOLVER_VERSION = 7;
+export const RESOLVER_VERSION = 8;
 
 type Value =
   | { t: "def"; m: ModuleSummary; i: number }
@@ -49,9 +73,13 @@ type Value =
   | { t: "module"; name: string }
   | { t: "ext"; name: string }
   | { t: "builtin"; name: string }
+  | { t: "const"; key: string }
   | { t: "opaque" };
 
 const OPAQUE: Value = { t: "opaque" };
+/** summary.ts's raw kind of an applied decorator (a type-only import keeps the parser unloaded). */
+const DECORATOR: typeof DECORATOR_KIND = 7;
+const KEYED: typeof KEYED_KIND = 8;
 /** The dunders each kind of {@link Implicit} use runs on an instance. */
 const IMPLICIT_DUNDERS: Record<Exclude<Implicit, 6>, [string, string]> = {
   2: ["__iter__", "__next__"],
@@ -189,7 +217,7 @@ export class Project {
     const scopeIds = m.scopes.map((_, i) => this.#scopeId(m, i));
     // the value of a text in a scope, when it did not depend on the line of the use
     const memo: (Map<string, Value | null> | undefined)[] = [];
-    for (const [s, text, line, k] of m.uses) {
+    const one = (s: number, text: string, line: number, k: RawUse[3]) => {
       const scope = scopeIds[s];
       const known = memo[s];
       let v: Value | null | undefined = known?.get(text);
@@ -200,43 +228,43 @@ export class Project {
         v = this.#evalText(m, s, text, line);
         if (!this.#lineUsed && this.#cut === cut) (memo[s] ??= new Map()).set(text, v);
       }
-      if (k >= 2) {
-        for (const d of this.#implicitCallees(v, k as Implicit)) {
-          push(scope, d.m.definitions[d.i].id, line, "implicit", true);
-        }
-        continue;
-      }
-      const kind = k === 0 ? "call" as const : "reference" as const;
-      if (k === 0) {
+      if (k === 1) {
         if (v?.t === "def") {
-          push(scope, v.m.definitions[v.i].id, line, kind, true);
-          if (v.m.definitions[v.i].kind === "class") {
-            const init = this.#member(v.m, v.i, "__init__");
-            if (init?.t === "def") {
-              push(scope, init.m.definitions[init.i].id, line, kind, true);
-            }
-          }
-        } else if (v?.t === "builtin") {
-          push(scope, `builtins.${v.name}`, line, kind, true);
-        } else if (v?.t === "inst") {
-          const call = this.#member(v.m, v.i, "__call__");
-          if (call?.t === "def") {
-            push(scope, call.m.definitions[call.i].id, line, kind, true);
-          } else if (!text.endsWith("()")) push(scope, text, line, kind, false);
-        } else if (!text.endsWith("()")) push(scope, text, line, kind, false);
-        // an unknown call result called (`make()()`) names nothing: its inner call is recorded
-      } else {
-        if (v?.t === "def") {
-          push(scope, v.m.definitions[v.i].id, line, kind, true);
-        } else if (v?.t === "ext") push(scope, text, line, kind, false);
+          push(scope, v.m.definitions[v.i].id, line, "reference", true);
+        } else if (v?.t === "ext") push(scope, text, line, "reference", false);
         else if (v === null && !text.includes("(")) {
           const head = text.split(".")[0];
           this.#depth = 0;
           if (this.#lookup(m, s, head, line) === null) {
-            push(scope, text, line, kind, false);
+            push(scope, text, line, "reference", false);
           }
         }
+        return;
       }
+      if (k !== 0 && k !== DECORATOR) {
+        for (const d of this.#implicitCallees(v, k as Implicit)) {
+          push(scope, d.m.definitions[d.i].id, line, "implicit", true);
+        }
+        return;
+      }
+      // a call, or a decorator applied (`@dec` calls `dec(f)`): the callee, then the dunders
+      // the call runs on a known class (`__init__`; `__new__` implicit) or instance (`__call__`)
+      const kind = k === 0 ? "call" as const : "decorator" as const;
+      if (v?.t === "def") {
+        push(scope, v.m.definitions[v.i].id, line, kind, true);
+      } else if (v?.t === "builtin") {
+        push(scope, `builtins.${v.name}`, line, kind, true);
+      } else if (v?.t !== "inst" && !text.endsWith("()")) push(scope, text, line, kind, false);
+      // an unknown call result called (`make()()`) names nothing: its inner call is recorded
+      const dunders = this.#callDunders(v);
+      for (const d of dunders) push(scope, d.m.definitions[d.i].id, line, d.kind, true);
+      if (v?.t === "inst" && !dunders.length && !text.endsWith("()")) {
+        push(scope, text, line, kind, false);
+      }
+    };
+    for (const [s, text, line, k] of m.uses) {
+      if (k !== KEYED) one(s, text, line, k);
+      else for (const [t, kk] of this.#keyedUses(m, s, text, line)) one(s, t, line, kk);
     }
     const info: ModuleInfo = {
       module,
@@ -247,6 +275,41 @@ export class Project {
     };
     this.#resolved.set(module, info);
     return info;
+  }
+
+  /**
+   * A container element read by a name and called (`ls[KEY]()`, summary.ts {@link KEYED}): a
+   * call of the element under the key's constant value (`KEY = 1`, also imported), or when the
+   * name holds no known constant, a reference to every element the read may give.
+   */
+  #keyedUses(m: ModuleSummary, s: number, text: string, line: number): [string, 0 | 1][] {
+    const [key, ...rest] = text.split("\0");
+    const choices = rest.map((c) => c.split("\x01"));
+    this.#depth = 0;
+    const v = this.#evalText(m, s, key, line);
+    if (v?.t !== "const") return choices.map(([, t]) => [t, 1]);
+    const hit = choices.find(([k]) => k === v.key);
+    return hit ? [[hit[1], 0]] : [];
+  }
+
+  /**
+   * The project methods calling a value runs besides the value itself: of a project class,
+   * `__init__` (kind `dunder`) and `__new__` (kind `implicit`: an instantiation counts as a use of
+   * its `__init__` only, docs/run-logs.md), each when the class or a base defines it; `__call__`
+   * of an instance (`dunder`).
+   */
+  #callDunders(v: Value | null | undefined): { m: ModuleSummary; i: number; kind: UseKind }[] {
+    const out: { m: ModuleSummary; i: number; kind: UseKind }[] = [];
+    const add = (x: Value | null, kind: UseKind) => {
+      if (x?.t === "def" && x.m.definitions[x.i].kind !== "class") {
+        out.push({ m: x.m, i: x.i, kind });
+      }
+    };
+    if (v?.t === "def" && v.m.definitions[v.i].kind === "class") {
+      add(this.#member(v.m, v.i, "__new__"), "implicit");
+      add(this.#member(v.m, v.i, "__init__"), "dunder");
+    } else if (v?.t === "inst") add(this.#member(v.m, v.i, "__call__"), "dunder");
+    return out;
   }
 
   /**
@@ -294,7 +357,7 @@ export class Project {
     if (!hit) return [];
     const out = new Set<string>();
     for (const u of this.resolveModule(hit.m.module).uses) {
-      if (u.scope !== id || u.kind !== "call") continue;
+      if (u.scope !== id || !CALL_KINDS.has(u.kind)) continue;
       if (u.resolved && u.target.startsWith("builtins.")) continue;
       out.add(u.target);
     }
@@ -538,6 +601,8 @@ export class Project {
           return { t: "def", m, i: b.def };
         case "module":
           return this.#moduleValue(b.module);
+        case "const":
+          return { t: "const", key: b.key };
         case "from":
         case "alias":
         case "new": {
@@ -694,19 +759,19 @@ export class Project {
   }
 }
 
-const EDGE_KIND = { call: 0, reference: 1, implicit: 2 } as const;
+const EDGE_KIND = { call: 0, reference: 1, implicit: 2, dunder: 3, decorator: 4 } as const;
+const EDGE_KINDS = Object.keys(EDGE_KIND) as Edge["kind"][];
 
-/** Edges cached as `[fromIndex, toIndex, line, 0 call | 1 reference | 2 implicit]` over the nodes. */
+/** Edges cached as `[fromIndex, toIndex, line, EDGE_KIND[kind]]` over the nodes. */
 function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
   try {
     const data = JSON.parse(Deno.readTextFileSync(path)) as { n: number; e: number[][] };
     if (data.n !== nodes.length) return undefined;
-    return data.e.map(([f, t, line, k]) => ({
-      from: nodes[f].id,
-      to: nodes[t].id,
-      line,
-      kind: k === 0 ? "call" : k === 1 ? "reference" : "implicit",
-    }));
+    return data.e.map(([f, t, line, k]) => {
+      const kind = EDGE_KINDS[k];
+      if (!kind) throw new Error(`edge kind ${k}`);
+      return { from: nodes[f].id, to: nodes[t].id, line, kind };
+    });
   } catch {
     return undefined;
   }

@@ -24,10 +24,11 @@ import type { AnalysisError, Definition } from "./types.ts";
 import type { Tree } from "web-tree-sitter";
 
 /** Version of the summary format and extraction rules; part of every cache key. */
-export const SUMMARY_VERSION = 13;
+export const SUMMARY_VERSION = 14;
 
 /**
- * What a name is bound to in one scope. `fb`: a fallback, bound inside an `except` handler or
+ * What a name is bound to in one scope (`const`: a non-negative integer or plain string literal,
+ * its key as a container key, `i:1` / `s:name`). `fb`: a fallback, bound inside an `except` handler or
  * from an inner scope through `global`/`nonlocal`; `attr`: an instance attribute (`self.x = …` in
  * a method, kept in the class's scope) whose value is evaluated in scope `in`.
  */
@@ -38,6 +39,7 @@ export type Binding =
     | { k: "from"; line: number; module: string; name: string }
     | { k: "alias"; line: number; text: string }
     | { k: "new"; line: number; text: string }
+    | { k: "const"; line: number; key: string }
     | { k: "other"; line: number }
   )
   & { fb?: 1; attr?: 1; in?: number };
@@ -73,14 +75,28 @@ export interface Scope {
  * `scope` the index of the innermost scope (for name lookup), `text` the dotted source text
  * (`np.asarray`, `self.f`, `super().m`, `C().m`), `kind` 0 for a call, 1 for a reference, or a
  * value that syntax runs dunders of ({@link Implicit}): 2 iterated (`for x in v`, comprehensions),
- * 3 iterated by `async for`, 4 entered by `with v`, 5 by `async with v`, 6 raised (`raise C`).
+ * 3 iterated by `async for`, 4 entered by `with v`, 5 by `async with v`, 6 raised (`raise C`);
+ * {@link DECORATOR} (7) a decorator applied (`@dec`, which calls `dec(f)`); {@link KEYED} (8) a
+ * container element read by a name that may hold a constant key and called (`ls[KEY]()`), whose
+ * text is the key's dotted text then each `key\x01element` the read may give, `\0`-separated.
  * References whose head is a plain local variable (parameter, loop variable, …) or a builtin are
  * dropped here: they can never name a function.
  */
-export type RawUse = [scope: number, text: string, line: number, kind: 0 | 1 | Implicit];
+export type RawUse = [
+  scope: number,
+  text: string,
+  line: number,
+  kind: 0 | 1 | Implicit | typeof DECORATOR | typeof KEYED,
+];
 
 /** Kinds of {@link RawUse} whose dunders run without a call expression. */
 export type Implicit = 2 | 3 | 4 | 5 | 6;
+
+/** The {@link RawUse} kind of a decorator expression applied to a def or class (`@dec`). */
+export const DECORATOR = 7;
+
+/** The {@link RawUse} kind of a call of a container element read by a name (`ls[KEY]()`). */
+export const KEYED = 8;
 
 /** Everything phase 1 extracts from one file (JSON-serialisable). */
 export interface ModuleSummary {
@@ -179,6 +195,10 @@ interface Container {
   line: number;
   elements: Element[];
   refs: [number, number];
+  /** Number of elements of a list/tuple (indexable by position and sliceable); absent for dicts. */
+  length?: number;
+  /** A slice of another container of the scope (`b = a[1:3]`): its name, bounds and line. */
+  from?: { name: string; bounds: (number | null)[]; line: number };
 }
 
 /**
@@ -193,10 +213,30 @@ interface Access {
   own: [number, number];
   write?: { text: string | null; refs: [number, number] };
   at: number;
+  /** A read whose one `?` key in `path` is this name's value (`ls[KEY]()`, {@link KEYED}). */
+  key?: string;
+  /** A slice read (`b = a[1:3]`, a {@link Container} `from`): no call of its own. */
+  slice?: true;
+}
+
+/**
+ * An assignment of a name to one value (`a = f`, `a = C()`, `a = 1`): `block` the id of the
+ * statement's enclosing block, `refs` the indices of its value's uses, `alias` whether the value
+ * is a dotted name (a function named as a value).
+ */
+interface Store {
+  scope: number;
+  name: string;
+  line: number;
+  block: number;
+  refs: [number, number];
+  alias: boolean;
+  fb: boolean;
 }
 
 class Summarizer {
   containers: Container[] = [];
+  stores: Store[] = [];
   accesses: Access[] = [];
   scopes: Scope[] = [];
   uses: RawUse[] = [];
@@ -219,39 +259,49 @@ class Summarizer {
     this.scopes.push({ kind: "module", parent: -1, def: -1, bindings: Object.create(null) });
   }
 
-  /** Whether a reference's head name is certainly a plain variable or a builtin in this file. */
-  plainValue(s: number, head: string, bare: boolean): boolean {
-    let x = s;
+  /**
+   * The bindings a name used in scope `s` sees in this file (the innermost scope binding it, by
+   * Python's scoping), `star` when a `from m import *` may bind it first, or null when unbound.
+   */
+  visibleBindings(s: number, head: string): { scope: Scope; bs: Binding[] } | "star" | null {
+    let x = this.scopes[s].globals?.includes(head) ? 0 : s;
     let first = true;
-    if (this.scopes[s].globals?.includes(head)) x = 0;
     while (x >= 0) {
       const sc = this.scopes[x];
       if (first || sc.kind !== "class") {
         const bs = sc.bindings[head]?.filter((b) => !b.attr);
-        // a bare name bound only to call results is an instance or unknown, never a function
-        if (bs?.length) {
-          return sc.self !== head && bs.every((b) => b.k === "other" || (bare && b.k === "new"));
-        }
-        if (sc.stars) return false;
+        if (bs?.length) return { scope: sc, bs };
+        if (sc.stars) return "star";
       }
       first = false;
       x = sc.parent;
     }
-    return BUILTINS.has(head);
+    return null;
+  }
+
+  /** Whether a reference's head name is certainly a plain variable or a builtin in this file. */
+  plainValue(s: number, head: string, bare: boolean): boolean {
+    const v = this.visibleBindings(s, head);
+    if (v === "star") return false;
+    if (v === null) return BUILTINS.has(head);
+    // a bare name bound only to call results is an instance or unknown, never a function
+    return v.scope.self !== head &&
+      v.bs.every((b) => b.k === "other" || b.k === "const" || (bare && b.k === "new"));
   }
 
   /**
    * Element flow through containers: a literal bound once to a name used only through constant
    * keys in its own scope gives each read-and-called element a call use (`d["a"]()` → the value
-   * last stored under `"a"` before that line), and its element references count no more (an
-   * element never read back is never used). A container used any other way (passed, iterated,
-   * updated, read by a computed key, or never read by a constant key in its own scope, as a
-   * module's table other modules import) keeps every element as a reference.
+   * last stored under `"a"` before that line, by `d["a"] = g` or `d.update({"a": g})`), and its
+   * element references count no more (an element never read back is never used). A slice with
+   * constant bounds (`b = a[1:3]`) is a container of its own, of the elements then in `a`; a read
+   * by a name that may hold a constant (`a[KEY]()`) is resolved in phase 2 ({@link KEYED}). A
+   * container used any other way (passed, iterated, mutated otherwise, read by any other key, or
+   * never read by a constant key in its own scope, as a module's table other modules import) keeps
+   * every element as a reference, and so do the containers sliced from it or it from.
    */
-  containerFlow() {
+  containerFlow(drop: Set<number>, add: Map<number, RawUse[]>) {
     if (!this.containers.length) return;
-    const drop = new Set<number>();
-    const add = new Map<number, RawUse[]>();
     // uses by head name (`d`, `d.update`, `d()`), accesses by name: one pass each
     const names = new Set(this.containers.map((c) => c.name));
     const usesOf = new Map<string, number[]>();
@@ -263,49 +313,151 @@ class Summarizer {
         else usesOf.set(m[0], [i]);
       }
     });
-    const accessesOf = Map.groupBy(this.accesses, (a) => a.name);
+    // a read by a name certainly no constant (a parameter, a loop variable) is no access
+    const accessesOf = Map.groupBy(
+      this.accesses.filter((a) => a.key === undefined || this.mayBeConstant(a.scope, a.key)),
+      (a) => a.name,
+    );
+    const ok = new Map<Container, boolean>();
+    const writesOf = new Map<Container, Access[]>();
+    const find = (scope: number, name: string) =>
+      this.containers.find((c) => c.scope === scope && c.name === name);
     for (const c of this.containers) {
+      ok.set(c, false);
       if (this.scopes[c.scope].bindings[c.name]?.length !== 1) continue;
       const mine = accessesOf.get(c.name) ?? [];
       // read back at least once here: a container never read in its module may be for others
       if (mine.some((a) => a.scope !== c.scope) || !mine.some((a) => !a.write)) continue;
       const own = new Set<number>();
       for (const a of mine) for (let i = a.own[0]; i < a.own[1]; i++) own.add(i);
-      const escaped = (usesOf.get(c.name) ?? []).some((i) => !own.has(i));
-      if (escaped) continue;
-      const writes = mine.filter((a) => a.write).sort((a, b) => a.line - b.line);
-      for (const r of mine) {
-        if (r.write) continue;
-        let text: string | null = null;
-        for (const e of c.elements) if (e.path === r.path) text = e.text;
-        for (const w of writes) {
-          if (w.line >= r.line) break;
-          if (w.path === r.path) text = w.write!.text;
-          else if (r.path.startsWith(w.path + "/")) text = null;
+      if ((usesOf.get(c.name) ?? []).some((i) => !own.has(i))) continue;
+      writesOf.set(c, mine.filter((a) => a.write).sort((a, b) => a.line - b.line));
+      if (c.from) {
+        const src = find(c.scope, c.from.name);
+        if (!src || !ok.get(src) || src.length === undefined) continue;
+        const sliced = sliceOf(
+          this.elementsAt(src, writesOf.get(src)!, c.from.line),
+          src.length,
+          c.from.bounds,
+        );
+        if (!sliced) continue;
+        [c.elements, c.length] = sliced;
+      }
+      ok.set(c, true);
+    }
+    // a slice and its source stand or fall together
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const c of this.containers) {
+        const src = c.from ? find(c.scope, c.from.name) : undefined;
+        if (src && ok.get(c) !== ok.get(src)) {
+          ok.set(c, false);
+          ok.set(src, false);
+          changed = true;
         }
-        if (text !== null) {
+      }
+    }
+    // the references that are element values themselves (`f` of `{"a": f}`); one inside an
+    // element's expression (`{"a": partial(f)}`) is a use of its own
+    const dropRefs = (from: number, to: number, values: Set<string | null>) => {
+      for (let i = from; i < to; i++) {
+        if (this.uses[i][3] === 1 && values.has(this.uses[i][1])) drop.add(i);
+      }
+    };
+    for (const c of this.containers) {
+      if (!ok.get(c)) continue;
+      const writes = writesOf.get(c)!;
+      for (const r of accessesOf.get(c.name) ?? []) {
+        if (r.write || r.slice) continue;
+        const elements = this.elementsAt(c, writes, r.line);
+        let use: RawUse | null = null;
+        if (r.key !== undefined) {
+          const choices = keyedChoices(elements, r.path);
+          if (choices.length) use = [r.scope, [r.key, ...choices].join("\0"), r.line, KEYED];
+        } else {
+          const text = elements.find((e) => e.path === r.path)?.text ?? null;
+          if (text !== null) use = [r.scope, text, r.line, 0];
+        }
+        if (use) {
           const list = add.get(r.at) ?? [];
-          list.push([r.scope, text, r.line, 0]);
+          list.push(use);
           add.set(r.at, list);
         }
       }
-      const dropRefs = (from: number, to: number) => {
-        for (let i = from; i < to; i++) if (this.uses[i][3] === 1) drop.add(i);
-      };
-      dropRefs(...c.refs);
-      for (const w of writes) dropRefs(...w.write!.refs);
+      dropRefs(...c.refs, new Set(c.elements.map((e) => e.text)));
+      const written = new Set(writes.map((w) => w.write!.text));
+      for (const w of writes) dropRefs(...w.write!.refs, written);
     }
-    const out: RawUse[] = [];
-    for (let i = 0; i <= this.uses.length; i++) {
-      const more = add.get(i);
-      if (more) out.push(...more);
-      if (i < this.uses.length && !drop.has(i)) out.push(this.uses[i]);
+  }
+
+  /** A container's elements as of a line: its literal's, overwritten by the writes before. */
+  elementsAt(c: Container, writes: Access[], line: number): Element[] {
+    let out = c.elements;
+    for (const w of writes) {
+      if (w.line >= line) break;
+      out = out.filter((e) => e.path !== w.path && !e.path.startsWith(w.path + "/"));
+      out.push({ path: w.path, text: w.write!.text });
     }
-    this.uses = out;
+    return out;
+  }
+
+  /**
+   * Whether a dotted name used in scope `s` may hold a constant: its head is bound, in the scope
+   * that defines it, to a literal constant, an import or an alias (else it is a parameter, a loop
+   * variable, a call's result, … or unbound).
+   */
+  mayBeConstant(s: number, text: string): boolean {
+    const head = /^[^.(]+/.exec(text)?.[0] ?? text;
+    const v = this.visibleBindings(s, head);
+    if (v === null || v === "star") return v === "star";
+    return v.scope.self !== head &&
+      v.bs.some((b) => b.k === "const" || b.k === "from" || b.k === "alias" || b.k === "module");
+  }
+
+  /**
+   * Dead stores: a function named as the whole value of a name's assignment (`a = f`) is no use
+   * of `f` when the name is assigned again later in the same block before anything can see it —
+   * no use of the name and no call (which could read it) in between, in this scope or inner ones
+   * (`a = dec1; a = dec2; @a` applies only `dec2`). A live alias keeps its reference, and uses of
+   * the name resolve through it (`cb = f; cb()` → a call of `f`).
+   */
+  deadStores(drop: Set<number>) {
+    const stores = Map.groupBy(this.stores, (x) => `${x.scope}\0${x.name}`);
+    for (const st of this.stores) {
+      if (!st.alias || st.fb) continue;
+      const sc = this.scopes[st.scope];
+      if (sc.globals?.includes(st.name) || sc.nonlocals?.includes(st.name)) continue;
+      const bs = sc.bindings[st.name]?.filter((b) => !b.attr) ?? [];
+      if (bs.filter((b) => b.line === st.line).length !== 1) continue;
+      const next = bs.find((b) => b.line > st.line);
+      if (!next || next.fb) continue;
+      const killer = stores.get(`${st.scope}\0${st.name}`)?.find((x) => x.line === next.line);
+      if (!killer || killer.block !== st.block) continue;
+      // the uses of the statements in between and of the new value, in source order
+      let seen = false;
+      for (let i = st.refs[1]; i < killer.refs[1] && !seen; i++) {
+        const u = this.uses[i];
+        seen = /^[^.(]+/.exec(u[1])?.[0] === st.name || (i < killer.refs[0] && u[3] !== 1);
+      }
+      if (seen) continue;
+      for (let i = st.refs[0]; i < st.refs[1]; i++) if (this.uses[i][3] === 1) drop.add(i);
+    }
   }
 
   result(): ModuleSummary {
-    this.containerFlow();
+    const drop = new Set<number>();
+    const add = new Map<number, RawUse[]>();
+    this.containerFlow(drop, add);
+    this.deadStores(drop);
+    if (drop.size || add.size) {
+      const out: RawUse[] = [];
+      for (let i = 0; i <= this.uses.length; i++) {
+        const more = add.get(i);
+        if (more) out.push(...more);
+        if (i < this.uses.length && !drop.has(i)) out.push(this.uses[i]);
+      }
+      this.uses = out;
+    }
     let lineStart = 0;
     const kept: RawUse[] = [];
     for (const u of this.uses) {
@@ -394,8 +546,9 @@ class Summarizer {
     else sc.bindings[name] = [b];
   }
 
-  use(text: string, node: Node, kind: "call" | "reference") {
-    this.uses.push([this.cur, text, node.startPosition.row + 1, kind === "call" ? 0 : 1]);
+  use(text: string, node: Node, kind: "call" | "reference" | "decorator") {
+    const k = kind === "call" ? 0 : kind === "reference" ? 1 : DECORATOR;
+    this.uses.push([this.cur, text, node.startPosition.row + 1, k]);
   }
 
   /** Records a value the innermost function returns (`?`: unknown). */
@@ -624,7 +777,7 @@ class Summarizer {
 
   call(node: Node) {
     const [fn, args] = fields(node, "function", "arguments");
-    const key = fn?.type === "subscript" ? constantPath(fn) : null;
+    const key = fn?.type === "subscript" ? constantPath(fn) ?? keyedPath(fn, this) : null;
     if (fn && key) {
       const at = this.uses.length;
       this.visit(fn);
@@ -635,6 +788,8 @@ class Summarizer {
         own: [at, this.uses.length],
         at: this.uses.length,
       });
+    } else if (fn && args && this.updated(node, fn, args)) {
+      return;
     } else if (fn) {
       const text = fn.type === "call" ? null : this.dotted(fn);
       if (text !== null) {
@@ -650,6 +805,65 @@ class Summarizer {
     if (args) this.visit(args);
   }
 
+  /**
+   * `d.update({"k": f}, k2=g)` with constant keys: constant-key writes of `d` (`d["k"] = f`) at
+   * the call's line, so that container flow follows the overwritten elements; false (nothing
+   * visited) for any other call.
+   */
+  updated(node: Node, fn: Node, args: Node): boolean {
+    if (fn.type !== "attribute") return false;
+    const [o, a] = fields(fn, "object", "attribute");
+    if (o?.type !== "identifier" || a?.text !== "update") return false;
+    const writes: Element[] = [];
+    let positional = 0;
+    for (const c of args.namedChildren) {
+      if (!c || c.type === "comment") continue;
+      if (c.type === "keyword_argument") {
+        const [k, v] = fields(c, "name", "value");
+        if (!k || !v || !this.written(`s:${k.text}`, v, writes)) return false;
+      } else if (c.type === "dictionary" && positional++ === 0) {
+        for (const pair of c.namedChildren) {
+          if (!pair || pair.type === "comment") continue;
+          const k = pair.type === "pair" ? pair.childForFieldName("key") : null;
+          const v = pair.type === "pair" ? pair.childForFieldName("value") : null;
+          const key = k ? constantKey(k) : null;
+          if (key === null || !v || !this.written(key, v, writes)) return false;
+        }
+      } else return false;
+    }
+    const at = this.uses.length;
+    this.use(`${o.text}.update`, node, "call");
+    const from = this.uses.length;
+    this.visit(args);
+    const refs: [number, number] = [from, this.uses.length];
+    for (const [i, w] of writes.entries()) {
+      this.accesses.push({
+        scope: this.cur,
+        name: o.text,
+        path: w.path,
+        line: line(node),
+        own: i === 0 ? [at, this.uses.length] : [at, at],
+        write: { text: w.text, refs },
+        at,
+      });
+    }
+    return true;
+  }
+
+  /**
+   * The writes of storing `value` under key path `path` (a nested literal replaces the whole
+   * entry, then sets its elements); false when a nested key is not constant.
+   */
+  written(path: string, value: Node, out: Element[]): boolean {
+    if (CONTAINERS.has(value.type)) {
+      out.push({ path, text: null });
+      return containerElements(value, path, out, (n) => this.dotted(n));
+    }
+    const t = value.type === "identifier" || value.type === "attribute" ? this.dotted(value) : null;
+    out.push({ path, text: t !== null && !t.includes("(") ? t : null });
+    return true;
+  }
+
   decorated(node: Node) {
     const decorators: string[] = [];
     let def: Node | null = null;
@@ -661,7 +875,7 @@ class Summarizer {
         decorators.push(e.text);
         const text = e.type === "call" ? null : this.dotted(e);
         if (text !== null) {
-          this.use(text, e, "call");
+          this.use(text, e, "decorator");
           if (text.includes("(")) this.headCall(e);
         } else this.visit(e);
       } else if (c.type === "function_definition" || c.type === "class_definition") def = c;
@@ -932,8 +1146,32 @@ class Summarizer {
           line: line(r),
           elements,
           refs,
+          length: r.type === "dictionary" ? undefined : namedKids(r).length,
         });
       }
+    }
+    const bounds = r && lefts.length === 1 && lefts[0].type === "identifier"
+      ? sliceBounds(r)
+      : null;
+    if (r && bounds) {
+      const source = r.namedChildren[0]!.text;
+      this.accesses.push({
+        scope: this.cur,
+        name: source,
+        path: "",
+        line: line(r),
+        own: refs,
+        at: refs[1],
+        slice: true,
+      });
+      this.containers.push({
+        scope: this.cur,
+        name: lefts[0].text,
+        line: line(r),
+        elements: [],
+        refs: [refs[1], refs[1]],
+        from: { name: source, bounds, line: line(r) },
+      });
     }
     if (r && lefts.length === 1 && lefts[0].type === "subscript") {
       const key = constantPath(lefts[0]);
@@ -951,6 +1189,18 @@ class Summarizer {
         });
         return;
       }
+    }
+    if (r && lefts.length === 1 && lefts[0].type === "identifier") {
+      const text = r.type === "identifier" || r.type === "attribute" ? this.dotted(r) : null;
+      this.stores.push({
+        scope: this.cur,
+        name: lefts[0].text,
+        line: line(lefts[0]),
+        block: node.parent?.parent?.id ?? -1,
+        refs,
+        alias: text !== null && !text.includes("("),
+        fb: this.fb > 0,
+      });
     }
     for (const left of lefts) if (r) this.assignPair(left, r);
     if (!r) { for (const left of lefts) this.target(left, { k: "other", line: line(left) }); }
@@ -988,6 +1238,8 @@ class Summarizer {
       if (text !== null && !text.includes("(")) {
         b = call ? { k: "new", line: l, text } : { k: "alias", line: l, text };
       }
+      const key = lt === "identifier" ? constantKey(r) : null;
+      if (key !== null) b = { k: "const", line: l, key };
     }
     if (lt === "attribute") {
       this.instanceAttribute(left, b);
@@ -1127,6 +1379,121 @@ function constantPath(n: Node): { name: string; path: string } | null {
     x = kids[0];
   }
   return x.type === "identifier" ? { name: x.text, path: keys.join("/") } : null;
+}
+
+/** The named children of a node, comments excluded. */
+function namedKids(n: Node): Node[] {
+  return n.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+}
+
+/**
+ * `name[k1][KEY]` with constant keys but one that is a dotted name (`KEY`, `cfg.KEY`) → the
+ * name, the key path with `?` for that key, and the key's text; else null.
+ */
+function keyedPath(
+  n: Node,
+  s: { dotted(n: Node): string | null },
+): { name: string; path: string; key: string } | null {
+  const keys: string[] = [];
+  let key: string | null = null;
+  let x: Node = n;
+  while (x.type === "subscript") {
+    const kids = namedKids(x);
+    if (kids.length !== 2) return null;
+    let k = constantKey(kids[1]);
+    if (
+      k === null && key === null && (kids[1].type === "identifier" || kids[1].type === "attribute")
+    ) {
+      key = s.dotted(kids[1]);
+      if (key === null || key.includes("(")) return null;
+      k = "?";
+    }
+    if (k === null) return null;
+    keys.unshift(k);
+    x = kids[0];
+  }
+  return x.type === "identifier" && key !== null
+    ? { name: x.text, path: keys.join("/"), key }
+    : null;
+}
+
+/** An integer literal, negative ones included (`-1`); else null. */
+function intLiteral(n: Node): number | null {
+  if (n.type === "integer" && /^\d+$/.test(n.text)) return Number(n.text);
+  if (n.type === "unary_operator" && /^-\s*\d+$/.test(n.text)) {
+    return -Number(n.text.replace(/^-\s*/, ""));
+  }
+  return null;
+}
+
+/** `name[a:b:c]` with literal integer (or omitted) bounds → `[a, b, c]` (null: omitted); else null. */
+function sliceBounds(n: Node): (number | null)[] | null {
+  if (n.type !== "subscript") return null;
+  const kids = namedKids(n);
+  if (kids.length !== 2 || kids[0].type !== "identifier" || kids[1].type !== "slice") return null;
+  const bounds: (number | null)[] = [null, null, null];
+  let part = 0;
+  for (const c of kids[1].children) {
+    if (!c || c.type === "comment") continue;
+    if (c.type === ":") part++;
+    else {
+      const v = intLiteral(c);
+      if (v === null || part > 2) return null;
+      bounds[part] = v;
+    }
+  }
+  return bounds;
+}
+
+/**
+ * The elements of a list/tuple of `length` elements sliced by `bounds` (Python's
+ * `slice.indices`), renumbered from 0, with the new length; null for a zero step.
+ */
+export function sliceOf(
+  elements: readonly Element[],
+  length: number,
+  bounds: readonly (number | null)[],
+): [Element[], number] | null {
+  const step = bounds[2] ?? 1;
+  if (step === 0) return null;
+  const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);
+  const at = (v: number | null, dflt: number, lo: number, hi: number) =>
+    v === null ? dflt : clamp(v < 0 ? v + length : v, lo, hi);
+  const picked: number[] = [];
+  if (step > 0) {
+    const stop = at(bounds[1], length, 0, length);
+    for (let i = at(bounds[0], 0, 0, length); i < stop; i += step) picked.push(i);
+  } else {
+    const stop = at(bounds[1], -1, -1, length - 1);
+    for (let i = at(bounds[0], length - 1, -1, length - 1); i > stop; i += step) picked.push(i);
+  }
+  const out: Element[] = [];
+  picked.forEach((old, j) => {
+    for (const e of elements) {
+      const slash = e.path.indexOf("/");
+      const head = slash < 0 ? e.path : e.path.slice(0, slash);
+      if (head === `i:${old}`) {
+        out.push({ path: `i:${j}${slash < 0 ? "" : e.path.slice(slash)}`, text: e.text });
+      }
+    }
+  });
+  return [out, picked.length];
+}
+
+/**
+ * The `key\x01element` choices of a read whose path has one `?` key: each element of the same
+ * depth whose other keys agree, with a known value.
+ */
+function keyedChoices(elements: readonly Element[], path: string): string[] {
+  const want = path.split("/");
+  const q = want.indexOf("?");
+  const out: string[] = [];
+  for (const e of elements) {
+    const got = e.path.split("/");
+    if (e.text === null || got.length !== want.length) continue;
+    if (want.every((k, i) => i === q || k === got[i])) out.push(`${got[q]}\x01${e.text}`);
+  }
+  return out;
 }
 
 /** The elements of a literal container by constant key path; false when a key is not constant. */

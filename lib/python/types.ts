@@ -34,6 +34,36 @@ export interface Definition {
   async?: boolean;
 }
 
+/**
+ * How a scope uses a function (lib/metrics `REUSE_KINDS` decides which count as reuse):
+ * - `call`: the callee of a call expression (`f()`, `C()` → `C`, `m.f()`, `x.method()`);
+ * - `decorator`: a decorator applied (`@dec` → `dec`; it runs `dec(f)`; `@dec(arg)` is a `call`
+ *   of `dec`);
+ * - `dunder`: a dunder that call syntax runs on a value of known class without naming it:
+ *   `C()` (or `@C`) → `C.__init__` when the class or a base defines it, `obj()` (or `@obj`) →
+ *   `obj.__call__` for an instance of a known class;
+ * - `reference`: a function named as a value (`key=f`, `map(f, xs)`, `{"a": f}`);
+ * - `implicit`: any other dunder that syntax runs on a value of known class: `C()` →
+ *   `C.__new__`, `for x in obj` → `__iter__`/`__next__`, `with obj` → `__enter__`/`__exit__`,
+ *   `raise C` → `C.__init__`.
+ */
+export type UseKind = "call" | "decorator" | "dunder" | "reference" | "implicit";
+
+/** Every {@link UseKind}. */
+export const USE_KINDS: readonly UseKind[] = [
+  "call",
+  "decorator",
+  "dunder",
+  "reference",
+  "implicit",
+];
+
+/**
+ * The kinds of use that run the function as a call (call syntax: a call expression, a decorator
+ * applied, and the dunders they run): a def's callees (`Project.callees`) and call edges.
+ */
+export const CALL_KINDS: ReadonlySet<UseKind> = new Set(["call", "decorator", "dunder"]);
+
 /** One call or function-value reference found in a scope. */
 export interface Use {
   /** Id of the enclosing def, or the module id for module-level code. */
@@ -42,13 +72,8 @@ export interface Use {
   target: string;
   /** 1-based line of the use. */
   line: number;
-  /**
-   * `call`: the callee of a call expression (`f()`, `C()` → `C` and `C.__init__`, `obj()` →
-   * `__call__`, `@dec` → `dec`); `reference`: a function named as a value (`key=f`);
-   * `implicit`: a dunder method that syntax runs without naming it, on a receiver of known class
-   * (`for x in obj` → `__iter__`/`__next__`, `with obj` → `__enter__`/`__exit__`).
-   */
-  kind: "call" | "reference" | "implicit";
+  /** See {@link UseKind}. */
+  kind: UseKind;
   resolved: boolean;
 }
 
@@ -75,7 +100,7 @@ export interface Edge {
   to: string;
   line: number;
   /** As {@link Use.kind}. */
-  kind: "call" | "reference" | "implicit";
+  kind: UseKind;
 }
 
 /** Dependency graph of a package (CLI `graph` output shape). */

@@ -16,6 +16,7 @@ import {
   type SnippetResult,
   sumCounts,
 } from "../../lib/python/oracle.ts";
+import { CALL_KINDS } from "../../lib/python/types.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const showMisses = Deno.args.includes("--misses");
@@ -104,13 +105,13 @@ console.log(
 );
 console.log(line(head).join("  "));
 for (const r of rows) console.log(line(r).join("  "));
-// the same pairs from call and implicit edges only (no references): what runs, not what is named
-const runs = sumCounts(await compareSuite(suite, ["call", "implicit"]));
+// the same pairs from edges of what runs only (no references), not what is named
+const runs = sumCounts(await compareSuite(suite, [...CALL_KINDS, "implicit"]));
 const only = precisionRecall(runs);
 console.log(
-  `calls only (call + implicit edges, no references): precision ${pct(only.precision)}, recall ${
-    pct(only.recall)
-  }`,
+  `calls only (call, decorator, dunder and implicit edges; no references): precision ${
+    pct(only.precision)
+  }, recall ${pct(only.recall)}`,
 );
 console.log(
   `overall precision ${pct(precision)} (goal ≥ 0.97), recall ${pct(recall)} (goal ≥ 0.95); ${

@@ -16,13 +16,19 @@ export const help = `Usage: deno task reporeuse calls <file.py> [--root <workspa
 Prints every call and function-value reference of the file as JSON:
 
   { "module": "<dotted module id>",
-    "uses": [{ "scope", "target", "line", "kind": "call"|"reference"|"implicit", "resolved": true|false }] }
+    "uses": [{ "scope", "target", "line", "kind", "resolved": true|false }] }
 
 scope is the enclosing def's id (or the module id for module-level code); target is the resolved
 qualified name (builtins as builtins.len), or the dotted source text when it cannot be resolved
-(np.asarray, self.helper of an unknown base): nothing is guessed. implicit uses are dunders that
-syntax runs on a value of known class (for → __iter__/__next__, with → __enter__/__exit__,
-raise C → C.__init__).
+(np.asarray, self.helper of an unknown base): nothing is guessed. kind is one of
+  call        the callee of a call expression (f(), C() → C, obj.method())
+  decorator   a decorator applied (@dec → dec; @dec(arg) is a call of dec)
+  dunder      a dunder that call syntax runs on a known class or instance (C() → C.__init__
+              when defined, obj() → __call__)
+  reference   a function named as a value (key=f, map(f, xs), {"a": f})
+  implicit    any other dunder that syntax runs on a value of known class (C() → C.__new__,
+              for → __iter__/__next__, with → __enter__/__exit__, raise C → C.__init__)
+docs/run-logs.md says which kinds count as reuse.
 
 Options:
   --root DIR   resolve the file in the context of the workspace DIR: the packages found in it (top-level

@@ -26,8 +26,10 @@ cache) and prints its dependency graph as JSON:
 Node ids are dotted (package name first: seaborn._core.rules.categorical_order); kind is
 module | class | function | method; start/end are CPython ast lineno/end_lineno; file is relative
 to the package directory. Edges go from the enclosing def (or module) to a resolved def or module,
-kind call | reference | implicit (a dunder that for/with/raise runs on a value of known class,
-e.g. __iter__, __enter__; docs/run-logs.md says which kinds count as reuse). A symbol is internal when a component of its id after the package name is
+kind call | decorator | dunder | reference | implicit (as in \`reporeuse calls --help\`: a call
+expression, a decorator applied, a dunder that call syntax runs such as C() → C.__init__, a
+function named as a value, a dunder that for/with/raise runs; docs/run-logs.md says which kinds
+count as reuse). A symbol is internal when a component of its id after the package name is
 _private (not a dunder), or when it is defined inside a function.
 
 Options:
