@@ -11,29 +11,40 @@
  * await withScratch("reporeuse-example-", async (dir, atCleanup) => {
  *   kept = dir;
  *   await Deno.writeTextFile(`${dir}/a.txt`, "a");
- *   atCleanup(() => Promise.resolve()); // e.g. `git worktree remove` of a worktree inside dir
+ *   atCleanup(() => {}); // e.g. `git worktree remove` of a worktree inside dir
  * });
  * console.assert(!(await Deno.stat(kept).then(() => true, () => false)));
  * ```
  * @module
  */
 
-type Cleanup = () => Promise<void>;
+/** A clean-up step. Synchronous, so that once interrupted no other work of the process runs. */
+type Cleanup = () => void;
 
 /** Clean-ups of every scratch space alive in this process, in registration order. */
 const pending: Cleanup[] = [];
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 let interrupted = false;
 
-async function onSignal(signal: (typeof SIGNALS)[number]): Promise<void> {
-  if (interrupted) return; // a second Ctrl-C while cleaning up: keep cleaning
+/** Blocks the thread for `ms` (no other JavaScript of this process runs meanwhile). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function onSignal(signal: (typeof SIGNALS)[number]): void {
+  if (interrupted) return;
   interrupted = true;
   console.error(`\n${signal}: removing temporary files …`);
-  for (const c of pending.toReversed()) await c().catch(() => {});
+  // Nothing here yields to the event loop, so no new file operation of the interrupted work
+  // starts; a second pass removes what operations already under way when the signal came left.
+  for (let pass = 0; pass < 2; pass++) {
+    for (const c of pending.toReversed()) c();
+    sleepSync(100);
+  }
   Deno.exit(signal === "SIGINT" ? 130 : 143);
 }
 
-const handlers = SIGNALS.map((s) => [s, () => void onSignal(s)] as const);
+const handlers = SIGNALS.map((s) => [s, () => onSignal(s)] as const);
 
 function listen(on: boolean): void {
   if (Deno.build.os === "windows") return;
@@ -43,26 +54,32 @@ function listen(on: boolean): void {
   }
 }
 
+const quietly = (fn: Cleanup) => () => {
+  try {
+    fn();
+  } catch {
+    // a clean-up that fails (already done, already gone) must not stop the others
+  }
+};
+
 /**
  * Runs `work` with a new temporary directory (`prefix` as Deno.makeTempDir's) and removes it
  * afterwards. `atCleanup(fn)` registers more clean-up (run before the directory is removed, last
- * registered first), e.g. removing a git worktree or stopping a child process.
+ * registered first; it may run twice), e.g. removing a git worktree or stopping a child process.
  */
 export async function withScratch<T>(
   prefix: string,
   work: (dir: string, atCleanup: (fn: Cleanup) => void) => Promise<T>,
 ): Promise<T> {
   const dir = await Deno.makeTempDir({ prefix });
-  const mine: Cleanup[] = [() => Deno.remove(dir, { recursive: true }).catch(() => {})];
-  const all: Cleanup = async () => {
-    for (const c of mine.toReversed()) await c().catch(() => {});
-  };
+  const mine: Cleanup[] = [quietly(() => Deno.removeSync(dir, { recursive: true }))];
+  const all: Cleanup = () => mine.toReversed().forEach((c) => c());
   if (pending.length === 0) listen(true);
   pending.push(all);
   try {
-    return await work(dir, (fn) => mine.push(fn));
+    return await work(dir, (fn) => mine.push(quietly(fn)));
   } finally {
-    await all();
+    all();
     pending.splice(pending.indexOf(all), 1);
     if (pending.length === 0) listen(false);
   }

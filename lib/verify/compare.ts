@@ -166,6 +166,70 @@ export interface FileComparison {
   rows?: RowDifferences;
   /** Binary files: first differing byte offset. */
   byte?: number;
+  /** Vega-Lite specs (`.vl.json`): the data rows they plot, compared apart from the styling. */
+  data?: DataDifference;
+}
+
+/** The data rows of two Vega-Lite specs (every `data.values` and `datasets` entry). */
+export interface DataDifference {
+  rowsA: number;
+  rowsB: number;
+  /** Rows (canonical JSON) on one side only, as multisets. */
+  onlyA: string[];
+  onlyB: string[];
+}
+
+/** JSON with object keys sorted (so key order does not make rows differ). */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return `{${
+      Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")
+    }}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+/** Every data row of a Vega-Lite spec: `data.values` at any level and `datasets`. */
+function specRows(spec: unknown): string[] {
+  const rows: string[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== "object") return;
+    const o = v as Record<string, unknown>;
+    const data = o.data as { values?: unknown } | undefined;
+    if (data && Array.isArray(data.values)) rows.push(...data.values.map(canonical));
+    if (o.datasets && typeof o.datasets === "object") {
+      for (const d of Object.values(o.datasets)) {
+        if (Array.isArray(d)) rows.push(...d.map(canonical));
+      }
+    }
+    for (const [k, x] of Object.entries(o)) if (k !== "data" && k !== "datasets") walk(x);
+  };
+  walk(spec);
+  return rows;
+}
+
+/** Rows of `a` not matched by a row of `b` (multiset difference), in `a`'s order. */
+function minus(a: string[], b: string[]): string[] {
+  const left = new Map<string, number>();
+  for (const r of b) left.set(r, (left.get(r) ?? 0) + 1);
+  return a.filter((r) => {
+    const n = left.get(r) ?? 0;
+    if (n) left.set(r, n - 1);
+    return !n;
+  });
+}
+
+function compareSpecData(a: string, b: string): DataDifference | undefined {
+  let x: string[], y: string[];
+  try {
+    [x, y] = [specRows(JSON.parse(a)), specRows(JSON.parse(b))];
+  } catch {
+    return undefined;
+  }
+  return { rowsA: x.length, rowsB: y.length, onlyA: minus(x, y), onlyB: minus(y, x) };
 }
 
 /** Key columns of a scored frame file (`targets.parquet` → FRAME_KEYS.targets), else none. */
@@ -173,6 +237,10 @@ function frameKeys(path: string): readonly string[] {
   const stem = path.slice(path.lastIndexOf("/") + 1).replace(/\.(parquet|csv)$/, "");
   return (FRAME_KEYS as Record<string, readonly string[]>)[stem] ?? [];
 }
+
+/** A column's type as Polars names it (`Int64`, `List(String)`, …). */
+const typeName = (df: pl.DataFrame, c: string) =>
+  String(df.getColumn(c).dtype).replace(/^DataType\((.*)\)$/, "$1");
 
 function parquetRows(bytes: Uint8Array) {
   const df = pl.readParquet(Buffer.from(bytes));
@@ -184,7 +252,7 @@ function compareParquet(path: string, a: Uint8Array, b: Uint8Array): RowDifferen
   const schema: string[] = [];
   for (const c of x.columns) {
     if (!y.columns.includes(c)) continue;
-    const [ta, tb] = [String(x.df.getColumn(c).dtype), String(y.df.getColumn(c).dtype)];
+    const [ta, tb] = [typeName(x.df, c), typeName(y.df, c)];
     if (ta !== tb) schema.push(`column ${c}: ${ta} in A, ${tb} in B`);
   }
   return compareRows(x, y, frameKeys(path), schema);
@@ -221,6 +289,9 @@ export function compareFile(path: string, a: Uint8Array, b: Uint8Array): FileCom
   const text = compareText(ta, tb)!;
   if (path.endsWith(".csv")) {
     return { path, status: "different", rows: compareCsv(path, ta, tb), text };
+  }
+  if (path.endsWith(".vl.json")) {
+    return { path, status: "different", text, data: compareSpecData(ta, tb) };
   }
   return { path, status: "different", text };
 }
@@ -297,9 +368,23 @@ export function formatFile(
     return lines;
   }
   const t = c.text!;
-  return [
-    `DIFFERENT  ${c.path}: line ${t.line}, column ${t.column} (${t.lines} of ${t.linesA} lines differ)`,
+  const lines = [
+    `DIFFERENT  ${c.path}: line ${t.line}, column ${t.column} ` +
+    `(${t.lines} lines differ in place; ${t.linesA} lines in ${a}, ${t.linesB} in ${b})`,
     `    ${a}: ${JSON.stringify(t.a)}`,
     `    ${b}: ${JSON.stringify(t.b)}`,
   ];
+  const d = c.data;
+  if (d && !d.onlyA.length && !d.onlyB.length) {
+    lines.push(`    plotted data: the same ${d.rowsA} rows (only the spec's styling differs)`);
+  } else if (d) {
+    lines.push(
+      `    plotted data differs: ${d.onlyA.length} of ${d.rowsA} rows only in ${a}, ` +
+        `${d.onlyB.length} of ${d.rowsB} only in ${b}`,
+    );
+    const cut = (r: string) => r.length > 200 ? `${r.slice(0, 200)}…` : r;
+    for (const r of d.onlyA.slice(0, 2)) lines.push(`      e.g. ${a}: ${cut(r)}`);
+    for (const r of d.onlyB.slice(0, 2)) lines.push(`      e.g. ${b}: ${cut(r)}`);
+  }
+  return lines;
 }

@@ -51,11 +51,7 @@ async function run(
   what: string,
   cmd: string,
   args: string[],
-  opts: {
-    cwd?: string;
-    env?: Record<string, string>;
-    atCleanup?: (fn: () => Promise<void>) => void;
-  } = {},
+  opts: { cwd?: string; env?: Record<string, string>; atCleanup?: (fn: () => void) => void } = {},
 ): Promise<string> {
   const child = new Deno.Command(cmd, {
     args,
@@ -66,12 +62,8 @@ async function run(
     stderr: "piped",
   }).spawn();
   let done = false;
-  opts.atCleanup?.(async () => {
-    if (done) return;
-    try {
-      child.kill("SIGTERM");
-    } catch { /* already gone */ }
-    await child.status.catch(() => {});
+  opts.atCleanup?.(() => {
+    if (!done) child.kill("SIGTERM");
   });
   const out = await child.output();
   done = true;
@@ -109,10 +101,12 @@ export function verifyIdentical(opts: VerifyIdenticalOptions): Promise<Identical
     const tree = `${root}/rev`;
     step(`checking out ${opts.against} (${commit.slice(0, 12)}) in a temporary worktree`);
     await run("git worktree add", "git", ["-C", repo, "worktree", "add", "--detach", tree, commit]);
-    atCleanup(async () => {
-      await run("git worktree remove", "git", ["-C", repo, "worktree", "remove", "--force", tree])
-        .catch(() => {});
-      await run("git worktree prune", "git", ["-C", repo, "worktree", "prune"]).catch(() => {});
+    atCleanup(() => {
+      const git = (...args: string[]) =>
+        new Deno.Command("git", { args: ["-C", repo, ...args], stdout: "null", stderr: "null" })
+          .outputSync();
+      git("worktree", "remove", "--force", tree);
+      git("worktree", "prune");
     });
     const installed = run("deno install in the worktree", Deno.execPath(), ["install"], {
       cwd: tree,
