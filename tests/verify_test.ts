@@ -82,7 +82,7 @@ Deno.test("recovery: a planted wrong decision and a dropped truth row fail, name
   const dir = await Deno.makeTempDir({ prefix: "reporeuse-verify-corrupt-" });
   try {
     await simulateCorpus(`${dir}/corpus`, { seed: 7, scale: "small" });
-    const scored = await scoreCorpus(`${dir}/corpus`, { cacheDir: `${dir}/cache`, workers: 0 });
+    const scored = await scoreCorpus(`${dir}/corpus`, { cacheDir: `${dir}/cache` });
     const good = await recovery(scored, `${dir}/corpus/truth`);
     assert.ok(good.ok, formatRecovery("good", good).join("\n"));
     assert.equal(good.recovered, good.targets);
