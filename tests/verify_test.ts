@@ -33,9 +33,19 @@ function verify(args: string[], tmp: string) {
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
-Deno.test("verify truth --seeds 7 --scale small: 100%, exit 0, temporary files removed", async () => {
+/** Runs `fn` with a new directory for the task's TMPDIR, and checks that it is left empty. */
+async function withTmp(fn: (tmp: string) => Promise<void>): Promise<void> {
   const tmp = await Deno.makeTempDir({ prefix: "reporeuse-verify-test-" });
   try {
+    await fn(tmp);
+    assert.deepEqual([...Deno.readDirSync(tmp)], [], "temporary directory left behind");
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+Deno.test("verify truth --seeds 7 --scale small: 100%, exit 0, temporary files removed", () =>
+  withTmp(async (tmp) => {
     const out = await verify(["truth", "--seeds", "7", "--scale", "small"], tmp).output();
     const stdout = text(out.stdout);
     assert.equal(out.code, 0, stdout + text(out.stderr));
@@ -47,15 +57,10 @@ Deno.test("verify truth --seeds 7 --scale small: 100%, exit 0, temporary files r
     assert.ok(Number(m[1]) > 500, `${m[1]} planted targets`);
     assert.match(stdout, /turns 300\/300 {2}errored 0 .* OK$/m);
     assert.match(stdout, /^OK: 1 seeds, 100%/m);
-    assert.deepEqual([...Deno.readDirSync(tmp)], [], "temporary directory left behind");
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("verify truth: Ctrl-C removes the temporary corpus and exits 130", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "reporeuse-verify-test-" });
-  try {
+Deno.test("verify truth: Ctrl-C removes the temporary corpus and exits 130", () =>
+  withTmp(async (tmp) => {
     const child = verify(["truth", "--seeds", "1", "--scale", "small"], tmp).spawn();
     // wait until the corpus is being written
     const started = Date.now();
@@ -72,11 +77,7 @@ Deno.test("verify truth: Ctrl-C removes the temporary corpus and exits 130", asy
     child.kill("SIGINT");
     const out = await child.output();
     assert.equal(out.code, 130, text(out.stderr));
-    assert.deepEqual([...Deno.readDirSync(tmp)], [], "temporary directory left behind");
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("recovery: a planted wrong decision and a dropped truth row fail, named with both sides", async () => {
   const dir = await Deno.makeTempDir({ prefix: "reporeuse-verify-corrupt-" });
@@ -138,26 +139,19 @@ function parquet(df: pl.DataFrame, compression: "uncompressed" | "zstd" = "zstd"
 }
 
 Deno.test("compareFile: frames by key, same data in other bytes, CSV rows, text and plotted data", () => {
-  const base = {
-    harness: ["h", "h", "h"],
-    model: ["m", "m", "m"],
-    memory: ["interface", "interface", "interface"],
-    chain: ["c1", "c1", "c2"],
-    turn: [1, 2, 1],
-    target: ["p.f", "p.g", "p.f"],
-    callees: [3, 4, 5],
-  };
-  const a = pl.DataFrame(base);
+  const targets = (chain: string[], target: string[], callees: number[]) =>
+    pl.DataFrame({
+      harness: ["h", "h", "h"],
+      model: ["m", "m", "m"],
+      memory: ["interface", "interface", "interface"],
+      chain,
+      turn: [1, 2, 1],
+      target,
+      callees,
+    });
+  const a = targets(["c1", "c1", "c2"], ["p.f", "p.g", "p.f"], [3, 4, 5]);
   // B: c1 turn 2 changes, c2 is gone, c3 is new, and the rows come in another order
-  const b = pl.DataFrame({
-    harness: ["h", "h", "h"],
-    model: ["m", "m", "m"],
-    memory: ["interface", "interface", "interface"],
-    chain: ["c3", "c1", "c1"],
-    turn: [1, 2, 1],
-    target: ["p.h", "p.g", "p.f"],
-    callees: [1, 5, 3],
-  });
+  const b = targets(["c3", "c1", "c1"], ["p.h", "p.g", "p.f"], [1, 5, 3]);
   const d = compareFile("scored/targets.parquet", parquet(a), parquet(b));
   assert.equal(d.status, "different");
   assert.deepEqual(d.rows!.changed, [{
