@@ -88,13 +88,18 @@ async function truth(args: string[]): Promise<number> {
       console.log(formatRecovery(`seed ${String(seed).padStart(2)}`, r, { seconds }).join("\n")),
   });
   const failed = results.filter((r) => !r.recovery.ok);
-  const worst = Math.min(...results.map((r) => recoveryPercent(r.recovery)));
+  const checked = results.filter((r) => !r.recovery.error);
+  const worst = Math.min(...checked.map((r) => recoveryPercent(r.recovery)));
+  const broken = results.length - checked.length;
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
   console.log(
     failed.length
       ? `FAIL: ${failed.length} of ${results.length} seeds (${
         failed.map((r) => r.seed).join(", ")
-      }) not fully recovered (lowest ${worst.toFixed(2)}%); ${secs} s, scale ${scale}`
+      }) not fully recovered` +
+        (checked.length ? ` (lowest ${worst.toFixed(2)}%)` : "") +
+        (broken ? `, ${broken} could not be simulated or scored` : "") +
+        `; ${secs} s, scale ${scale}`
       : `OK: ${results.length} seeds, 100% of planted decisions recovered on each; ${secs} s, ` +
         `scale ${scale}`,
   );

@@ -66,6 +66,23 @@ export interface Recovery {
   problems: RecoveryProblem[];
   /** 100% recovered, nothing extra, every turn matched, none errored. */
   ok: boolean;
+  /** Why the seed could not be checked at all (simulation or scoring failed). */
+  error?: string;
+}
+
+/** The result of a seed that could not be simulated or scored. */
+function failed(error: unknown): Recovery {
+  return {
+    targets: 0,
+    recovered: 0,
+    scored: 0,
+    turns: 0,
+    turnsMatched: 0,
+    erroredTurns: 0,
+    problems: [],
+    ok: false,
+    error: error instanceof Error ? error.message : String(error),
+  };
 }
 
 function problem(
@@ -141,6 +158,7 @@ export function formatRecovery(
   r: Recovery,
   opts: { maxProblems?: number; seconds?: number } = {},
 ): string[] {
+  if (r.error) return [`${label}  FAIL: ${r.error}`];
   const pct = recoveryPercent(r);
   // never round a miss up to 100.00%
   const shown = r.recovered < r.targets && pct > 99.99 ? "99.99" : pct.toFixed(2);
@@ -186,17 +204,18 @@ export function verifyTruth(
     const queue = [...opts.seeds];
     const one = async (seed: number) => {
       const t0 = performance.now();
-      const corpus = `${root}/seed-${seed}`;
-      log(`seed ${seed}: simulating (${scale})`);
-      await simulateCorpus(corpus, { seed, scale });
-      log(`seed ${seed}: scoring`);
-      const scored = await scoreCorpus(corpus, {
-        cacheDir: `${root}/cache-${seed}`,
-        workers: opts.workers,
-      });
-      const r = await recovery(scored, `${corpus}/truth`);
-      await Deno.remove(corpus, { recursive: true });
-      await Deno.remove(`${root}/cache-${seed}`, { recursive: true }).catch(() => {});
+      const corpus = `${root}/seed-${seed}`, cacheDir = `${root}/cache-${seed}`;
+      let r: Recovery;
+      try {
+        log(`seed ${seed}: simulating (${scale})`);
+        await simulateCorpus(corpus, { seed, scale });
+        log(`seed ${seed}: scoring`);
+        const scored = await scoreCorpus(corpus, { cacheDir, workers: opts.workers });
+        r = await recovery(scored, `${corpus}/truth`);
+      } catch (e) {
+        r = failed(e); // the other seeds still run
+      }
+      for (const d of [corpus, cacheDir]) await Deno.remove(d, { recursive: true }).catch(() => {});
       const seconds = (performance.now() - t0) / 1000;
       results.push({ seed, recovery: r, seconds });
       opts.onSeed?.(seed, r, seconds);
