@@ -9,6 +9,7 @@ import {
   formatComparison,
   formatRecovery,
   parseSeeds,
+  percentText,
   recoveryPercent,
   verifyIdentical,
   verifyTruth,
@@ -89,7 +90,8 @@ async function truth(args: string[]): Promise<number> {
   });
   const failed = results.filter((r) => !r.recovery.ok);
   const checked = results.filter((r) => !r.recovery.error);
-  const worst = Math.min(...checked.map((r) => recoveryPercent(r.recovery)));
+  const worst = checked.map((r) => r.recovery)
+    .sort((a, b) => recoveryPercent(a) - recoveryPercent(b))[0];
   const broken = results.length - checked.length;
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
   console.log(
@@ -97,7 +99,7 @@ async function truth(args: string[]): Promise<number> {
       ? `FAIL: ${failed.length} of ${results.length} seeds (${
         failed.map((r) => r.seed).join(", ")
       }) not fully recovered` +
-        (checked.length ? ` (lowest ${worst.toFixed(2)}%)` : "") +
+        (worst ? ` (lowest ${percentText(worst)}%)` : "") +
         (broken ? `, ${broken} could not be simulated or scored` : "") +
         `; ${secs} s, scale ${scale}`
       : `OK: ${results.length} seeds, 100% of planted decisions recovered on each; ${secs} s, ` +

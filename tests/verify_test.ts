@@ -16,6 +16,7 @@ import {
   formatFile,
   formatRecovery,
   parseSeeds,
+  percentText,
   recovery,
   recoveryPercent,
 } from "../lib/verify/mod.ts";
@@ -132,6 +133,22 @@ Deno.test("parseSeeds: ranges and lists; bad specs throw", () => {
   assert.deepEqual(parseSeeds("3, 1-2,3"), [3, 1, 2]);
   assert.throws(() => parseSeeds("5-1"), /empty range/);
   assert.throws(() => parseSeeds("x"), /expected N/);
+});
+
+Deno.test("percentText: a miss is never shown as 100.00%", () => {
+  const r = (targets: number, recovered: number) => ({
+    targets,
+    recovered,
+    scored: recovered,
+    turns: 0,
+    turnsMatched: 0,
+    erroredTurns: 0,
+    problems: [],
+    ok: recovered === targets,
+  });
+  assert.equal(percentText(r(100_000, 99_999)), "99.99");
+  assert.equal(percentText(r(3, 2)), "66.67");
+  assert.equal(percentText(r(7, 7)), "100.00");
 });
 
 function parquet(df: pl.DataFrame, compression: "uncompressed" | "zstd" = "zstd"): Uint8Array {

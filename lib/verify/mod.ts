@@ -18,6 +18,7 @@ export {
   formatProblem,
   formatRecovery,
   parseSeeds,
+  percentText,
   type Recovery,
   recovery,
   recoveryPercent,

@@ -136,6 +136,12 @@ export function recoveryPercent(r: Recovery): number {
   return r.targets ? (100 * r.recovered) / r.targets : 100;
 }
 
+/** The recovery percentage with two decimals, never rounded up to 100.00 when a target is missed. */
+export function percentText(r: Recovery): string {
+  const pct = recoveryPercent(r);
+  return r.recovered < r.targets && pct > 99.99 ? "99.99" : pct.toFixed(2);
+}
+
 /** One problem as a line: where (config, chain, turn, target), what, and which side has what. */
 export function formatProblem(p: RecoveryProblem): string {
   const where = `${p.config}  ${p.chain} turn ${p.turn}` + (p.target ? `  ${p.target}` : "");
@@ -159,9 +165,7 @@ export function formatRecovery(
   opts: { maxProblems?: number; seconds?: number } = {},
 ): string[] {
   if (r.error) return [`${label}  FAIL: ${r.error}`];
-  const pct = recoveryPercent(r);
-  // never round a miss up to 100.00%
-  const shown = r.recovered < r.targets && pct > 99.99 ? "99.99" : pct.toFixed(2);
+  const shown = percentText(r);
   const extra = r.problems.filter((p) => p.kind === "extra" && p.table === "targets").length;
   const lines = [
     `${label}  targets ${r.targets}  recovered ${r.recovered}  ${shown}%  extra ${extra}  ` +
