@@ -212,4 +212,13 @@ Deno.test("compareFile: frames by key, same data in other bytes, CSV rows, text 
   assert.match(formatFile(restyled, { a: "old", b: "new" }).join("\n"), /plotted data: the same 2/);
   const moved = compareFile("figures/f.vl.json", spec("A", 1), spec("A", 2));
   assert.deepEqual([moved.data!.onlyA, moved.data!.onlyB], [['{"x":1,"y":1}'], ['{"x":1,"y":2}']]);
+  assert.deepEqual(moved.data!.numbers, { a: 4, b: 4, onlyA: 1, onlyB: 1 });
+  // relabelled rows: the rows differ, the numbers they plot do not
+  const labelled = (label: string) =>
+    enc(JSON.stringify({ data: { values: [{ label, v: 1.5 }] } }));
+  const relabelled = compareFile("f.vl.json", labelled("x"), labelled("y"));
+  assert.match(
+    formatFile(relabelled, { a: "old", b: "new" }).join("\n"),
+    /numbers in them: the same 1$/m,
+  );
 });

@@ -177,6 +177,12 @@ export interface DataDifference {
   /** Rows (canonical JSON) on one side only, as multisets. */
   onlyA: string[];
   onlyB: string[];
+  /**
+   * The numbers in those rows (every numeric value, as a multiset): how many on each side and how
+   * many of them only on one side — so relabelled rows with the same numbers are told apart from
+   * changed numbers.
+   */
+  numbers: { a: number; b: number; onlyA: number; onlyB: number };
 }
 
 /** JSON with object keys sorted (so key order does not make rows differ). */
@@ -192,23 +198,29 @@ function canonical(v: unknown): string {
 }
 
 /** Every data row of a Vega-Lite spec: `data.values` at any level and `datasets`. */
-function specRows(spec: unknown): string[] {
-  const rows: string[] = [];
+function specRows(spec: unknown): unknown[] {
+  const rows: unknown[] = [];
   const walk = (v: unknown) => {
     if (Array.isArray(v)) return v.forEach(walk);
     if (!v || typeof v !== "object") return;
     const o = v as Record<string, unknown>;
     const data = o.data as { values?: unknown } | undefined;
-    if (data && Array.isArray(data.values)) rows.push(...data.values.map(canonical));
+    if (data && Array.isArray(data.values)) rows.push(...data.values);
     if (o.datasets && typeof o.datasets === "object") {
-      for (const d of Object.values(o.datasets)) {
-        if (Array.isArray(d)) rows.push(...d.map(canonical));
-      }
+      for (const d of Object.values(o.datasets)) if (Array.isArray(d)) rows.push(...d);
     }
     for (const [k, x] of Object.entries(o)) if (k !== "data" && k !== "datasets") walk(x);
   };
   walk(spec);
   return rows;
+}
+
+/** Every number inside `v`, as text. */
+function numbersIn(v: unknown, out: string[] = []): string[] {
+  if (typeof v === "number") out.push(String(v));
+  else if (Array.isArray(v)) v.forEach((x) => numbersIn(x, out));
+  else if (v && typeof v === "object") Object.values(v).forEach((x) => numbersIn(x, out));
+  return out;
 }
 
 /** Rows of `a` not matched by a row of `b` (multiset difference), in `a`'s order. */
@@ -223,13 +235,26 @@ function minus(a: string[], b: string[]): string[] {
 }
 
 function compareSpecData(a: string, b: string): DataDifference | undefined {
-  let x: string[], y: string[];
+  let x: unknown[], y: unknown[];
   try {
     [x, y] = [specRows(JSON.parse(a)), specRows(JSON.parse(b))];
   } catch {
     return undefined;
   }
-  return { rowsA: x.length, rowsB: y.length, onlyA: minus(x, y), onlyB: minus(y, x) };
+  const [rx, ry] = [x.map(canonical), y.map(canonical)];
+  const [nx, ny] = [numbersIn(x), numbersIn(y)];
+  return {
+    rowsA: x.length,
+    rowsB: y.length,
+    onlyA: minus(rx, ry),
+    onlyB: minus(ry, rx),
+    numbers: {
+      a: nx.length,
+      b: ny.length,
+      onlyA: minus(nx, ny).length,
+      onlyB: minus(ny, nx).length,
+    },
+  };
 }
 
 /** Key columns of a scored frame file (`targets.parquet` → FRAME_KEYS.targets), else none. */
@@ -370,7 +395,8 @@ export function formatFile(
   const t = c.text!;
   const lines = [
     `DIFFERENT  ${c.path}: line ${t.line}, column ${t.column} ` +
-    `(${t.lines} lines differ in place; ${t.linesA} lines in ${a}, ${t.linesB} in ${b})`,
+    `(${t.lines === 1 ? "1 line differs" : `${t.lines} lines differ`} in place; ` +
+    `${t.linesA} lines in ${a}, ${t.linesB} in ${b})`,
     `    ${a}: ${JSON.stringify(t.a)}`,
     `    ${b}: ${JSON.stringify(t.b)}`,
   ];
@@ -378,9 +404,13 @@ export function formatFile(
   if (d && !d.onlyA.length && !d.onlyB.length) {
     lines.push(`    plotted data: the same ${d.rowsA} rows (only the spec's styling differs)`);
   } else if (d) {
+    const n = d.numbers;
     lines.push(
       `    plotted data differs: ${d.onlyA.length} of ${d.rowsA} rows only in ${a}, ` +
-        `${d.onlyB.length} of ${d.rowsB} only in ${b}`,
+        `${d.onlyB.length} of ${d.rowsB} only in ${b}; numbers in them: ` +
+        (n.onlyA || n.onlyB
+          ? `${n.onlyA} of ${n.a} only in ${a}, ${n.onlyB} of ${n.b} only in ${b}`
+          : `the same ${n.a}`),
     );
     const cut = (r: string) => r.length > 200 ? `${r.slice(0, 200)}…` : r;
     for (const r of d.onlyA.slice(0, 2)) lines.push(`      e.g. ${a}: ${cut(r)}`);
