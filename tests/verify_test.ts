@@ -123,6 +123,23 @@ Deno.test("recovery: a planted wrong decision and a dropped truth row fail, name
       lines[1].includes(`${f.chain} turn ${f.turn}  ${f.target}: reused: truth false, scored true`),
     );
     assert.ok(lines[2].includes(`${d.target}: scored target that was not planted`));
+
+    // a turn the scorer could not score is named with the scorer's message, before the rest
+    const errors = pl.DataFrame({
+      path: ["tasks/c1/chain.json"],
+      chain: ["c1"],
+      turn: [4],
+      config: ["mini-SWE-agent__GPT-5.6-Terra__interface"],
+      message: ["turns[3].path p/m.py is used by an earlier turn"],
+    });
+    const unscored = await recovery({ ...scored, errors }, `${dir}/corpus/truth`);
+    assert.equal(unscored.ok, false);
+    assert.equal(unscored.erroredTurns, 1);
+    assert.equal(
+      formatRecovery("seed  7", unscored)[1],
+      "  error    tasks/c1/chain.json: turns[3].path p/m.py is used by an earlier turn — 1 turn " +
+        "unscored, first mini-SWE-agent__GPT-5.6-Terra__interface  c1 turn 4",
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

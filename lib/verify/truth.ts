@@ -11,7 +11,7 @@
  * ```
  * @module
  */
-import { erroredTurns, scoreCorpus, type Scored } from "../frames/mod.ts";
+import { erroredTurns, type ErrorRow, rowsOf, scoreCorpus, type Scored } from "../frames/mod.ts";
 import { checkTruth, checkTurnsTruth, type Scale, simulateCorpus } from "../simulate/mod.ts";
 import { withScratch } from "../util/scratch.ts";
 
@@ -34,8 +34,11 @@ export function parseSeeds(spec: string): number[] {
 
 /** One difference between planted truth and the scores. */
 export interface RecoveryProblem {
-  /** `mismatch`: both have the row, a value differs; `missing`: planted, not scored; `extra`: scored, not planted. */
-  kind: "mismatch" | "missing" | "extra";
+  /**
+   * `error`: the scorer left turns unscored for this reason (`message`, `turns`); `mismatch`: both
+   * have the row, a value differs; `missing`: planted, not scored; `extra`: scored, not planted.
+   */
+  kind: "error" | "mismatch" | "missing" | "extra";
   /** `targets` (truth/targets.csv) or `turns` (truth/turns.csv). */
   table: "targets" | "turns";
   /** The row's key: configuration (harness | model | memory), chain, turn and, for targets, target. */
@@ -47,6 +50,9 @@ export interface RecoveryProblem {
   column?: string;
   truth?: string;
   scored?: string;
+  /** For an error: the scorer's message (with the file it names) and how many turns it cost. */
+  message?: string;
+  turns?: number;
 }
 
 /** Recovery of one corpus's planted truth. */
@@ -97,6 +103,29 @@ function problem(
 }
 
 /**
+ * The scorer's errors that left turns unscored, one problem per distinct file and message (with
+ * the first turn it hit and the number of turns): they explain the `missing` rows that follow.
+ */
+function errorProblems(errors: Scored["errors"]): RecoveryProblem[] {
+  const byMessage = new Map<string, RecoveryProblem>();
+  const counted = new Set<string>();
+  for (const e of rowsOf<ErrorRow>(errors)) {
+    if (e.config === null || e.chain === null || e.turn === null) continue;
+    const message = e.path ? `${e.path}: ${e.message}` : e.message;
+    let p = byMessage.get(message);
+    if (!p) {
+      const [config, chain, turn] = [e.config, e.chain, String(e.turn)];
+      p = { kind: "error", table: "turns", config, chain, turn, message };
+      p.turns = 0;
+      byMessage.set(message, p);
+    }
+    const turn = `${message}\u0000${e.config}\u0000${e.chain}\u0000${e.turn}`;
+    if (!counted.has(turn)) counted.add(turn), p.turns!++;
+  }
+  return [...byMessage.values()];
+}
+
+/**
  * Compares scored frames with the planted truth in `truthDir` (holding targets.csv and
  * turns.csv; a simulated corpus's `truth/`).
  */
@@ -118,6 +147,7 @@ export async function recovery(
     }
     for (const k of c.extra) problems.push(problem("extra", table, k));
   }
+  problems.unshift(...errorProblems(scored.errors));
   const errored = erroredTurns(scored.errors);
   return {
     targets: t.truth,
@@ -145,6 +175,11 @@ export function percentText(r: Recovery): string {
 /** One problem as a line: where (config, chain, turn, target), what, and which side has what. */
 export function formatProblem(p: RecoveryProblem): string {
   const where = `${p.config}  ${p.chain} turn ${p.turn}` + (p.target ? `  ${p.target}` : "");
+  if (p.kind === "error") {
+    return `error    ${p.message} — ${p.turns} turn${
+      p.turns === 1 ? "" : "s"
+    } unscored, first ${where}`;
+  }
   const what = p.kind === "missing"
     ? `planted ${p.table === "targets" ? "target" : "turn"} not scored`
     : p.kind === "extra"
