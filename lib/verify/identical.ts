@@ -51,7 +51,7 @@ async function run(
   what: string,
   cmd: string,
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string>; atCleanup?: (fn: () => void) => void } = {},
+  opts: { cwd?: string; env?: Record<string, string>; atCleanup?: AtCleanup } = {},
 ): Promise<string> {
   const child = new Deno.Command(cmd, {
     args,
@@ -77,45 +77,87 @@ async function run(
 /** The project root (holding deno.json) of this file. */
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 
+type AtCleanup = (fn: () => void) => void;
+
+/** Checks `against` out in a new worktree at `tree` (removed at clean-up); returns its commit. */
+async function checkout(repo: string, against: string, tree: string, atCleanup: AtCleanup) {
+  const commit = (await run("git rev-parse", "git", [
+    "-C",
+    repo,
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    `${against}^{commit}`,
+  ]).catch(() => {
+    throw new Error(`${against}: not a commit of ${repo}`);
+  })).trim();
+  await run("git worktree add", "git", ["-C", repo, "worktree", "add", "--detach", tree, commit]);
+  atCleanup(() => {
+    const git = (...args: string[]) =>
+      new Deno.Command("git", { args: ["-C", repo, ...args], stdout: "null", stderr: "null" })
+        .outputSync();
+    git("worktree", "remove", "--force", tree);
+    git("worktree", "prune");
+  });
+  return commit;
+}
+
+/** This tree's outputs through the library: `frames/` (scoreCorpus) and `report/` (reproduce). */
+async function buildHere(corpus: string, out: string, cacheDir: string, B: number, boot?: number) {
+  await writeScored(await scoreCorpus(corpus, { cacheDir }), `${out}/frames`);
+  await reproduce({ runs: corpus, out: `${out}/report`, cache: false, B, bootstrapSeed: boot });
+}
+
+/** The same outputs from the revision checked out at `tree`, through its own CLI. */
+async function buildThere(
+  tree: string,
+  corpus: string,
+  out: string,
+  o: {
+    cacheDir: string;
+    B: number;
+    boot?: number;
+    atCleanup: AtCleanup;
+    step: (m: string) => void;
+  },
+) {
+  const deno = (what: string, args: string[]) =>
+    run(what, Deno.execPath(), ["run", "-A", ...args], {
+      cwd: tree,
+      env: { REPOREUSE_CACHE_DIR: o.cacheDir },
+      atCleanup: o.atCleanup,
+    });
+  o.step("the revision: scoring");
+  await deno("score", ["tasks/cli.ts", "score", corpus, "--out", `${out}/frames`]);
+  o.step("the revision: reproducing tables and figures");
+  const boot = o.boot === undefined ? [] : ["--boot-seed", `${o.boot}`];
+  await deno("reproduce", [
+    "tasks/reproduce.ts",
+    ...["--runs", corpus, "--out", `${out}/report`, "--no-cache", "--quiet", "--B", `${o.B}`],
+    ...boot,
+  ]);
+}
+
 /**
  * Builds both sides' outputs in a temporary directory (removed afterwards, with the worktree, also
  * on Ctrl-C) and compares them file by file.
  */
 export function verifyIdentical(opts: VerifyIdenticalOptions): Promise<IdenticalResult> {
   const log = opts.log ?? (() => {});
-  const repo = opts.repo ?? ROOT;
-  const B = opts.B ?? 1000;
+  const B = opts.B ?? 1000, boot = opts.bootstrapSeed;
   return withScratch("reporeuse-verify-identical-", async (root, atCleanup) => {
     const t0 = performance.now();
     const step = (m: string) => log(`[${((performance.now() - t0) / 1000).toFixed(0)} s] ${m}`);
-    const commit = (await run("git rev-parse", "git", [
-      "-C",
-      repo,
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `${opts.against}^{commit}`,
-    ]).catch(() => {
-      throw new Error(`${opts.against}: not a commit of ${repo}`);
-    })).trim();
     const tree = `${root}/rev`;
-    step(`checking out ${opts.against} (${commit.slice(0, 12)}) in a temporary worktree`);
-    await run("git worktree add", "git", ["-C", repo, "worktree", "add", "--detach", tree, commit]);
-    atCleanup(() => {
-      const git = (...args: string[]) =>
-        new Deno.Command("git", { args: ["-C", repo, ...args], stdout: "null", stderr: "null" })
-          .outputSync();
-      git("worktree", "remove", "--force", tree);
-      git("worktree", "prune");
-    });
+    step(`checking out ${opts.against} in a temporary worktree`);
+    const commit = await checkout(opts.repo ?? ROOT, opts.against, tree, atCleanup);
     const installed = run("deno install in the worktree", Deno.execPath(), ["install"], {
       cwd: tree,
       atCleanup,
     });
     let corpus: string, described: string;
     if (opts.corpus) {
-      corpus = await Deno.realPath(opts.corpus);
-      described = corpus;
+      corpus = described = await Deno.realPath(opts.corpus);
     } else {
       const seed = opts.seed ?? 1, scale = opts.scale ?? "paper";
       corpus = `${root}/corpus`;
@@ -124,43 +166,19 @@ export function verifyIdentical(opts: VerifyIdenticalOptions): Promise<Identical
       await simulateCorpus(corpus, { seed, scale });
     }
     await installed;
-
     const mine = `${root}/out/this`, theirs = `${root}/out/rev`;
-    step("this tree: scoring");
-    const scored = await scoreCorpus(corpus, { cacheDir: `${root}/cache-this` });
-    await writeScored(scored, `${mine}/frames`);
-    step("this tree: reproducing tables and figures");
-    await reproduce({
-      runs: corpus,
-      out: `${mine}/report`,
-      cache: false,
+    step("this tree: scoring, reproducing tables and figures");
+    await buildHere(corpus, mine, `${root}/cache-this`, B, boot);
+    await buildThere(tree, corpus, theirs, {
+      cacheDir: `${root}/cache-rev`,
       B,
-      bootstrapSeed: opts.bootstrapSeed,
-    });
-
-    const env = { REPOREUSE_CACHE_DIR: `${root}/cache-rev` };
-    const deno = (what: string, args: string[]) =>
-      run(`${opts.against}: ${what}`, Deno.execPath(), ["run", "-A", ...args], {
-        cwd: tree,
-        env,
-        atCleanup,
+      boot,
+      atCleanup,
+      step,
+    })
+      .catch((e) => {
+        throw new Error(`${opts.against}: ${(e as Error).message}`);
       });
-    step(`${opts.against}: scoring`);
-    await deno("score", ["tasks/cli.ts", "score", corpus, "--out", `${theirs}/frames`]);
-    step(`${opts.against}: reproducing tables and figures`);
-    const boot = opts.bootstrapSeed === undefined ? [] : ["--boot-seed", `${opts.bootstrapSeed}`];
-    await deno("reproduce", [
-      "tasks/reproduce.ts",
-      "--runs",
-      corpus,
-      "--out",
-      `${theirs}/report`,
-      "--no-cache",
-      "--quiet",
-      "--B",
-      `${B}`,
-      ...boot,
-    ]);
     step("comparing");
     const files = await compareDirs(theirs, mine);
     return {
