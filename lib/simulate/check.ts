@@ -15,6 +15,7 @@ import {
   readTruthCsv,
   TARGET_KEYS,
   TRUTH_COLUMNS,
+  type TruthComparison,
 } from "./truth.ts";
 
 /** Columns compared between truth and scored targets (the simulator's list). */
@@ -26,12 +27,16 @@ export interface TruthCheck {
   truth: number;
   /** Scored targets. */
   scored: number;
+  /** Planted targets found with every compared value equal. */
+  matched: number;
   /** Planted targets the scorer did not find (keys). */
   missing: string[];
   /** Scored targets that were not planted (keys). */
   extra: string[];
   /** Column → number of targets whose value differs, with up to 5 examples. */
   mismatches: Record<string, { count: number; examples: string[] }>;
+  /** Every differing value (key, column, truth's and the scorer's value), in truth order. */
+  differences: TruthComparison["mismatches"];
   /** True when nothing is missing, extra or different. */
   ok: boolean;
 }
@@ -56,9 +61,11 @@ async function check(
   return {
     truth: r.planted,
     scored: r.scored,
+    matched: r.matched,
     missing: r.missing,
     extra: r.extra,
     mismatches,
+    differences: r.mismatches,
     ok: !r.missing.length && !r.extra.length && !r.mismatches.length,
   };
 }

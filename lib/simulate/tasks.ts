@@ -116,25 +116,30 @@ function generateChain(rng: Rng, repo: GenPackage, chain: string, nTurns: number
   const earlierFns: { id: string; turn: number }[] = [];
   const usedModules = new Set<string>();
   for (let t = 1; t <= nTurns; t++) {
-    let modName = "";
-    for (let k = 0; k < 100; k++) {
-      modName = `${
-        rng.pick([
-          "grouped",
-          "ordered",
-          "scaled",
-          "mapped",
-          "binned",
-          "stacked",
-          "aligned",
-          "weighted",
-        ])
-      }_${rng.pick(NOUNS)}`;
-      const m = `${repo.pkg}._core.${modName}`;
-      if (!usedModules.has(m) && !w0Modules.has(m)) break;
+    // the module to create: new in W0 and in this chain (a redraw only where the first draw
+    // collides, so chains without a collision are generated as before)
+    let modName = "", module = "";
+    for (let tries = 0; tries < 100; tries++) {
+      for (let k = 0; k < 100; k++) {
+        modName = `${
+          rng.pick([
+            "grouped",
+            "ordered",
+            "scaled",
+            "mapped",
+            "binned",
+            "stacked",
+            "aligned",
+            "weighted",
+          ])
+        }_${rng.pick(NOUNS)}`;
+        const m = `${repo.pkg}._core.${modName}`;
+        if (!usedModules.has(m) && !w0Modules.has(m)) break;
+      }
+      const underCore = rng.chance(0.7);
+      module = underCore ? `${repo.pkg}._core.${modName}` : `${repo.pkg}.${modName}`;
+      if (!usedModules.has(module) && !w0Modules.has(module)) break;
     }
-    const underCore = rng.chance(0.7);
-    const module = underCore ? `${repo.pkg}._core.${modName}` : `${repo.pkg}.${modName}`;
     usedModules.add(module);
     const path = module.replaceAll(".", "/") + ".py";
     const functions: FnSpec[] = [];
