@@ -97,8 +97,14 @@ export function turnCellIntervals(
     const chains = byChain(g.rows).map(chainStats);
     const stat = (cs: ChainStats[]) => {
       const rec: Record<string, number | null> = {};
+      const byTurn = new Map<number, Record<Metric, number | null>>();
+      const at = (t: number) => {
+        let m = byTurn.get(t);
+        if (!m) byTurn.set(t, m = metricsAtTurnOfStats(cs, t));
+        return m;
+      };
       for (const [m, first] of TURN_CELLS) {
-        const a = metricsAtTurnOfStats(cs, first)[m], b = metricsAtTurnOfStats(cs, last)[m];
+        const a = at(first)[m], b = at(last)[m];
         rec[`${m}_t${first}`] = a;
         rec[`${m}_t5`] = b;
         rec[`${m}_delta`] = a === null || b === null ? null : b - a;
