@@ -129,7 +129,16 @@ export function renderRequirement(
   earlier: TurnSpec[],
   sources: SubmittedSource[] = [],
 ): string {
-  const body = renderRequirementBody(turn);
+  return withNote(renderRequirementBody(turn), memory, earlier, sources);
+}
+
+/** A requirement body followed by the historical note of `memory` (none without memory). */
+function withNote(
+  body: string,
+  memory: Memory,
+  earlier: TurnSpec[],
+  sources: SubmittedSource[],
+): string {
   const note = memory === "interface"
     ? renderInterfaceNote(earlier)
     : memory === "source"
@@ -158,12 +167,7 @@ export function withMemory(
 ): string {
   const at = text.lastIndexOf("\n## Note\n");
   const body = (at >= 0 ? text.slice(0, at) : text).trimEnd() + "\n";
-  const note = memory === "interface"
-    ? renderInterfaceNote(earlier)
-    : memory === "source"
-    ? renderSourceNote(sources)
-    : "";
-  return note ? `${body}\n${note}` : body;
+  return withNote(body, memory, earlier, sources);
 }
 
 /** The delivery instructions of Appendix B.2 wrapping a requirement (identical for every memory). */
