@@ -44,6 +44,14 @@ export interface CellInterval {
   interval: Interval;
 }
 
+/** Each configuration's rows (in paper order) with the bootstrap statistics of its chains. */
+function configChains(
+  turns: pl.DataFrame | TurnRow[],
+): { key: ConfigKey; rows: TurnRow[]; chains: ChainStats[] }[] {
+  const groups = byConfig(asTurnRows(turns)).sort((a, b) => configOrder(a.key, b.key));
+  return groups.map((g) => ({ ...g, chains: byChain(g.rows).map(chainStats) }));
+}
+
 /**
  * Cluster-bootstrap 95% intervals (chains resampled with replacement) of every Table 2/4 metric of
  * every configuration. Each configuration's replicates reuse the same seed, so all its metrics are
@@ -54,12 +62,10 @@ export function cellIntervals(
   opts: BootstrapOptions = {},
 ): CellInterval[] {
   const out: CellInterval[] = [];
-  const groups = byConfig(asTurnRows(turns)).sort((a, b) => configOrder(a.key, b.key));
-  for (const g of groups) {
-    const chains = byChain(g.rows).map(chainStats);
+  for (const { key, chains } of configChains(turns)) {
     const all = clusterBootstrapAll(chains, metricsOfStats, opts);
     for (const m of METRICS) {
-      out.push({ config: g.key, metric: m, chains: chains.length, interval: all[m] });
+      out.push({ config: key, metric: m, chains: chains.length, interval: all[m] });
     }
   }
   return out;
@@ -91,10 +97,8 @@ export function turnCellIntervals(
   opts: BootstrapOptions = {},
 ): TurnCellInterval[] {
   const out: TurnCellInterval[] = [];
-  const groups = byConfig(asTurnRows(turns)).sort((a, b) => configOrder(a.key, b.key));
-  for (const g of groups) {
-    const last = Math.max(...g.rows.map((r) => r.turn));
-    const chains = byChain(g.rows).map(chainStats);
+  for (const { key, rows, chains } of configChains(turns)) {
+    const last = Math.max(...rows.map((r) => r.turn));
     const stat = (cs: ChainStats[]) => {
       const rec: Record<string, number | null> = {};
       const byTurn = new Map<number, Record<Metric, number | null>>();
@@ -113,7 +117,7 @@ export function turnCellIntervals(
     };
     const all = clusterBootstrapAll(chains, stat, opts);
     for (const [cell, interval] of Object.entries(all)) {
-      out.push({ config: g.key, cell, chains: chains.length, interval });
+      out.push({ config: key, cell, chains: chains.length, interval });
     }
   }
   return out;
