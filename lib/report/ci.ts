@@ -34,7 +34,7 @@ import {
   mcnemar,
   pairedBootstrapAll,
 } from "./stats.ts";
-import { fmt } from "./table.ts";
+import { fmt } from "./table_render.ts";
 
 /** The interval of one Table 2/4 cell. */
 export interface CellInterval {

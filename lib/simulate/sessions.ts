@@ -16,7 +16,7 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import { type Action, grepHits, type SimWorkspace as Workspace } from "./reads.ts";
+import { type Action, grepHits, type SimWorkspace } from "./reads.ts";
 import { bashFor, pyUnder } from "./shell.ts";
 import type { LogContext } from "./formats.ts";
 
@@ -71,7 +71,7 @@ interface ClaudeTool {
 
 function claudeTool(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   a: Action,
   dir: string,
   version: string,
@@ -221,7 +221,7 @@ function claudeTool(
 /** A Claude Code session transcript (`version` picks prefixes and the sub-agent layout). */
 export function renderClaude(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   actions: Action[],
   ctx: LogContext & { version: string; repo: string },
 ): RenderedSession {
@@ -432,7 +432,7 @@ function codexOutput(r: { output: string; returncode: number }, era: string, rng
  */
 export function renderCodex(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   actions: Action[],
   ctx: LogContext & { version: string; repo: string; era: "pre" | "shell_command" | "exec" },
 ): string {

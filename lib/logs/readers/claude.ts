@@ -32,7 +32,7 @@
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
-import { UNKNOWN, Workspace } from "../workspace.ts";
+import { UNKNOWN, TurnWorkspace } from "../workspace.ts";
 import { applyEdit } from "./opencode.ts";
 import {
   arr,
@@ -217,7 +217,7 @@ interface Call {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   actions: Event[][];
   /** Agent steps of the main transcript so far (distinct assistant messages). */
   steps: number;
@@ -746,7 +746,7 @@ export async function readClaude(
     if (id !== undefined) agents.set(id, c);
   }
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, root),
+    ws: new TurnWorkspace(opts.files, root),
     actions: [],
     steps: 0,
     agents,

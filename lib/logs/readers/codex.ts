@@ -25,7 +25,7 @@
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
-import { UNKNOWN, Workspace } from "../workspace.ts";
+import { UNKNOWN, TurnWorkspace } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
 import {
   arr,
@@ -280,7 +280,7 @@ interface Call {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   actions: Event[][];
   steps: number;
   stamps: number[];
@@ -589,7 +589,7 @@ export async function readCodex(
     if (id && id !== selfId) children.set(id, c);
   }
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, root ?? ""),
+    ws: new TurnWorkspace(opts.files, root ?? ""),
     actions: [],
     steps: 0,
     stamps: [],

@@ -14,7 +14,7 @@
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
-import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
+import { splitLines, UNKNOWN, TurnWorkspace } from "../workspace.ts";
 import {
   arr,
   consecutiveNumbers,
@@ -70,7 +70,7 @@ export function readToolNumbers(output: string): number[] {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   zeroBased?: boolean;
   step: number;
   exports: Map<string, Json>;
@@ -263,7 +263,7 @@ export function applyEdit(
  * against `cwd` (workspace-relative).
  */
 export function applyPatch(
-  ws: Workspace,
+  ws: TurnWorkspace,
   patch: string,
   cwd = "",
 ): Map<string, string | null | typeof UNKNOWN> {
@@ -563,7 +563,7 @@ export async function readOpenCode(data: unknown, opts: ReaderOptions): Promise<
   const rootInfo = obj(root?.info) ?? {};
   const dir = opts.cwd ?? rootOf(root) ?? "";
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, dir),
+    ws: new TurnWorkspace(opts.files, dir),
     zeroBased: zeroBasedOffsets(str(rootInfo.version)),
     step: 0,
     exports,
@@ -621,7 +621,7 @@ export async function readOpenCodeJsonl(
     }
   }
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, dir ?? ""),
+    ws: new TurnWorkspace(opts.files, dir ?? ""),
     step: 0,
     exports: new Map(),
     done: new Set(),

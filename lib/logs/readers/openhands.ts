@@ -24,7 +24,7 @@
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
-import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
+import { splitLines, UNKNOWN, TurnWorkspace } from "../workspace.ts";
 import {
   arr,
   consecutiveNumbers,
@@ -109,7 +109,7 @@ export function catNumbers(text: string): number[] {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   step: number;
   actions: Event[][];
 }
@@ -597,7 +597,7 @@ export async function readOpenHands(
     }
   } else ({ events, record } = openHandsEvents(data));
   const root = opts.cwd ?? rootOf(events, record) ?? "/workspace";
-  const ctx: Ctx = { ws: new Workspace(opts.files, root), step: 0, actions: [] };
+  const ctx: Ctx = { ws: new TurnWorkspace(opts.files, root), step: 0, actions: [] };
   if (format === "openhands-v0") await readV0(ctx, events);
   else await readV1(ctx, events, subagents);
   const meta: LogMeta = {};

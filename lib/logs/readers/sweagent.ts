@@ -11,7 +11,7 @@
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, commandWords } from "../shell/analyze.ts";
-import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
+import { splitLines, UNKNOWN, TurnWorkspace } from "../workspace.ts";
 import { arr, num, obj, type ReaderOptions, type ReaderResult, str } from "./common.ts";
 
 function ev(
@@ -46,7 +46,7 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
   );
   const firstDir = traj.map((s) => str(obj(s.state)?.working_dir)).find((d) => d);
   const root = opts.cwd ?? firstDir ?? "/testbed";
-  const ws = new Workspace(opts.files, root);
+  const ws = new TurnWorkspace(opts.files, root);
   const actions: Event[][] = [];
   let seconds = 0;
   let timed = false;

@@ -14,7 +14,7 @@ import { summarize } from "../../python/summary.ts";
 import { moduleName } from "../../python/names.ts";
 import { configId, type ConfigKey } from "../aggregate.ts";
 import { Chart, type MimeBundle } from "../display.ts";
-import { fmt } from "../table.ts";
+import { fmt } from "../table_render.ts";
 import { escapeHtml } from "../../util/text.ts";
 import type { Runs } from "./load.ts";
 import { frame, Html, Markdown } from "./show.ts";
