@@ -256,6 +256,31 @@ function ciText(i: Interval, d: number, signed = false): string {
   return `${fmt(i.estimate, d, signed)} [${fmt(i.low, d, signed)}, ${fmt(i.high, d, signed)}]`;
 }
 
+/**
+ * Markdown rows of interval cells, one per configuration (in the cells' order): harness, model,
+ * memory, chains, then the cell of each column (`–` where a configuration has none).
+ */
+function configRows<C extends { config: ConfigKey; chains: number; interval: Interval }>(
+  cells: readonly C[],
+  columns: readonly string[],
+  columnOf: (c: C) => string,
+  text: (i: Interval, column: string) => string,
+): string[] {
+  const groups = new Map<string, C[]>();
+  for (const c of cells) {
+    const id = configId(c.config);
+    groups.set(id, [...(groups.get(id) ?? []), c]);
+  }
+  return [...groups.values()].map((cs) => {
+    const k = cs[0].config;
+    const texts = columns.map((col) => {
+      const c = cs.find((x) => columnOf(x) === col);
+      return c ? text(c.interval, col) : "–";
+    });
+    return `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${texts.join(" | ")} |`;
+  });
+}
+
 function pValue(p: number): string {
   return p < 0.0001 ? "< 0.0001" : p.toFixed(4);
 }
@@ -280,21 +305,9 @@ export function ciMarkdown(
     `| Harness | Model | Memory | Chains | ${METRICS.join(" | ")} |`,
     `|---|---|---|---:|${METRICS.map(() => "---:").join("|")}|`,
   ];
-  const byCfg = new Map<string, CellInterval[]>();
-  for (const c of cells) {
-    const id = configId(c.config);
-    byCfg.set(id, [...(byCfg.get(id) ?? []), c]);
-  }
-  for (const cs of byCfg.values()) {
-    const k = cs[0].config;
-    const cellsText = METRICS.map((m) => {
-      const c = cs.find((x) => x.metric === m);
-      return c ? ciText(c.interval, digits(m)) : "–";
-    });
-    lines.push(
-      `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${cellsText.join(" | ")} |`,
-    );
-  }
+  lines.push(
+    ...configRows(cells, METRICS, (c) => c.metric, (i, m) => ciText(i, digits(m as Metric))),
+  );
   if (opts.turnCells?.length) {
     const keys = TURN_CELLS.flatMap(([m, first]) => [`${m}_t${first}`, `${m}_t5`, `${m}_delta`]);
     lines.push(
@@ -307,21 +320,14 @@ export function ciMarkdown(
       `| Harness | Model | Memory | Chains | ${keys.join(" | ")} |`,
       `|---|---|---|---:|${keys.map(() => "---:").join("|")}|`,
     );
-    const rows = new Map<string, TurnCellInterval[]>();
-    for (const c of opts.turnCells) {
-      const id = configId(c.config);
-      rows.set(id, [...(rows.get(id) ?? []), c]);
-    }
-    for (const cs of rows.values()) {
-      const k = cs[0].config;
-      const cells = keys.map((key) => {
-        const c = cs.find((x) => x.cell === key);
-        return c ? ciText(c.interval, 1, key.endsWith("_delta")) : "–";
-      });
-      lines.push(
-        `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${cells.join(" | ")} |`,
-      );
-    }
+    lines.push(
+      ...configRows(
+        opts.turnCells,
+        keys,
+        (c) => c.cell,
+        (i, key) => ciText(i, 1, key.endsWith("_delta")),
+      ),
+    );
   }
   // Holm's correction over every McNemar test printed (the family of this file)
   const tests = paired.flatMap((p) => p.targets.filter((t) => t.pairs > 0));
