@@ -32,7 +32,7 @@
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
-import { UNKNOWN, TurnWorkspace } from "../workspace.ts";
+import { TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyEdit } from "./opencode.ts";
 import {
   arr,

@@ -21,7 +21,7 @@
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
-import { splitLines, UNKNOWN, TurnWorkspace } from "../workspace.ts";
+import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { arr, num, obj, type ReaderOptions, type ReaderResult, str, stripAnsi } from "./common.ts";
 
 type Json = Record<string, unknown>;
@@ -582,7 +582,12 @@ export async function readGemini(
   const main = geminiSession(bundle ? bundle.main : data);
   const subs = bundle ? arr(bundle.subagents).map((s) => geminiSession(s)) : [];
   const root = opts.cwd ?? geminiRoot(main) ?? "";
-  const ctx: Ctx = { ws: new TurnWorkspace(opts.files, root), step: 0, actions: [], subagents: subs };
+  const ctx: Ctx = {
+    ws: new TurnWorkspace(opts.files, root),
+    step: 0,
+    actions: [],
+    subagents: subs,
+  };
   await session(ctx, main);
   for (const s of ctx.subagents.splice(0)) await session(ctx, s, true);
   const meta: LogMeta = {};

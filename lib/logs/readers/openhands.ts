@@ -24,7 +24,7 @@
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
-import { splitLines, UNKNOWN, TurnWorkspace } from "../workspace.ts";
+import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import {
   arr,
   consecutiveNumbers,

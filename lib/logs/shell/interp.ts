@@ -7,7 +7,7 @@
  */
 import type { Node } from "../../util/treesitter.ts";
 import type { EventKind } from "../types.ts";
-import { UNKNOWN, type TurnWorkspace } from "../workspace.ts";
+import { type TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import {
   type Call,
   type OutLine,

@@ -6,7 +6,7 @@
  * @module
  */
 import type { EventKind } from "../types.ts";
-import { type Content, splitLines, UNKNOWN, type TurnWorkspace } from "../workspace.ts";
+import { type Content, splitLines, type TurnWorkspace, UNKNOWN } from "../workspace.ts";
 
 /** One line of a command's output; `file`/`n` when it shows line `n` (1-based) of `file`. */
 export interface OutLine {
