@@ -152,15 +152,16 @@ export function meanSums(rows: readonly TurnRow[]): MeanSums {
 
 /** The {@link MeanSums} of the union of disjoint sets of turns (undefined parts: no turns). */
 export function addMeanSums(parts: readonly (MeanSums | undefined)[]): MeanSums {
-  const n = MEAN_METRICS.length;
-  const sums = new Array<number>(n).fill(0), counts = new Array<number>(n).fill(0);
-  for (let k = 0; k < parts.length; k++) {
-    const p = parts[k];
-    if (!p) continue;
-    for (let i = 0; i < n; i++) {
-      sums[i] += p.sums[i];
-      counts[i] += p.counts[i];
+  const sums: number[] = [], counts: number[] = [];
+  for (let i = 0; i < MEAN_METRICS.length; i++) {
+    let sum = 0, count = 0;
+    for (const p of parts) {
+      if (!p) continue;
+      sum += p.sums[i];
+      count += p.counts[i];
     }
+    sums.push(sum);
+    counts.push(count);
   }
   return { sums, counts };
 }
@@ -185,9 +186,7 @@ export function addMeanSums(parts: readonly (MeanSums | undefined)[]): MeanSums 
  */
 export function meansOf(s: MeanSums): Record<MeanMetric, number | null> {
   const out = {} as Record<MeanMetric, number | null>;
-  for (let i = 0; i < MEAN_METRICS.length; i++) {
-    out[MEAN_METRICS[i]] = s.counts[i] === 0 ? null : s.sums[i] / s.counts[i];
-  }
+  MEAN_METRICS.forEach((m, i) => (out[m] = s.counts[i] === 0 ? null : s.sums[i] / s.counts[i]));
   return out;
 }
 

@@ -18,7 +18,6 @@ import {
   averageByTurn,
   type ConfigKey,
   FIRST_LAST_METRICS,
-  MEAN_METRICS,
   type MeanMetric,
   meansOf,
   type MeanSums,
@@ -191,21 +190,24 @@ export function turnsOf(rows: readonly TurnRow[]): number[] {
   return [...new Set(rows.map((r) => r.turn))].sort((a, b) => a - b);
 }
 
+/** Metrics in report units: {@link PERCENT_METRICS} × 100, the others as they are. */
 function reportUnits(
-  s: Record<Metric, number | null> | undefined,
+  s: Partial<Record<Metric, number | null>> | undefined,
 ): Record<Metric, number | null> {
-  const pct = (x: number | null | undefined) => (x === null || x === undefined ? null : 100 * x);
-  return {
-    reuse_repo: pct(s?.reuse_repo),
-    reuse_self: pct(s?.reuse_self),
-    recall_repo: pct(s?.recall_repo),
-    recall_self: pct(s?.recall_self),
-    files: s?.files ?? null,
-    lines: s?.lines ?? null,
-    resolve: pct(s?.resolve),
-    pass: pct(s?.pass),
-    c_dup: pct(s?.c_dup),
-  };
+  const out = {} as Record<Metric, number | null>;
+  for (const m of METRICS) out[m] = s?.[m] ?? null;
+  return toPercent(out);
+}
+
+const PERCENT_LIST = METRICS.filter((m) => PERCENT_METRICS.has(m));
+
+/** Scales the {@link PERCENT_METRICS} present in `rec` from fractions to %, in place. */
+function toPercent<T extends Partial<Record<Metric, number | null>>>(rec: T): T {
+  for (const m of PERCENT_LIST) {
+    const v = rec[m];
+    if (v !== null && v !== undefined) (rec as Record<Metric, number>)[m] = 100 * v;
+  }
+  return rec;
 }
 
 function single(rows: readonly TurnRow[]): readonly TurnRow[] {
@@ -285,23 +287,17 @@ export function chainStats(rows: readonly TurnRow[]): ChainStats {
 }
 
 /**
- * Report units of macro averages (fractions) and of a C_dup already in percent (the bootstrap's
+ * Report units of macro averages (fractions) beside a C_dup already in percent (the bootstrap's
  * C_dup is scaled before its division: `unit` 100 of lib/metrics/redundancy.ts).
  */
 function statsUnits(
   means: Record<MeanMetric, number | null>,
   cDupPercent: number | null,
 ): Record<Metric, number | null> {
-  const out = means as Record<Metric, number | null>; // a fresh object of meansOf
-  for (const m of PERCENT_MEAN_METRICS) {
-    const v = out[m];
-    if (v !== null) out[m] = 100 * v;
-  }
+  const out = toPercent(means) as Record<Metric, number | null>; // a fresh object of meansOf
   out.c_dup = cDupPercent;
   return out;
 }
-
-const PERCENT_MEAN_METRICS = MEAN_METRICS.filter((m) => PERCENT_METRICS.has(m));
 
 /**
  * Metrics (report units) of a multiset of chains at one turn — equal to {@link metricsByTurn} on the
