@@ -30,7 +30,9 @@ export { type Body, isRead, recall_s } from "./recall.ts";
 export { type CaseOutcome, passRate, resolved } from "./correctness.ts";
 export {
   C_dup,
+  C_dupCurve,
   duplicatedBy,
+  firstDuplicatedTurn,
   isReimplemented,
   meanC_dup,
   type Reimplementation,
