@@ -11,7 +11,7 @@ import { buildChain } from "../lib/construct/pipeline.ts";
 import { verifyTurn } from "../lib/construct/verify.ts";
 import { calledSymbols } from "../lib/construct/reuse.ts";
 import { Cache } from "../lib/util/cache.ts";
-import { prepareWorkspace } from "../lib/protocol/workspace.ts";
+import { prepareWorkspace } from "../lib/protocol/prepare.ts";
 
 const PY = "/usr/bin/python3";
 const FIXTURE = new URL("./fixtures/construct/minirepo", import.meta.url).pathname;

@@ -4,7 +4,7 @@
  * Observations are what GNU coreutils/grep/sed print for these files.
  */
 import assert from "node:assert/strict";
-import { analyzeShell, type Event, Workspace } from "../lib/logs/mod.ts";
+import { analyzeShell, type Event, TurnWorkspace } from "../lib/logs/mod.ts";
 
 const M = Array.from({ length: 12 }, (_, i) => `x${i + 1} = ${i + 1}`);
 const A = ["def a():", "    return 1", ""];
@@ -18,10 +18,10 @@ const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i)
 async function run(
   command: string,
   output: string,
-  opts: { rc?: number; ws?: boolean; shared?: Workspace } = {},
+  opts: { rc?: number; ws?: boolean; shared?: TurnWorkspace } = {},
 ): Promise<Event[]> {
   const ws = opts.shared ??
-    new Workspace(opts.ws === false ? undefined : (p) => FILES[p], "/testbed");
+    new TurnWorkspace(opts.ws === false ? undefined : (p) => FILES[p], "/testbed");
   return await analyzeShell(command, { ws, cwd: "", step: 0 }, {
     output,
     returncode: opts.rc ?? 0,
@@ -156,7 +156,7 @@ Deno.test("chains: &&, ||, ;, cd and subshells", async () => {
 });
 
 Deno.test("writes are not reads, and later commands see them", async () => {
-  const ws = new Workspace((p) => FILES[p], "/testbed");
+  const ws = new TurnWorkspace((p) => FILES[p], "/testbed");
   const w1 = await run("echo 'y = 1' > new.py && cat new.py", "y = 1\n", { shared: ws });
   assert.deepEqual(w1.map((e) => [e.kind, e.paths, e.lines]), [["write", ["new.py"], {}], ["read", [
     "new.py",
@@ -214,7 +214,7 @@ Deno.test("truncated output: only the shown head and tail lines", async () => {
   );
   const text = big.join("\n") + "\n";
   assert.equal(big[0].length, 39);
-  const ws = new Workspace((p) => (p === "big.py" ? text : undefined), "/testbed");
+  const ws = new TurnWorkspace((p) => (p === "big.py" ? text : undefined), "/testbed");
   const ev = await analyzeShell("cat big.py", { ws, cwd: "", step: 0 }, {
     head: text.slice(0, 5000),
     tail: text.slice(-5000),
@@ -231,7 +231,7 @@ Deno.test("truncated output: only the shown head and tail lines", async () => {
   assert.equal(numbered.length, 11750);
   const ev2 = await analyzeShell(
     "nl -ba big.py | sed -n '1,250p'",
-    { ws: new Workspace(undefined, "/testbed"), cwd: "", step: 0 },
+    { ws: new TurnWorkspace(undefined, "/testbed"), cwd: "", step: 0 },
     { head: numbered.slice(0, 5000), tail: numbered.slice(-5000), returncode: 0 },
   );
   assert.deepEqual(ev2[0].lines, { "big.py": [[1, 107], [144, 250]] });
@@ -310,7 +310,7 @@ Deno.test("without the workspace, a chain's output is split by what its parts pr
 });
 
 Deno.test("scripts that write files make their content unknown; later reads use the output", async () => {
-  const ws = new Workspace((p) => FILES[p], "/testbed");
+  const ws = new TurnWorkspace((p) => FILES[p], "/testbed");
   const edit = await run(
     "python3 - <<'EOF'\np = 'm.py'\ns = open(p).read().replace('x1 = 1', 'y1 = 1')\nopen(p, 'w').write(s)\nEOF",
     "",
@@ -329,7 +329,7 @@ Deno.test("scripts that write files make their content unknown; later reads use 
 });
 
 Deno.test("here-documents in lists and pipelines (tree-sitter hangs the rest of the line inside them)", async () => {
-  const ws = new Workspace((p) => FILES[p], "/testbed");
+  const ws = new TurnWorkspace((p) => FILES[p], "/testbed");
   // the redirections after a list belong to its last command; cd carries to the next line
   const a = await run(
     "cd sub && cat << 'EOF' > b.py\nhello\nEOF\nsed -n '1,2p' a.py",

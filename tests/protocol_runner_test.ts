@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { runProtocol } from "../lib/protocol/runner.ts";
 import { HIDDEN_DIR } from "../lib/protocol/hidden.ts";
-import { prepareWorkspace } from "../lib/protocol/workspace.ts";
+import { prepareWorkspace } from "../lib/protocol/prepare.ts";
 
 const PY = "/usr/bin/python3";
 const SAMPLE = new URL("../data/sample", import.meta.url).pathname;

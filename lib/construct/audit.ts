@@ -6,7 +6,7 @@
  * @module
  */
 import { runHiddenTests, type TestCase } from "../protocol/hidden.ts";
-import { prepareWorkspace } from "../protocol/workspace.ts";
+import { prepareWorkspace } from "../protocol/prepare.ts";
 
 /** Per-turn outcome of {@link auditChain}. */
 export interface AuditTurn {

@@ -19,7 +19,7 @@ import { auditChain, type AuditTurn } from "./audit.ts";
 import type { EvidencePack, VerifiedTurn } from "./types.ts";
 import type { Graph } from "../python/types.ts";
 import { analyzePackage } from "../python/mod.ts";
-import { prepareWorkspace } from "../protocol/workspace.ts";
+import { prepareWorkspace } from "../protocol/prepare.ts";
 
 /** Options of {@link buildChain}. */
 export interface BuildOptions {

@@ -130,6 +130,36 @@ export function toKeyedFrame(
   within: readonly string[],
 ): pl.DataFrame {
   const recs = rows as Record<string, unknown>[];
+  const { groups, ids } = groupByKeys(recs, keys);
+  // rank the groups in key order so that sorting by (rank, within) is the full sort
+  const order: Record<string, unknown>[] = sortRows(groups.map((g, i) => ({ ...g, __g: i })), keys);
+  const rank = new Array<number>(groups.length);
+  order.forEach((g, r) => (rank[g.__g as number] = r));
+  const rowRank = ids.map((g) => rank[g]);
+  // key columns: one value per group, gathered natively onto the rows
+  const keyColumns = new Map(
+    keys.map((k) => [k, column(k, order.map((g) => g[k]), schema[k]).gather(rowRank)] as const),
+  );
+  const columns = Object.entries(schema).map(([name, t]) =>
+    keyColumns.get(name) ?? column(name, recs.map((r) => r[name]), t)
+  );
+  const df = pl.DataFrame(columns);
+  // already in (keys, within) order? (the scorer assembles rows that way)
+  if (inRankOrder(recs, rowRank, within)) return df;
+  return df
+    .withColumn(column("__rank", rowRank, "i32"))
+    .sort(["__rank", ...within])
+    .select(...Object.keys(schema));
+}
+
+/**
+ * The distinct key tuples of the rows (`groups`, each holding only the key columns, in order of
+ * first appearance) and each row's group index (`ids`).
+ */
+function groupByKeys(
+  recs: readonly Record<string, unknown>[],
+  keys: readonly string[],
+): { groups: Record<string, unknown>[]; ids: number[] } {
   const index = new Map<string, number>();
   const groups: Record<string, unknown>[] = [];
   const ids = new Array<number>(recs.length);
@@ -151,38 +181,24 @@ export function toKeyedFrame(
     }
     ids[i] = g;
   }
-  // rank the groups in key order so that sorting by (rank, within) is the full sort
-  const order: Record<string, unknown>[] = sortRows(groups.map((g, i) => ({ ...g, __g: i })), keys);
-  const rank = new Array<number>(groups.length);
-  order.forEach((g, r) => (rank[g.__g as number] = r));
-  const rowRank = ids.map((g) => rank[g]);
-  // key columns: one value per group, gathered natively onto the rows
-  const keyColumns = new Map(
-    keys.map((k) => [k, column(k, order.map((g) => g[k]), schema[k]).gather(rowRank)] as const),
-  );
-  const columns = Object.entries(schema).map(([name, t]) =>
-    keyColumns.get(name) ?? column(name, recs.map((r) => r[name]), t)
-  );
-  // already in (keys, within) order? (the scorer assembles rows that way)
-  let sorted = true;
-  for (let i = 1; i < recs.length && sorted; i++) {
+  return { groups, ids };
+}
+
+/** Whether rows are already sorted by their group's rank, then by the `within` columns. */
+function inRankOrder(
+  recs: readonly Record<string, unknown>[],
+  rowRank: readonly number[],
+  within: readonly string[],
+): boolean {
+  for (let i = 1; i < recs.length; i++) {
     const d = rowRank[i] - rowRank[i - 1];
-    if (d < 0) sorted = false;
-    else if (d === 0) {
-      for (const w of within) {
-        const c = compare(recs[i - 1][w], recs[i][w]);
-        if (c < 0) break;
-        if (c > 0) {
-          sorted = false;
-          break;
-        }
-      }
+    if (d < 0) return false;
+    if (d > 0) continue;
+    for (const w of within) {
+      const c = compare(recs[i - 1][w], recs[i][w]);
+      if (c < 0) break;
+      if (c > 0) return false;
     }
   }
-  const df = pl.DataFrame(columns);
-  if (sorted) return df;
-  return df
-    .withColumn(column("__rank", rowRank, "i32"))
-    .sort(["__rank", ...within])
-    .select(...Object.keys(schema));
+  return true;
 }

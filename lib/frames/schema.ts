@@ -10,6 +10,27 @@
 /** Polars dtype names used in the schemas. */
 export type ColumnType = "str" | "i32" | "f64" | "bool" | "str[]";
 
+/**
+ * Short names of Polars dtypes (`Float64` → `f64`), the vocabulary of {@link ColumnType}; the
+ * `query` command's schema listing and the notebooks' frame headers print dtypes with them.
+ */
+export const DTYPE_SHORT_NAMES: Readonly<Record<string, string>> = {
+  String: "str",
+  Utf8: "str",
+  Bool: "bool",
+  Boolean: "bool",
+  Float64: "f64",
+  Float32: "f32",
+  Int64: "i64",
+  Int32: "i32",
+  Int16: "i16",
+  Int8: "i8",
+  UInt64: "u64",
+  UInt32: "u32",
+  UInt16: "u16",
+  UInt8: "u8",
+};
+
 /** Configuration join keys. */
 export const CONFIG_KEYS = ["harness", "model", "memory"] as const;
 /** Turn join keys. */

@@ -62,5 +62,5 @@ export {
 } from "./parse.ts";
 export { checkLogText, harnessMismatch, logProblem } from "./harness.ts";
 export { bundleLog } from "./bundle.ts";
-export { dirSource, Workspace } from "./workspace.ts";
+export { dirSource, TurnWorkspace, Workspace } from "./workspace.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";

@@ -9,7 +9,7 @@
 import type { FileSource } from "./types.ts";
 
 /**
- * A {@link FileSource} that also collects the absolute paths a {@link Workspace} over it found
+ * A {@link FileSource} that also collects the absolute paths a {@link TurnWorkspace} over it found
  * outside its root (at most {@link MAX_OUTSIDE}); `parseLog` uses them to tell a wrong `cwd`.
  */
 export interface TrackedSource extends FileSource {
@@ -49,33 +49,34 @@ export function normalizeRelative(path: string): string | undefined {
 }
 
 /**
- * Files of a turn: a base {@link FileSource} (or none) plus the agent's writes.
+ * The workspace of one turn as a log reader sees it: a base {@link FileSource} (W_{t-1}, or none)
+ * plus the agent's writes during the turn.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Workspace } from "./workspace.ts";
- * const ws = new Workspace((p) => p === "a.py" ? "x = 1\n" : undefined, "/testbed");
+ * import { TurnWorkspace } from "./workspace.ts";
+ * const ws = new TurnWorkspace((p) => p === "a.py" ? "x = 1\n" : undefined, "/testbed");
  * assert.ok(ws.resolve("/testbed/pkg/../a.py", "") === "a.py");
  * assert.ok(ws.resolve("/etc/passwd", "") === undefined);
  * ws.write("b.py", "y = 2\n");
  * assert.ok(ws.read("b.py") === "y = 2\n" && ws.read("a.py") === "x = 1\n");
  * ```
  */
-export class Workspace {
+export class TurnWorkspace {
   /** Absolute harness directory that is the workspace root (`/testbed`), without trailing slash. */
   readonly root: string;
   /** True when the base files are known (a FileSource was given). */
   readonly known: boolean;
   readonly #base?: FileSource;
   /** The workspace this one was forked from (reads fall through to it). */
-  readonly #parent?: Workspace;
+  readonly #parent?: TurnWorkspace;
   readonly #overlay = new Map<string, string | null | typeof UNKNOWN>();
   readonly #cache = new Map<string, string | undefined>();
   readonly #lines = new Map<string, string[]>();
   readonly #resolved = new Map<string, string | undefined>();
 
-  constructor(base: FileSource | undefined, root: string, parent?: Workspace) {
+  constructor(base: FileSource | undefined, root: string, parent?: TurnWorkspace) {
     this.#base = base;
     this.#parent = parent;
     this.known = base !== undefined;
@@ -179,12 +180,12 @@ export class Workspace {
   }
 
   /** A cheap layer over this workspace: its writes stay in the layer until {@link adopt}ed. */
-  fork(): Workspace {
-    return new Workspace(this.#base, this.root, this);
+  fork(): TurnWorkspace {
+    return new TurnWorkspace(this.#base, this.root, this);
   }
 
   /** Takes over the writes of a layer forked from this workspace. */
-  adopt(fork: Workspace): void {
+  adopt(fork: TurnWorkspace): void {
     for (const [k, v] of fork.#overlay) this.#overlay.set(k, v);
   }
 
@@ -195,6 +196,11 @@ export class Workspace {
     return [...out].sort();
   }
 }
+
+/** @deprecated The old name of {@link TurnWorkspace} (a turn's files as a log reader sees them). */
+export const Workspace: typeof TurnWorkspace = TurnWorkspace;
+/** @deprecated The old name of {@link TurnWorkspace}. */
+export type Workspace = TurnWorkspace;
 
 /** Lines of a text: split on `\n`, without the empty element after a final newline. */
 export function splitLines(text: string): string[] {

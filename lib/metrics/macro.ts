@@ -7,7 +7,7 @@
  * @module
  */
 import type { TurnRow } from "./rows.ts";
-import { C_dup } from "./redundancy.ts";
+import { C_dup, meanC_dup } from "./redundancy.ts";
 
 /**
  * Mean of the defined values (null/undefined/NaN skipped); null when none is defined — an
@@ -25,11 +25,16 @@ export function macroAverage(values: readonly (number | null | undefined)[]): nu
   let sum = 0;
   let n = 0;
   for (const v of values) {
-    if (v === null || v === undefined || Number.isNaN(v)) continue;
+    if (!isDefined(v)) continue;
     sum += v;
     n++;
   }
   return n === 0 ? null : sum / n;
+}
+
+/** A value that counts in a macro average: not null, undefined or NaN. */
+function isDefined(v: number | null | undefined): v is number {
+  return v !== null && v !== undefined && !Number.isNaN(v);
 }
 
 /** Configuration keys of a summary row. */
@@ -71,16 +76,31 @@ function groupBy<T>(rows: readonly T[], k: (r: T) => string): Map<string, T[]> {
   return new Map([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** |R_{c,i}| per chain of a configuration's rows, indexed by turn − 1 (missing turns: 0). */
+/**
+ * |R_{c,i}| of one chain's rows, indexed by turn − 1 (a missing turn: 0) — the vector
+ * {@link C_dup} and {@link meanC_dup} take per chain.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reimplementationCounts } from "./macro.ts";
+ * assert.deepEqual(reimplementationCounts([{ turn: 1, reimplemented: 0 }, { turn: 3, reimplemented: 2 }]), [0, 0, 2]);
+ * ```
+ */
+export function reimplementationCounts(
+  chain: readonly Pick<TurnRow, "turn" | "reimplemented">[],
+): number[] {
+  const counts: number[] = [];
+  for (const r of chain) {
+    while (counts.length < r.turn) counts.push(0);
+    counts[r.turn - 1] += r.reimplemented;
+  }
+  return counts;
+}
+
+/** |R_{c,i}| per chain of a configuration's rows ({@link reimplementationCounts}), by chain. */
 function reimplementations(rows: readonly TurnRow[]): number[][] {
-  return [...groupBy(rows, (r) => r.chain).values()].map((chain) => {
-    const counts: number[] = [];
-    for (const r of chain) {
-      while (counts.length < r.turn) counts.push(0);
-      counts[r.turn - 1] += r.reimplemented;
-    }
-    return counts;
-  });
+  return [...groupBy(rows, (r) => r.chain).values()].map(reimplementationCounts);
 }
 
 /**
@@ -106,12 +126,73 @@ export type MeanMetric = keyof typeof TURN_VALUES;
 /** The metrics of {@link TURN_VALUES}, in the paper's column order. */
 export const MEAN_METRICS = Object.keys(TURN_VALUES) as MeanMetric[];
 
-function averages(rows: readonly TurnRow[]) {
-  const out = { turns: rows.length, chains: new Set(rows.map((r) => r.chain)).size } as
-    & { turns: number; chains: number }
-    & Record<MeanMetric, number | null>;
-  for (const m of MEAN_METRICS) out[m] = macroAverage(rows.map(TURN_VALUES[m]));
+/**
+ * Sums and counts of each averaged metric's defined values over a set of turns, in
+ * {@link MEAN_METRICS} order: the sufficient statistics of the macro averages. They add up over
+ * disjoint sets of turns ({@link addMeanSums}) — the report's bootstrap adds up resampled chains.
+ */
+export interface MeanSums {
+  sums: number[];
+  counts: number[];
+}
+
+/** {@link MeanSums} of some turns' rows (values taken by {@link TURN_VALUES}, in row order). */
+export function meanSums(rows: readonly TurnRow[]): MeanSums {
+  const sums = MEAN_METRICS.map(() => 0), counts = MEAN_METRICS.map(() => 0);
+  for (const r of rows) {
+    for (let i = 0; i < MEAN_METRICS.length; i++) {
+      const v = TURN_VALUES[MEAN_METRICS[i]](r);
+      if (!isDefined(v)) continue;
+      sums[i] += v;
+      counts[i]++;
+    }
+  }
+  return { sums, counts };
+}
+
+/** The {@link MeanSums} of the union of disjoint sets of turns (undefined parts: no turns). */
+export function addMeanSums(parts: readonly (MeanSums | undefined)[]): MeanSums {
+  const sums: number[] = [], counts: number[] = [];
+  for (let i = 0; i < MEAN_METRICS.length; i++) {
+    let sum = 0, count = 0;
+    for (const p of parts) {
+      if (!p) continue;
+      sum += p.sums[i];
+      count += p.counts[i];
+    }
+    sums.push(sum);
+    counts.push(count);
+  }
+  return { sums, counts };
+}
+
+/**
+ * The macro average of each metric of {@link MEAN_METRICS} from its sums and counts: null where
+ * no turn defines it (as {@link macroAverage}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { addMeanSums, meansOf, meanSums } from "./macro.ts";
+ * const row = { harness: "h", model: "m", memory: "none", chain: "c", turn: 1, n_repo: 1, n_self: 0,
+ *   reuse_repo: 1, reuse_self: null, recall_repo: 1, recall_self: null, files: 2, lines: 10,
+ *   tests: 0, passed: 0, pass_rate: null, resolved: false, submitted: true, reimplemented: 0,
+ *   dup_chain: false, coverage: 1, cost: null, steps: null, seconds: null };
+ * const m = meansOf(addMeanSums([meanSums([row]), meanSums([{ ...row, reuse_repo: 0, files: 4 }])]));
+ * assert.equal(m.reuse_repo, 0.5);
+ * assert.equal(m.files, 3);
+ * assert.equal(m.resolve, null); // no turn with test cases
+ * ```
+ */
+export function meansOf(s: MeanSums): Record<MeanMetric, number | null> {
+  const out = {} as Record<MeanMetric, number | null>;
+  MEAN_METRICS.forEach((m, i) => (out[m] = s.counts[i] === 0 ? null : s.sums[i] / s.counts[i]));
   return out;
+}
+
+function averages(rows: readonly TurnRow[]) {
+  const chains = new Set(rows.map((r) => r.chain)).size;
+  return { turns: rows.length, chains, ...meansOf(meanSums(rows)) };
 }
 
 /**
@@ -138,11 +219,8 @@ export function averageByConfig(rows: readonly TurnRow[]): MetricSummary[] {
   const out: MetricSummary[] = [];
   for (const group of groupBy(rows, key).values()) {
     const { harness, model, memory } = group[0];
-    const chains = reimplementations(group);
-    const T = Math.max(...chains.map((c) => c.length));
-    const cdup: (number | null)[] = [];
-    for (let t = 1; t <= T; t++) cdup.push(C_dup(chains, t));
-    out.push({ harness, model, memory, ...averages(group), c_dup: macroAverage(cdup) });
+    const c_dup = meanC_dup(reimplementations(group));
+    out.push({ harness, model, memory, ...averages(group), c_dup });
   }
   return out;
 }

@@ -5,7 +5,8 @@
  * - {@link recall_s} / {@link isRead} — eq. (2), recall rate;
  * - {@link passRate}, {@link resolved} — functional correctness;
  * - {@link isReimplemented} — re-implementation of a target;
- * - {@link C_dup} — eq. (3), duplicated-chain rate;
+ * - {@link C_dup} — eq. (3), duplicated-chain rate ({@link duplicatedBy} its per-chain indicator,
+ *   {@link meanC_dup} its mean over turns 1..T, the C_dup of Tables 2 and 4);
  * - {@link extractTargets} / {@link scoreTargets} — a turn's targets and the decisions on each;
  * - {@link scoreTurn} — every row of one turn from its decided inputs; {@link dupChain} — the
  *   cumulative duplicated-chain indicator of eq. (3); the row types (`TurnRow`, `TargetRow`, …);
@@ -13,7 +14,8 @@
  *   classification of the `missed_targets` view, the figures and the notebooks;
  * - {@link macroAverage}, {@link averageByConfig}, {@link averageByTurn}, {@link firstLastTurns} —
  *   averaging over turns (Tables 2–5), with {@link TURN_VALUES} the per-turn value of each
- *   averaged metric.
+ *   averaged metric and {@link meanSums} / {@link addMeanSums} / {@link meansOf} its sufficient
+ *   statistics (the report's bootstrap adds them up over resampled chains).
  *
  * @example
  * ```ts
@@ -28,12 +30,17 @@ export { type Body, isRead, recall_s } from "./recall.ts";
 export { type CaseOutcome, passRate, resolved } from "./correctness.ts";
 export {
   C_dup,
+  C_dupCurve,
+  duplicatedBy,
+  firstDuplicatedTurn,
   isReimplemented,
+  meanC_dup,
   type Reimplementation,
   REIMPLEMENTATION_MIN_CALLEES,
   REIMPLEMENTATION_SHARE,
 } from "./redundancy.ts";
 export {
+  addMeanSums,
   averageByConfig,
   averageByTurn,
   type ConfigKey,
@@ -43,7 +50,11 @@ export {
   macroAverage,
   MEAN_METRICS,
   type MeanMetric,
+  meansOf,
+  type MeanSums,
+  meanSums,
   type MetricSummary,
+  reimplementationCounts,
   summarizeByTurn,
   summarizeTurns,
   TURN_VALUES,

@@ -56,11 +56,76 @@ export function isReimplemented(
 }
 
 /**
+ * The first turn t ≤ `limit` at which a chain has a re-implementation (|R_{c,t}| > 0), or 0 when
+ * it has none by then. `reimplemented[i-1]` is |R_{c,i}|.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { firstDuplicatedTurn } from "./redundancy.ts";
+ * assert.equal(firstDuplicatedTurn([0, 2, 1], 5), 2);
+ * assert.equal(firstDuplicatedTurn([0, 2, 1], 1), 0);
+ * ```
+ */
+export function firstDuplicatedTurn(reimplemented: readonly number[], limit: number): number {
+  const end = Math.min(limit, reimplemented.length);
+  for (let i = 0; i < end; i++) if (reimplemented[i] > 0) return i + 1;
+  return 0;
+}
+
+/**
+ * Whether a chain is duplicated by turn t (eq. 3's indicator `1[∃ i ≤ t : R_{c,i} ≠ ∅]`):
+ * `reimplemented[i-1]` is |R_{c,i}|; a chain shorter than t counts with the turns it has.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { duplicatedBy } from "./redundancy.ts";
+ * assert(!duplicatedBy([0, 2, 0], 1));
+ * assert(duplicatedBy([0, 2, 0], 2) && duplicatedBy([0, 2], 5));
+ * ```
+ */
+export function duplicatedBy(reimplemented: readonly number[], t: number): boolean {
+  return firstDuplicatedTurn(reimplemented, t) > 0;
+}
+
+/**
+ * C_dup(1), …, C_dup(T) of eq. (3) in one pass over the chains (see {@link C_dup}; `unit` as
+ * there). Empty when there are no chains.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { C_dupCurve } from "./redundancy.ts";
+ * assert.deepEqual(C_dupCurve([[0, 1, 0], [0, 0, 0], [2, 0, 0], [0, 0, 1]], 3), [0.25, 0.5, 0.75]);
+ * ```
+ */
+export function C_dupCurve(
+  chains: readonly (readonly number[])[],
+  T: number,
+  unit = 1,
+): number[] {
+  if (chains.length === 0) return [];
+  const firstAt = new Array<number>(T + 1).fill(0);
+  for (const r of chains) firstAt[firstDuplicatedTurn(r, T)]++;
+  const out: number[] = [];
+  let dup = 0;
+  for (let t = 1; t <= T; t++) {
+    dup += firstAt[t];
+    out.push((unit * dup) / chains.length);
+  }
+  return out;
+}
+
+/**
  * C_dup(t), eq. (3): the fraction of task chains that have become duplicated by turn t —
- * `(1/|C|) Σ_c 1[∃ i ≤ t : R_{c,i} ≠ ∅]`. Cumulative: it never decreases with t.
+ * `(1/|C|) Σ_c 1[∃ i ≤ t : R_{c,i} ≠ ∅]` ({@link duplicatedBy}). Cumulative: it never decreases
+ * with t.
  *
  * `chains[c][i-1]` is |R_{c,i}|, the number of targets re-implemented at turn i of chain c
- * (a chain shorter than t counts with the turns it has). Null when there are no chains.
+ * (a chain shorter than t counts with the turns it has). Null when there are no chains. `unit` is
+ * 1 for a fraction, 100 for percentage points (scaled before the division, so a percentage is the
+ * exact quotient 100·k/|C| rounded once).
  *
  * @example
  * ```ts
@@ -71,11 +136,39 @@ export function isReimplemented(
  * assert(C_dup(chains, 2) === 0.5);
  * assert(C_dup(chains, 3) === 0.75);
  * assert(C_dup([], 1) === null);
+ * assert(C_dup([[1], [0], [0]], 1, 100) === 100 / 3);
  * ```
  */
-export function C_dup(chains: readonly (readonly number[])[], t: number): number | null {
+export function C_dup(
+  chains: readonly (readonly number[])[],
+  t: number,
+  unit = 1,
+): number | null {
   if (chains.length === 0) return null;
-  let dup = 0;
-  for (const r of chains) if (r.slice(0, t).some((n) => n > 0)) dup++;
-  return dup / chains.length;
+  const turn = Math.floor(t);
+  return turn < 1 ? 0 : C_dupCurve(chains, turn, unit)[turn - 1];
+}
+
+/**
+ * The C_dup of a configuration (Tables 2 and 4: "averaged over the cumulative turn-wise rates"):
+ * the mean of {@link C_dup}(t) over t = 1..T, T the longest chain's last turn. `chains` as for
+ * {@link C_dup}; null when there are no chains (or no turns). `unit` as for {@link C_dup}: 100
+ * scales the sum of the rates before dividing by T.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { meanC_dup } from "./redundancy.ts";
+ * // C_dup(1) = 0, C_dup(2) = 0.5, C_dup(3) = 0.5 (the short chain counts with its two turns)
+ * assert(meanC_dup([[0, 1, 0], [0, 0]]) === 1 / 3);
+ * assert(meanC_dup([]) === null);
+ * ```
+ */
+export function meanC_dup(chains: readonly (readonly number[])[], unit = 1): number | null {
+  let T = 0;
+  for (const r of chains) T = Math.max(T, r.length);
+  if (chains.length === 0 || T === 0) return null;
+  let sum = 0;
+  for (const rate of C_dupCurve(chains, T)) sum += rate;
+  return (unit * sum) / T;
 }

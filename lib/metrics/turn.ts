@@ -30,6 +30,7 @@ import { countLines } from "../logs/ranges.ts";
 import type { LogMeta, ReadsResult } from "../logs/types.ts";
 import { type CaseOutcome, passRate, resolved } from "./correctness.ts";
 import { recall_s } from "./recall.ts";
+import { duplicatedBy } from "./redundancy.ts";
 import { reuse_s } from "./reuse.ts";
 import type { EventRow, TargetRow, TestRow, TurnKeys, TurnResult, TurnRow } from "./rows.ts";
 import { scoreTargets, type Target, type TargetScore, type TurnModels } from "./targets.ts";
@@ -130,9 +131,9 @@ export function scoreTurn(input: TurnInput): TurnResult {
 }
 
 /**
- * The cumulative duplicated-chain indicator of eq. (3) along one chain: entry i is true when a
- * target was re-implemented at any of the turns 0..i (|R_{c,j}| > 0 for some j ≤ i). `reimplemented`
- * holds |R_{c,t}| of the chain's turns in turn order (a missing turn counts as 0).
+ * The cumulative duplicated-chain indicator of eq. (3) along one chain: entry t − 1 is
+ * {@link duplicatedBy}(chain, t), true when a target was re-implemented at any turn up to t.
+ * `reimplemented` holds |R_{c,t}| of the chain's turns in turn order (a missing turn counts as 0).
  *
  * @example
  * ```ts
@@ -142,6 +143,5 @@ export function scoreTurn(input: TurnInput): TurnResult {
  * ```
  */
 export function dupChain(reimplemented: readonly number[]): boolean[] {
-  let dup = false;
-  return reimplemented.map((n) => (dup ||= n > 0));
+  return reimplemented.map((_, i) => duplicatedBy(reimplemented, i + 1));
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { checkImports, isRemovedPath, prepareWorkspace } from "./workspace.ts";
+export { checkImports, isRemovedPath, prepareWorkspace } from "./prepare.ts";
 export {
   type FunctionSpec,
   type Memory,

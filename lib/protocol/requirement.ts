@@ -72,52 +72,51 @@ export function renderRequirementBody(turn: TurnSpec): string {
   return lines.join("\n").trimEnd() + "\n";
 }
 
+/**
+ * A memory note: the `## Note` heading, its introduction, then one `### Round t – \`module\``
+ * section per earlier turn with the lines `section` gives (empty string when there are none).
+ */
+function renderNote<T extends { turn: number; module: string }>(
+  intro: string,
+  earlier: readonly T[],
+  section: (t: T) => string[],
+): string {
+  if (!earlier.length) return "";
+  const lines = ["## Note", "", intro, ""];
+  for (const t of earlier) lines.push(`### Round ${t.turn} – \`${t.module}\``, ...section(t));
+  return lines.join("\n").trimEnd() + "\n";
+}
+
 /** The interface-memory note for the given earlier turns (empty string when there are none). */
 export function renderInterfaceNote(earlier: TurnSpec[]): string {
-  if (!earlier.length) return "";
-  const lines = [
-    "## Note",
-    "",
+  return renderNote(
     "The repository already contains modules you implemented in earlier rounds. You are encouraged to reuse their public interfaces:",
-    "",
-  ];
-  for (const t of earlier) {
-    lines.push(`### Round ${t.turn} – \`${t.module}\``, "");
-    for (const f of t.functions) {
-      lines.push(`- \`${f.name}\``, ...facts(f, "  - "));
-    }
-    lines.push("");
-  }
-  return lines.join("\n").trimEnd() + "\n";
+    earlier,
+    (t) => ["", ...t.functions.flatMap((f) => [`- \`${f.name}\``, ...facts(f, "  - ")]), ""],
+  );
 }
 
 /** The source-memory note embedding the files submitted in earlier turns. */
 export function renderSourceNote(earlier: SubmittedSource[]): string {
-  if (!earlier.length) return "";
-  const lines = [
-    "## Note",
-    "",
+  return renderNote(
     "The following exact source files were submitted by this same harness in earlier rounds of this task. Byte lengths delimit source payloads.",
-    "",
-  ];
-  for (const t of earlier) {
-    lines.push(`### Round ${t.turn} – \`${t.module}\``, "", `- Submit path: \`${t.path}\``);
-    if (t.source === null) {
-      lines.push("- No file was submitted at this path.", "");
-      continue;
-    }
-    const bytes = new TextEncoder().encode(t.source);
-    lines.push(
-      `- UTF-8 bytes: ${bytes.length}`,
-      `- SHA-256: \`${sha256(bytes)}\``,
-      "",
-      `<<<CODEFLOW_L5_SELF_SOURCE bytes=${bytes.length}>>>`,
-      t.source.endsWith("\n") ? t.source.slice(0, -1) : t.source,
-      "<<<END_CODEFLOW_L5_SELF_SOURCE>>>",
-      "",
-    );
-  }
-  return lines.join("\n").trimEnd() + "\n";
+    earlier,
+    (t) => {
+      const head = ["", `- Submit path: \`${t.path}\``];
+      if (t.source === null) return [...head, "- No file was submitted at this path.", ""];
+      const bytes = new TextEncoder().encode(t.source);
+      return [
+        ...head,
+        `- UTF-8 bytes: ${bytes.length}`,
+        `- SHA-256: \`${sha256(bytes)}\``,
+        "",
+        `<<<CODEFLOW_L5_SELF_SOURCE bytes=${bytes.length}>>>`,
+        t.source.endsWith("\n") ? t.source.slice(0, -1) : t.source,
+        "<<<END_CODEFLOW_L5_SELF_SOURCE>>>",
+        "",
+      ];
+    },
+  );
 }
 
 /**
@@ -130,7 +129,16 @@ export function renderRequirement(
   earlier: TurnSpec[],
   sources: SubmittedSource[] = [],
 ): string {
-  const body = renderRequirementBody(turn);
+  return withNote(renderRequirementBody(turn), memory, earlier, sources);
+}
+
+/** A requirement body followed by the historical note of `memory` (none without memory). */
+function withNote(
+  body: string,
+  memory: Memory,
+  earlier: TurnSpec[],
+  sources: SubmittedSource[],
+): string {
   const note = memory === "interface"
     ? renderInterfaceNote(earlier)
     : memory === "source"
@@ -159,12 +167,7 @@ export function withMemory(
 ): string {
   const at = text.lastIndexOf("\n## Note\n");
   const body = (at >= 0 ? text.slice(0, at) : text).trimEnd() + "\n";
-  const note = memory === "interface"
-    ? renderInterfaceNote(earlier)
-    : memory === "source"
-    ? renderSourceNote(sources)
-    : "";
-  return note ? `${body}\n${note}` : body;
+  return withNote(body, memory, earlier, sources);
 }
 
 /** The delivery instructions of Appendix B.2 wrapping a requirement (identical for every memory). */

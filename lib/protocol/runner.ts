@@ -21,7 +21,7 @@ import { shellQuote } from "../util/text.ts";
 import { exists, readBounded } from "../util/fs.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
 import { collectPresetLogs, type Preset, presetCommand } from "./presets.ts";
-import { prepareWorkspace } from "./workspace.ts";
+import { prepareWorkspace } from "./prepare.ts";
 import {
   type Memory,
   renderPrompt,

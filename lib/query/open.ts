@@ -11,6 +11,7 @@ import { type View, VIEWS } from "./views.ts";
 import {
   type ColumnType,
   CONFIGS_SCHEMA,
+  DTYPE_SHORT_NAMES,
   ERRORS_SCHEMA,
   EVENTS_SCHEMA,
   RATE_COLUMNS,
@@ -61,23 +62,7 @@ function nameOf(text: string): string {
   const inner = m ? m[1] : text;
   const list = inner.match(/^(?:List|Array)\((.*)\)$/);
   if (list) return `${nameOf(list[1])}[]`;
-  const short: Record<string, string> = {
-    String: "str",
-    Utf8: "str",
-    Bool: "bool",
-    Boolean: "bool",
-    Float64: "f64",
-    Float32: "f32",
-    Int64: "i64",
-    Int32: "i32",
-    Int16: "i16",
-    Int8: "i8",
-    UInt64: "u64",
-    UInt32: "u32",
-    UInt16: "u16",
-    UInt8: "u8",
-  };
-  return short[inner] ?? inner.toLowerCase();
+  return DTYPE_SHORT_NAMES[inner] ?? inner.toLowerCase();
 }
 
 function exists(path: string): boolean {

@@ -13,15 +13,18 @@
 import type pl from "nodejs-polars";
 import type { TurnRow } from "../metrics/rows.ts";
 import {
+  addMeanSums,
   averageByConfig,
   averageByTurn,
   type ConfigKey,
   FIRST_LAST_METRICS,
-  MEAN_METRICS,
-  type MetricSummary,
-  TURN_VALUES,
+  type MeanMetric,
+  meansOf,
+  type MeanSums,
+  meanSums,
+  reimplementationCounts,
 } from "../metrics/macro.ts";
-import { dupChain } from "../metrics/turn.ts";
+import { C_dup, meanC_dup } from "../metrics/redundancy.ts";
 import { HARNESSES, MEMORIES, MODELS, orderIndex } from "./paper.ts";
 
 export type { ConfigKey, TurnRow };
@@ -187,19 +190,24 @@ export function turnsOf(rows: readonly TurnRow[]): number[] {
   return [...new Set(rows.map((r) => r.turn))].sort((a, b) => a - b);
 }
 
-function reportUnits(s: MetricSummary | undefined): Record<Metric, number | null> {
-  const pct = (x: number | null | undefined) => (x === null || x === undefined ? null : 100 * x);
-  return {
-    reuse_repo: pct(s?.reuse_repo),
-    reuse_self: pct(s?.reuse_self),
-    recall_repo: pct(s?.recall_repo),
-    recall_self: pct(s?.recall_self),
-    files: s?.files ?? null,
-    lines: s?.lines ?? null,
-    resolve: pct(s?.resolve),
-    pass: pct(s?.pass),
-    c_dup: pct(s?.c_dup),
-  };
+/** Metrics in report units: {@link PERCENT_METRICS} × 100, the others as they are. */
+function reportUnits(
+  s: Partial<Record<Metric, number | null>> | undefined,
+): Record<Metric, number | null> {
+  const out = {} as Record<Metric, number | null>;
+  for (const m of METRICS) out[m] = s?.[m] ?? null;
+  return toPercent(out);
+}
+
+const PERCENT_LIST = METRICS.filter((m) => PERCENT_METRICS.has(m));
+
+/** Scales the {@link PERCENT_METRICS} present in `rec` from fractions to %, in place. */
+function toPercent<T extends Partial<Record<Metric, number | null>>>(rec: T): T {
+  for (const m of PERCENT_LIST) {
+    const v = rec[m];
+    if (v !== null && v !== undefined) (rec as Record<Metric, number>)[m] = 100 * v;
+  }
+  return rec;
 }
 
 function single(rows: readonly TurnRow[]): readonly TurnRow[] {
@@ -255,42 +263,40 @@ export function metricAtTurn(rows: readonly TurnRow[], m: Metric, turn: number):
 
 /** Sufficient statistics of one chain for the bootstrap (see {@link chainStats}). */
 export interface ChainStats {
-  /** Sum and count of the defined values of each mean metric (MEAN_METRICS order). */
-  sums: number[];
-  counts: number[];
-  /** Cumulative duplicated indicator after turn t (index t − 1), up to the chain's last turn. */
-  dup: number[];
-  /** Per turn (index t − 1): sum and count of each mean metric's defined values at that turn. */
-  turnSums: number[][];
-  turnCounts: number[][];
+  /** Sums and counts of the averaged metrics over the chain's turns. */
+  all: MeanSums;
+  /** The same at each turn (index t − 1; undefined where the chain has no such turn). */
+  byTurn: (MeanSums | undefined)[];
+  /** |R_{c,t}| at each turn (index t − 1), as {@link C_dup} takes a chain. */
+  reimplemented: number[];
 }
 
 /**
  * Sufficient statistics of a chain: the bootstrap adds these up instead of re-running the
  * macro-averaging on every resample ({@link metricsOfStats} equals {@link configMetrics} on the same
- * chains — tests/report_stats_test.ts checks it).
+ * chains — tests/report_stats_test.ts checks it). The arithmetic is lib/metrics/macro.ts's.
  */
 export function chainStats(rows: readonly TurnRow[]): ChainStats {
-  const sums = MEAN_METRICS.map(() => 0), counts = MEAN_METRICS.map(() => 0);
-  const last = Math.max(0, ...rows.map((r) => r.turn));
-  const reimpl = new Array<number>(last).fill(0);
-  const turnSums = reimpl.map(() => MEAN_METRICS.map(() => 0));
-  const turnCounts = reimpl.map(() => MEAN_METRICS.map(() => 0));
-  for (const r of rows) {
-    MEAN_METRICS.forEach((m, i) => {
-      const v = TURN_VALUES[m](r);
-      if (v !== null && !Number.isNaN(v)) {
-        sums[i] += v;
-        counts[i]++;
-        if (r.turn >= 1) {
-          turnSums[r.turn - 1][i] += v;
-          turnCounts[r.turn - 1][i]++;
-        }
-      }
-    });
-    if (r.turn >= 1) reimpl[r.turn - 1] += r.reimplemented;
-  }
-  return { sums, counts, dup: dupChain(reimpl).map(Number), turnSums, turnCounts };
+  const byTurn: (TurnRow[] | undefined)[] = [];
+  for (const r of rows) if (r.turn >= 1) (byTurn[r.turn - 1] ??= []).push(r);
+  return {
+    all: meanSums(rows),
+    byTurn: Array.from(byTurn, (at) => (at ? meanSums(at) : undefined)),
+    reimplemented: reimplementationCounts(rows),
+  };
+}
+
+/**
+ * Report units of macro averages (fractions) beside a C_dup already in percent (the bootstrap's
+ * C_dup is scaled before its division: `unit` 100 of lib/metrics/redundancy.ts).
+ */
+function statsUnits(
+  means: Record<MeanMetric, number | null>,
+  cDupPercent: number | null,
+): Record<Metric, number | null> {
+  const out = toPercent(means) as Record<Metric, number | null>; // a fresh object of meansOf
+  out.c_dup = cDupPercent;
+  return out;
 }
 
 /**
@@ -301,42 +307,12 @@ export function metricsAtTurnOfStats(
   chains: readonly ChainStats[],
   turn: number,
 ): Record<Metric, number | null> {
-  const out = {} as Record<Metric, number | null>;
-  MEAN_METRICS.forEach((m, i) => {
-    let s = 0, n = 0;
-    for (const c of chains) {
-      s += c.turnSums[turn - 1]?.[i] ?? 0;
-      n += c.turnCounts[turn - 1]?.[i] ?? 0;
-    }
-    out[m] = n === 0 ? null : (PERCENT_METRICS.has(m) ? 100 : 1) * (s / n);
-  });
-  let d = 0;
-  for (const c of chains) d += c.dup.length ? c.dup[Math.min(turn, c.dup.length) - 1] : 0;
-  out.c_dup = chains.length ? (100 * d) / chains.length : null;
-  return out;
+  const means = meansOf(addMeanSums(chains.map((c) => c.byTurn[turn - 1])));
+  return statsUnits(means, C_dup(chains.map((c) => c.reimplemented), turn, 100));
 }
 
 /** Table 2/4 metrics (report units) of a multiset of chains given by their statistics. */
 export function metricsOfStats(chains: readonly ChainStats[]): Record<Metric, number | null> {
-  const out = {} as Record<Metric, number | null>;
-  MEAN_METRICS.forEach((m, i) => {
-    let s = 0, n = 0;
-    for (const c of chains) {
-      s += c.sums[i];
-      n += c.counts[i];
-    }
-    out[m] = n === 0 ? null : (PERCENT_METRICS.has(m) ? 100 : 1) * (s / n);
-  });
-  const T = Math.max(0, ...chains.map((c) => c.dup.length));
-  if (!chains.length || T === 0) out.c_dup = null;
-  else {
-    let total = 0;
-    for (let t = 1; t <= T; t++) {
-      let d = 0;
-      for (const c of chains) d += c.dup.length ? c.dup[Math.min(t, c.dup.length) - 1] : 0;
-      total += d / chains.length;
-    }
-    out.c_dup = (100 * total) / T;
-  }
-  return out;
+  const means = meansOf(addMeanSums(chains.map((c) => c.all)));
+  return statsUnits(means, meanC_dup(chains.map((c) => c.reimplemented), 100));
 }

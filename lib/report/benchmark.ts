@@ -9,8 +9,8 @@ import { relative, sep } from "node:path";
 import { readCorpus } from "../layout/mod.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { paperRecords } from "./paper.ts";
-import type { Row, TableData } from "./table.ts";
-import type { TableOptions } from "./tables.ts";
+import type { Row, TableData } from "./table_render.ts";
+import type { TableOptions } from "./paper_tables.ts";
 
 /** Columns of the `tasks` frame: one row per (chain, turn) of the benchmark. */
 export const TASKS_COLUMNS = ["chain", "turn", "tests", "requirement_chars", "functions"] as const;

@@ -34,7 +34,7 @@ import {
   mcnemar,
   pairedBootstrapAll,
 } from "./stats.ts";
-import { fmt } from "./table.ts";
+import { fmt } from "./table_render.ts";
 
 /** The interval of one Table 2/4 cell. */
 export interface CellInterval {
@@ -42,6 +42,14 @@ export interface CellInterval {
   metric: Metric;
   chains: number;
   interval: Interval;
+}
+
+/** Each configuration's rows (in paper order) with the bootstrap statistics of its chains. */
+function configChains(
+  turns: pl.DataFrame | TurnRow[],
+): { key: ConfigKey; rows: TurnRow[]; chains: ChainStats[] }[] {
+  const groups = byConfig(asTurnRows(turns)).sort((a, b) => configOrder(a.key, b.key));
+  return groups.map((g) => ({ ...g, chains: byChain(g.rows).map(chainStats) }));
 }
 
 /**
@@ -54,12 +62,10 @@ export function cellIntervals(
   opts: BootstrapOptions = {},
 ): CellInterval[] {
   const out: CellInterval[] = [];
-  const groups = byConfig(asTurnRows(turns)).sort((a, b) => configOrder(a.key, b.key));
-  for (const g of groups) {
-    const chains = byChain(g.rows).map(chainStats);
+  for (const { key, chains } of configChains(turns)) {
     const all = clusterBootstrapAll(chains, metricsOfStats, opts);
     for (const m of METRICS) {
-      out.push({ config: g.key, metric: m, chains: chains.length, interval: all[m] });
+      out.push({ config: key, metric: m, chains: chains.length, interval: all[m] });
     }
   }
   return out;
@@ -91,14 +97,18 @@ export function turnCellIntervals(
   opts: BootstrapOptions = {},
 ): TurnCellInterval[] {
   const out: TurnCellInterval[] = [];
-  const groups = byConfig(asTurnRows(turns)).sort((a, b) => configOrder(a.key, b.key));
-  for (const g of groups) {
-    const last = Math.max(...g.rows.map((r) => r.turn));
-    const chains = byChain(g.rows).map(chainStats);
+  for (const { key, rows, chains } of configChains(turns)) {
+    const last = Math.max(...rows.map((r) => r.turn));
     const stat = (cs: ChainStats[]) => {
       const rec: Record<string, number | null> = {};
+      const byTurn = new Map<number, Record<Metric, number | null>>();
+      const at = (t: number) => {
+        let m = byTurn.get(t);
+        if (!m) byTurn.set(t, m = metricsAtTurnOfStats(cs, t));
+        return m;
+      };
       for (const [m, first] of TURN_CELLS) {
-        const a = metricsAtTurnOfStats(cs, first)[m], b = metricsAtTurnOfStats(cs, last)[m];
+        const a = at(first)[m], b = at(last)[m];
         rec[`${m}_t${first}`] = a;
         rec[`${m}_t5`] = b;
         rec[`${m}_delta`] = a === null || b === null ? null : b - a;
@@ -107,7 +117,7 @@ export function turnCellIntervals(
     };
     const all = clusterBootstrapAll(chains, stat, opts);
     for (const [cell, interval] of Object.entries(all)) {
-      out.push({ config: g.key, cell, chains: chains.length, interval });
+      out.push({ config: key, cell, chains: chains.length, interval });
     }
   }
   return out;
@@ -246,6 +256,31 @@ function ciText(i: Interval, d: number, signed = false): string {
   return `${fmt(i.estimate, d, signed)} [${fmt(i.low, d, signed)}, ${fmt(i.high, d, signed)}]`;
 }
 
+/**
+ * Markdown rows of interval cells, one per configuration (in the cells' order): harness, model,
+ * memory, chains, then the cell of each column (`–` where a configuration has none).
+ */
+function configRows<C extends { config: ConfigKey; chains: number; interval: Interval }>(
+  cells: readonly C[],
+  columns: readonly string[],
+  columnOf: (c: C) => string,
+  text: (i: Interval, column: string) => string,
+): string[] {
+  const groups = new Map<string, C[]>();
+  for (const c of cells) {
+    const id = configId(c.config);
+    groups.set(id, [...(groups.get(id) ?? []), c]);
+  }
+  return [...groups.values()].map((cs) => {
+    const k = cs[0].config;
+    const texts = columns.map((col) => {
+      const c = cs.find((x) => columnOf(x) === col);
+      return c ? text(c.interval, col) : "–";
+    });
+    return `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${texts.join(" | ")} |`;
+  });
+}
+
 function pValue(p: number): string {
   return p < 0.0001 ? "< 0.0001" : p.toFixed(4);
 }
@@ -270,21 +305,9 @@ export function ciMarkdown(
     `| Harness | Model | Memory | Chains | ${METRICS.join(" | ")} |`,
     `|---|---|---|---:|${METRICS.map(() => "---:").join("|")}|`,
   ];
-  const byCfg = new Map<string, CellInterval[]>();
-  for (const c of cells) {
-    const id = configId(c.config);
-    byCfg.set(id, [...(byCfg.get(id) ?? []), c]);
-  }
-  for (const cs of byCfg.values()) {
-    const k = cs[0].config;
-    const cellsText = METRICS.map((m) => {
-      const c = cs.find((x) => x.metric === m);
-      return c ? ciText(c.interval, digits(m)) : "–";
-    });
-    lines.push(
-      `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${cellsText.join(" | ")} |`,
-    );
-  }
+  lines.push(
+    ...configRows(cells, METRICS, (c) => c.metric, (i, m) => ciText(i, digits(m as Metric))),
+  );
   if (opts.turnCells?.length) {
     const keys = TURN_CELLS.flatMap(([m, first]) => [`${m}_t${first}`, `${m}_t5`, `${m}_delta`]);
     lines.push(
@@ -297,21 +320,14 @@ export function ciMarkdown(
       `| Harness | Model | Memory | Chains | ${keys.join(" | ")} |`,
       `|---|---|---|---:|${keys.map(() => "---:").join("|")}|`,
     );
-    const rows = new Map<string, TurnCellInterval[]>();
-    for (const c of opts.turnCells) {
-      const id = configId(c.config);
-      rows.set(id, [...(rows.get(id) ?? []), c]);
-    }
-    for (const cs of rows.values()) {
-      const k = cs[0].config;
-      const cells = keys.map((key) => {
-        const c = cs.find((x) => x.cell === key);
-        return c ? ciText(c.interval, 1, key.endsWith("_delta")) : "–";
-      });
-      lines.push(
-        `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${cells.join(" | ")} |`,
-      );
-    }
+    lines.push(
+      ...configRows(
+        opts.turnCells,
+        keys,
+        (c) => c.cell,
+        (i, key) => ciText(i, 1, key.endsWith("_delta")),
+      ),
+    );
   }
   // Holm's correction over every McNemar test printed (the family of this file)
   const tests = paired.flatMap((p) => p.targets.filter((t) => t.pairs > 0));

@@ -13,7 +13,7 @@
 import * as vega from "vega";
 import * as vl from "vega-lite";
 import { textMetrics } from "vega-scenegraph";
-import { type TableData, toCSV, toHTML, toLaTeX, toMarkdown, toText } from "./table.ts";
+import { type TableData, toCSV, toHTML, toLaTeX, toMarkdown, toText } from "./table_render.ts";
 
 // Helvetica / Arial / Liberation Sans advance widths (AFM, 1/1000 em) of ASCII 32–126.
 const HELVETICA = [

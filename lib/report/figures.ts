@@ -40,6 +40,7 @@ import {
   OUTCOME_COLORS,
   paperLabel,
   paperMark,
+  percentShare,
 } from "./style.ts";
 
 /** Options of the figure builders. */
@@ -568,14 +569,7 @@ export function readUnusedFigure(targets: pl.DataFrame, opts: FigureOptions = {}
       mark: "bar",
       encoding: {
         x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
-        y: {
-          field: "share",
-          type: "quantitative",
-          stack: "zero",
-          title: "% of targets",
-          scale: { domain: [0, 100] },
-          axis: { values: [0, 20, 40, 60, 80, 100] },
-        },
+        y: percentShare("% of targets"),
         color: {
           field: "outcome",
           type: "nominal",

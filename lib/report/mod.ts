@@ -13,6 +13,6 @@ export * from "./figures.ts";
 export * from "./paper.ts";
 export * from "./reproduce.ts";
 export * from "./stats.ts";
-export * from "./table.ts";
-export * from "./tables.ts";
+export * from "./table_render.ts";
+export * from "./paper_tables.ts";
 export * from "./style.ts";

@@ -176,6 +176,18 @@ export const CHART_CONFIG = {
   view: { stroke: "#ddd" },
 } as const;
 
+/** The quantitative encoding of stacked shares (field `share`, in %): 0–100, a tick every 20. */
+export function percentShare(title: string): Record<string, unknown> {
+  return {
+    field: "share",
+    type: "quantitative",
+    stack: "zero",
+    title,
+    scale: { domain: [0, 100] },
+    axis: { values: [0, 20, 40, 60, 80, 100] },
+  };
+}
+
 /** Label of the paper's reference marks in every legend ("paper (Table 2)"). */
 export function paperLabel(table: number): string {
   return `paper (Table ${table})`;

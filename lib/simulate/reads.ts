@@ -131,28 +131,29 @@ export const ELIDE_KEEP = 5000;
 /** Observations at least this long are elided (mini-SWE-agent's observation template). */
 export const ELIDE_LIMIT = 10000;
 
-/** Lines a head (atStart) or tail fragment of an output touches, partial lines included. */
-function touched(text: string, atStart: boolean): number {
-  if (!text) return 0;
-  const parts = text.split("\n");
-  let n = parts.length;
-  if (parts[parts.length - 1] === "") n--;
-  if (!atStart && parts[0] === "" && parts.length > 1) n--;
-  return Math.max(0, n);
+/**
+ * Lines of a file (`lines`, each ending in a newline) that an elided view shows: those with a
+ * character among the first `keep` characters, and those with a character other than their
+ * newline among the last `keep` (a tail starting on a newline does not show that line).
+ */
+function elidedLines(lines: readonly string[], keep: number): number[] {
+  let length = 0;
+  for (const line of lines) length += line.length + 1;
+  const shown: number[] = [];
+  let start = 0;
+  lines.forEach((line, i) => {
+    const newline = start + line.length;
+    if (start < keep || newline > length - keep) shown.push(i + 1);
+    start = newline + 1;
+  });
+  return shown;
 }
 
 /** (path, lines) an action shows. */
 export function shownBy(ws: SimWorkspace, a: Action): Map<string, number[]> {
   const out = new Map<string, number[]>();
   if (a.kind === "view" && a.elide) {
-    const lines = ws.files.get(a.path) ?? [];
-    const text = lines.join("\n") + "\n";
-    const headN = touched(text.slice(0, ELIDE_KEEP), true);
-    const tailN = touched(text.slice(-ELIDE_KEEP), false);
-    const shown: number[] = [];
-    for (let k = 1; k <= lines.length; k++) {
-      if (k <= headN || k > lines.length - tailN) shown.push(k);
-    }
+    const shown = elidedLines(ws.files.get(a.path) ?? [], ELIDE_KEEP);
     if (shown.length) out.set(a.path, shown);
   } else if (a.kind === "view") {
     const n = ws.files.get(a.path)?.length ?? 0;

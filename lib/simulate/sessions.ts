@@ -16,7 +16,7 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import { type Action, grepHits, type SimWorkspace as Workspace } from "./reads.ts";
+import { type Action, grepHits, type SimWorkspace } from "./reads.ts";
 import { bashFor, pyUnder } from "./shell.ts";
 import type { LogContext } from "./formats.ts";
 
@@ -71,7 +71,7 @@ interface ClaudeTool {
 
 function claudeTool(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   a: Action,
   dir: string,
   version: string,
@@ -221,7 +221,7 @@ function claudeTool(
 /** A Claude Code session transcript (`version` picks prefixes and the sub-agent layout). */
 export function renderClaude(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   actions: Action[],
   ctx: LogContext & { version: string; repo: string },
 ): RenderedSession {
@@ -328,6 +328,17 @@ export function renderClaude(
       agentId,
     );
   };
+  /** A main-chain assistant message (no usage figures) with the given content blocks. */
+  const reply = (content: unknown[]) =>
+    push(out, "assistant", {
+      message: {
+        model: ctx.model,
+        id: `msg_01${hex(rng, 22)}`,
+        type: "message",
+        role: "assistant",
+        content,
+      },
+    }, false);
   for (let i = 0; i < actions.length; i++) {
     if (sub && i === sub[0]) {
       const agentId = hex(rng, 7);
@@ -340,20 +351,12 @@ export function renderClaude(
       }
       const taskId = `toolu_01${hex(rng, 22)}`;
       const report = "The relevant functions are in the files above.";
-      push(out, "assistant", {
-        message: {
-          model: ctx.model,
-          id: `msg_01${hex(rng, 22)}`,
-          type: "message",
-          role: "assistant",
-          content: [{
-            type: "tool_use",
-            id: taskId,
-            name: "Task",
-            input: { subagent_type: "Explore", description: "Explore the package", prompt },
-          }],
-        },
-      }, false);
+      reply([{
+        type: "tool_use",
+        id: taskId,
+        name: "Task",
+        input: { subagent_type: "Explore", description: "Explore the package", prompt },
+      }]);
       if (inline) out.push(...inner);
       else {
         // the parent's progress copies of the sub-agent's messages
@@ -397,18 +400,10 @@ export function renderClaude(
     if (!t) continue;
     toolPair(out, t, false, undefined, rng.chance(0.4) ? "Let me look at this." : undefined);
   }
-  push(out, "assistant", {
-    message: {
-      model: ctx.model,
-      id: `msg_01${hex(rng, 22)}`,
-      type: "message",
-      role: "assistant",
-      content: [{
-        type: "text",
-        text: ctx.submitted ? "The module is written." : "I could not finish the module.",
-      }],
-    },
-  }, false);
+  reply([{
+    type: "text",
+    text: ctx.submitted ? "The module is written." : "I could not finish the module.",
+  }]);
   return { log: jsonl(out), subagents };
 }
 
@@ -437,7 +432,7 @@ function codexOutput(r: { output: string; returncode: number }, era: string, rng
  */
 export function renderCodex(
   rng: Rng,
-  ws: Workspace,
+  ws: SimWorkspace,
   actions: Action[],
   ctx: LogContext & { version: string; repo: string; era: "pre" | "shell_command" | "exec" },
 ): string {

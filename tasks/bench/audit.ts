@@ -1,7 +1,8 @@
 /**
- * Benchmark of `reporeuse audit` (issue 14) on a large package: Debian's python3-sympy 1.11 copied
- * into a fresh git repository, one commit of sympy, then a commit editing one module (a new
- * function added, one changed). Timed as whole processes (`deno run -A tasks/cli.ts audit …`):
+ * Benchmark of `reporeuse audit` (the reuse audit of a git change) on a large package: Debian's
+ * python3-sympy 1.11 copied into a fresh git repository, one commit of sympy, then a commit
+ * editing one module (a new function added, one changed). Timed as whole processes
+ * (`deno run -A tasks/cli.ts audit …`):
  *
  * - cold: fresh cache directory (every file parsed, both sides resolved and shaped);
  * - warm: the same audit again (goal ≤ 2 s);

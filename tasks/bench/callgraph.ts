@@ -5,7 +5,7 @@
  * `callgraph.json`, beside PyCG's own published per-category results (ICSE'21 artifact,
  * vitsalis/pycg-evaluation data/results/table3.txt: tests whose call graph is complete / sound).
  *
- * Goals (issue 12): precision ≥ 0.97 and recall ≥ 0.95 over all pairs.
+ * Goals of the code model: precision ≥ 0.97 and recall ≥ 0.95 over all pairs.
  * Run with `deno task bench callgraph` (or `deno run -A tasks/bench/callgraph.ts [suite-dir]
  * [--misses]` to list every wrong pair).
  * @module

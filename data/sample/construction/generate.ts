@@ -10,7 +10,7 @@
 import { verifyTurn } from "../../../lib/construct/verify.ts";
 import { calledSymbols } from "../../../lib/construct/reuse.ts";
 import { writeChain } from "../../../lib/construct/write.ts";
-import { prepareWorkspace } from "../../../lib/protocol/workspace.ts";
+import { prepareWorkspace } from "../../../lib/protocol/prepare.ts";
 import type { VerifiedTurn } from "../../../lib/construct/types.ts";
 
 const here = new URL(".", import.meta.url).pathname;

@@ -10,7 +10,7 @@
  *
  *   deno run -A data/sample/construction/make_agents.ts
  */
-import { prepareWorkspace } from "../../../lib/protocol/workspace.ts";
+import { prepareWorkspace } from "../../../lib/protocol/prepare.ts";
 import { renderPrompt, renderRequirement } from "../../../lib/protocol/requirement.ts";
 
 const here = new URL(".", import.meta.url).pathname;

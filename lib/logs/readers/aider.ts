@@ -21,7 +21,7 @@ import type { Event, LogMeta } from "../types.ts";
 import { makeEvent, outsideNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
-import { splitLines, Workspace } from "../workspace.ts";
+import { splitLines, TurnWorkspace } from "../workspace.ts";
 import { type ReaderOptions, type ReaderResult, stripAnsi } from "./common.ts";
 
 /** True when a text is an Aider LLM history. */
@@ -168,7 +168,7 @@ export function repoMap(text: string): { path: string; runs: string[][] }[] {
 const RUN_RE = /^I ran this command:\n\n([\s\S]*?)\n\nAnd got this output:\n\n([\s\S]*)$/;
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   step: number;
   actions: Event[][];
   seen: Set<string>;
@@ -301,7 +301,7 @@ async function request(ctx: Ctx, messages: AiderMessage[]): Promise<void> {
 /** Reads an Aider LLM history text. Paths are relative to the git root (the workspace root). */
 export async function readAider(text: string, opts: ReaderOptions): Promise<ReaderResult> {
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, opts.cwd ?? ""),
+    ws: new TurnWorkspace(opts.files, opts.cwd ?? ""),
     step: 0,
     actions: [],
     seen: new Set(),

@@ -34,7 +34,7 @@ import { type EventFields, makeEvent, otherEvent, outsideNote, pathNote } from "
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { UNKNOWN, Workspace } from "../workspace.ts";
+import { TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyEdit } from "./opencode.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
@@ -203,7 +203,7 @@ interface Call {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   actions: Event[][];
   /** Agent steps of the main transcript so far (distinct assistant messages). */
   steps: number;
@@ -701,7 +701,7 @@ export async function readClaude(
     if (id !== undefined) agents.set(id, c);
   }
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, root),
+    ws: new TurnWorkspace(opts.files, root),
     actions: [],
     steps: 0,
     agents,

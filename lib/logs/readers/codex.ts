@@ -27,7 +27,7 @@ import { type EventFields, makeEvent, otherEvent, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { UNKNOWN, Workspace } from "../workspace.ts";
+import { TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
@@ -266,7 +266,7 @@ interface Call {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   actions: Event[][];
   steps: number;
   stamps: number[];
@@ -549,7 +549,7 @@ export async function readCodex(
     if (id && id !== selfId) children.set(id, c);
   }
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, root ?? ""),
+    ws: new TurnWorkspace(opts.files, root ?? ""),
     actions: [],
     steps: 0,
     stamps: [],

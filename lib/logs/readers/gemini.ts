@@ -23,7 +23,7 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
+import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, num, obj, str, stripAnsi } from "./common.ts";
 
@@ -117,7 +117,7 @@ export function geminiSession(data: unknown): GeminiSession {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   step: number;
   actions: Event[][];
   subagents: GeminiSession[];
@@ -543,7 +543,12 @@ export async function readGemini(
   const main = geminiSession(bundle ? bundle.main : data);
   const subs = bundle ? arr(bundle.subagents).map((s) => geminiSession(s)) : [];
   const root = opts.cwd ?? geminiRoot(main) ?? "";
-  const ctx: Ctx = { ws: new Workspace(opts.files, root), step: 0, actions: [], subagents: subs };
+  const ctx: Ctx = {
+    ws: new TurnWorkspace(opts.files, root),
+    step: 0,
+    actions: [],
+    subagents: subs,
+  };
   await session(ctx, main);
   for (const s of ctx.subagents.splice(0)) await session(ctx, s, true);
   const meta: LogMeta = {};

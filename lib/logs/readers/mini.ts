@@ -12,7 +12,7 @@
  */
 import type { Event, LogMeta } from "../types.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
-import { Workspace } from "../workspace.ts";
+import { TurnWorkspace } from "../workspace.ts";
 import { LogFormatError } from "../errors.ts";
 import type { ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, contentText, num, obj, spanSeconds, str } from "./common.ts";
@@ -112,7 +112,7 @@ export async function readMini(
   const info = obj(top?.info);
   const env = obj(obj(info?.config)?.environment);
   const cwd = opts.cwd ?? str(env?.cwd) ?? "/testbed";
-  const ws = new Workspace(opts.files, cwd || "/testbed");
+  const ws = new TurnWorkspace(opts.files, cwd || "/testbed");
   if (
     messages.length &&
     !messages.some((m) => str(obj(m)?.role) ?? str(obj(m)?.object) ?? str(obj(m)?.type))

@@ -16,7 +16,7 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
+import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
 
@@ -62,7 +62,7 @@ export function readToolNumbers(output: string): number[] {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   zeroBased?: boolean;
   step: number;
   exports: Map<string, Json>;
@@ -232,7 +232,7 @@ export function applyEdit(
  * against `cwd` (workspace-relative).
  */
 export function applyPatch(
-  ws: Workspace,
+  ws: TurnWorkspace,
   patch: string,
   cwd = "",
 ): Map<string, string | null | typeof UNKNOWN> {
@@ -531,7 +531,7 @@ export async function readOpenCode(data: unknown, opts: ReaderOptions): Promise<
   const rootInfo = obj(root?.info) ?? {};
   const dir = opts.cwd ?? rootOf(root) ?? "";
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, dir),
+    ws: new TurnWorkspace(opts.files, dir),
     zeroBased: zeroBasedOffsets(str(rootInfo.version)),
     step: 0,
     exports,
@@ -589,7 +589,7 @@ export async function readOpenCodeJsonl(
     }
   }
   const ctx: Ctx = {
-    ws: new Workspace(opts.files, dir ?? ""),
+    ws: new TurnWorkspace(opts.files, dir ?? ""),
     step: 0,
     exports: new Map(),
     done: new Set(),

@@ -26,7 +26,7 @@ import { makeEvent, outsideNote, pathNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
+import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, consecutiveNumbers, num, obj, str, stripAnsi } from "./common.ts";
 
@@ -101,7 +101,7 @@ export function catNumbers(text: string): number[] {
 }
 
 interface Ctx {
-  ws: Workspace;
+  ws: TurnWorkspace;
   step: number;
   actions: Event[][];
 }
@@ -576,7 +576,7 @@ export async function readOpenHands(
     }
   } else ({ events, record } = openHandsEvents(data));
   const root = opts.cwd ?? rootOf(events, record) ?? "/workspace";
-  const ctx: Ctx = { ws: new Workspace(opts.files, root), step: 0, actions: [] };
+  const ctx: Ctx = { ws: new TurnWorkspace(opts.files, root), step: 0, actions: [] };
   if (format === "openhands-v0") await readV0(ctx, events);
   else await readV1(ctx, events, subagents);
   const meta: LogMeta = {};

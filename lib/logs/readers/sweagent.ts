@@ -13,7 +13,7 @@ import { makeEvent, outsideNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, commandWords } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, UNKNOWN, Workspace } from "../workspace.ts";
+import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { arr, num, obj, type ReaderOptions, type ReaderResult, str } from "./common.ts";
 
 function numbered(output: string, re: RegExp): number[] {
@@ -33,7 +33,7 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
   );
   const firstDir = traj.map((s) => str(obj(s.state)?.working_dir)).find((d) => d);
   const root = opts.cwd ?? firstDir ?? "/testbed";
-  const ws = new Workspace(opts.files, root);
+  const ws = new TurnWorkspace(opts.files, root);
   const actions: Event[][] = [];
   let seconds = 0;
   let timed = false;

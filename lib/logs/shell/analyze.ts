@@ -11,7 +11,7 @@ import { parserFor } from "../../util/treesitter.ts";
 import type { Event, EventKind, Ranges } from "../types.ts";
 import { type EventFields, makeEvent, outsideNote } from "../event.ts";
 import { rangesOf, unionRanges } from "../ranges.ts";
-import { splitLines, type Workspace } from "../workspace.ts";
+import { splitLines, type TurnWorkspace } from "../workspace.ts";
 import { Interp, isLoud, type Seg } from "./interp.ts";
 import { wordValue } from "./words.ts";
 
@@ -48,7 +48,7 @@ function touched(text: string, atStart: boolean): number {
 
 /** Context of one action. */
 export interface ShellContext {
-  ws: Workspace;
+  ws: TurnWorkspace;
   /** Workspace-relative working directory of the shell (undefined when outside the workspace). */
   cwd: string | undefined;
   step: number;
@@ -67,7 +67,7 @@ const GREP1_RE = /^(\d+)[:-]/;
 function numbersFrom(
   text: string,
   seg: Seg,
-  ws: Workspace,
+  ws: TurnWorkspace,
   cwd: string | undefined,
 ): Map<string, number[]> | undefined {
   const num = seg.stream.numbered;
@@ -119,9 +119,9 @@ function toRanges(m: Map<string, number[]>): Ranges {
  * ```ts
  * import assert from "node:assert/strict";
  * import { analyzeShell } from "./analyze.ts";
- * import { Workspace } from "../workspace.ts";
+ * import { TurnWorkspace } from "../workspace.ts";
  * const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
- * const ws = new Workspace((p) => (p === "a.py" ? text : undefined), "/testbed");
+ * const ws = new TurnWorkspace((p) => (p === "a.py" ? text : undefined), "/testbed");
  * const out = Array.from({ length: 5 }, (_, i) => `line ${i + 11}`).join("\n") + "\n";
  * const events = await analyzeShell("cd /testbed && sed -n '11,15p' a.py", { ws, cwd: "", step: 0 }, { output: out, returncode: 0 });
  * assert.ok(JSON.stringify(events[0].lines) === '{"a.py":[[11,15]]}');
@@ -379,8 +379,8 @@ function interpret(
  * ```ts
  * import assert from "node:assert/strict";
  * import { clipToFiles } from "./analyze.ts";
- * import { Workspace } from "../workspace.ts";
- * const ws = new Workspace((p) => (p === "a.py" ? "1\n2\n3\n" : undefined), "/testbed");
+ * import { TurnWorkspace } from "../workspace.ts";
+ * const ws = new TurnWorkspace((p) => (p === "a.py" ? "1\n2\n3\n" : undefined), "/testbed");
  * const c = clipToFiles({ "a.py": [[2, 9]], "b.py": [[1, 1]] }, ws);
  * assert.deepEqual(c.lines, { "a.py": [[2, 3]] });
  * assert.deepEqual(c.mismatch, ["a.py (3 lines)", "b.py (no such file)"]);
@@ -388,7 +388,7 @@ function interpret(
  */
 export function clipToFiles(
   lines: Ranges,
-  ws: Workspace,
+  ws: TurnWorkspace,
 ): { lines: Ranges; mismatch: string[] } {
   const out: Ranges = {};
   const mismatch: string[] = [];

@@ -7,7 +7,7 @@
  */
 import type { Node } from "../../util/treesitter.ts";
 import type { EventKind } from "../types.ts";
-import { UNKNOWN, type Workspace } from "../workspace.ts";
+import { type TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import {
   type Call,
   type OutLine,
@@ -84,7 +84,7 @@ export class Interp {
   segs: Seg[] = [];
   lastFailed = false;
   constructor(
-    readonly ws: Workspace,
+    readonly ws: TurnWorkspace,
     readonly obsText: string | undefined,
     readonly single: boolean,
   ) {}

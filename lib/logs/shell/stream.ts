@@ -6,7 +6,7 @@
  * @module
  */
 import type { EventKind } from "../types.ts";
-import { type Content, splitLines, UNKNOWN, type Workspace } from "../workspace.ts";
+import { type Content, splitLines, type TurnWorkspace, UNKNOWN } from "../workspace.ts";
 
 /** One line of a command's output; `file`/`n` when it shows line `n` (1-based) of `file`. */
 export interface OutLine {
@@ -65,7 +65,7 @@ export interface Call {
   input?: Stream;
   /** Here-document or here-string text fed on stdin. */
   stdin?: string;
-  ws: Workspace;
+  ws: TurnWorkspace;
   cwd: string | undefined;
   /** stderr goes to /dev/null. */
   quietErrors: boolean;

@@ -14,10 +14,11 @@ import { summarize } from "../../python/summary.ts";
 import { moduleName } from "../../python/names.ts";
 import { configId, type ConfigKey } from "../aggregate.ts";
 import { Chart, type MimeBundle } from "../display.ts";
-import { fmt } from "../table.ts";
+import { fmt } from "../table_render.ts";
 import { escapeHtml } from "../../util/text.ts";
 import type { Runs } from "./load.ts";
 import { frame, Html, Markdown } from "./show.ts";
+import { TARGETS_SCHEMA, TURN_KEYS } from "../../frames/schema.ts";
 import { CHART_CONFIG, metricLabel, OKABE_ITO } from "../style.ts";
 
 /** Identifies one scored turn. */
@@ -46,21 +47,10 @@ export interface CasePair {
   overlap: number | null;
 }
 
-const CASE_COLUMNS = [
-  "target",
-  "kind",
-  "implemented",
-  "read",
-  "reused",
-  "reimplemented",
-  "reimplemented_by",
-  "file",
-  "start",
-  "end",
-  "body_lines",
-  "callees",
-  "callee_overlap",
-];
+/** The `targets` columns a case study shows: all but the turn keys and `body_start`. */
+const CASE_COLUMNS = Object.keys(TARGETS_SCHEMA).filter((c) =>
+  !(TURN_KEYS as readonly string[]).includes(c) && c !== "body_start"
+);
 
 function keyFilter(k: CaseKey): pl.Expr {
   return pl.col("harness").eq(pl.lit(k.harness))

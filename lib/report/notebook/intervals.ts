@@ -19,7 +19,7 @@ import {
 } from "../style.ts";
 import type { CellInterval, PairedComparison } from "../ci.ts";
 import { Chart } from "../display.ts";
-import { fmt } from "../table.ts";
+import { fmt } from "../table_render.ts";
 
 /** Digits a metric is shown with. */
 function digitsOf(m: Metric): number {

@@ -11,6 +11,7 @@
 import pl from "nodejs-polars";
 import { jsonSafe, type MimeBundle } from "../display.ts";
 import { escapeHtml } from "../../util/text.ts";
+import { DTYPE_SHORT_NAMES } from "../../frames/schema.ts";
 
 /** Escapes text for HTML (lib/util/text.ts). */
 export { escapeHtml };
@@ -160,21 +161,9 @@ function cellText(v: unknown): string {
   return String(v);
 }
 
+/** Python Polars' dtype names in frame headers: the schema's short names, and a few more. */
 const DTYPE_NAMES: Record<string, string> = {
-  String: "str",
-  Utf8: "str",
-  Bool: "bool",
-  Boolean: "bool",
-  Float64: "f64",
-  Float32: "f32",
-  Int8: "i8",
-  Int16: "i16",
-  Int32: "i32",
-  Int64: "i64",
-  UInt8: "u8",
-  UInt16: "u16",
-  UInt32: "u32",
-  UInt64: "u64",
+  ...DTYPE_SHORT_NAMES,
   Null: "null",
   Date: "date",
   Time: "time",

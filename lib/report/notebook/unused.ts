@@ -6,7 +6,7 @@
 
 import pl from "nodejs-polars";
 import { Chart } from "../display.ts";
-import { CHART_CONFIG, OUTCOME_COLORS } from "../style.ts";
+import { CHART_CONFIG, OUTCOME_COLORS, percentShare } from "../style.ts";
 import { type MissedOutcome, targetOutcome } from "../../metrics/outcomes.ts";
 
 /** Display labels of the gaps of lib/metrics/outcomes.ts (the classes of `missed_targets`). */
@@ -209,14 +209,7 @@ export function gapChart(
     title: byTitle,
     axis: horizontal ? { labelLimit: 260 } : { labelAngle: 0 },
   };
-  const share = {
-    field: "share",
-    type: "quantitative",
-    stack: "zero",
-    title: "% of missed targets",
-    scale: { domain: [0, 100] },
-    axis: { values: [0, 20, 40, 60, 80, 100] },
-  };
+  const share = percentShare("% of missed targets");
   const inner = {
     ...(horizontal
       ? { width: 220, height: { step: 18 } }

@@ -1,6 +1,7 @@
 /**
  * Builders of the paper's Tables 1–5 from the scored frames (lib/frames/schema.ts). Pure functions:
- * frames in, {@link TableData} out (render with lib/report/table.ts or wrap in a display `Table`).
+ * frames in, {@link TableData} out (render with lib/report/table_render.ts or wrap in a display
+ * `Table`). The paper's published values themselves are in lib/report/paper.ts.
  *
  * @module
  */
@@ -17,7 +18,7 @@ import {
   turnsOf,
 } from "./aggregate.ts";
 import { MEMORIES, memoryLabel, numericFields, orderIndex, paperRecords } from "./paper.ts";
-import { type Column, roundTo, type Row, type TableData } from "./table.ts";
+import { type Column, roundTo, type Row, type TableData } from "./table_render.ts";
 
 /** Options shared by the builders. */
 export interface TableOptions {
@@ -114,8 +115,8 @@ function modelLabel(k: ConfigKey, memory: string | null): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { table2 } from "./tables.ts";
- * import { toMarkdown } from "./table.ts";
+ * import { table2 } from "./paper_tables.ts";
+ * import { toMarkdown } from "./table_render.ts";
  * const row = { harness: "OpenCode", model: "GLM-5.3", memory: "interface", chain: "c", turn: 1,
  *   n_repo: 2, n_self: 0, reuse_repo: 0.5, reuse_self: null, recall_repo: 1, recall_self: null,
  *   files: 3, lines: 90, tests: 4, passed: 4, pass_rate: 1, resolved: true, submitted: true,

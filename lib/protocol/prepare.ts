@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { isRemovedPath } from "./workspace.ts";
+ * import { isRemovedPath } from "./prepare.ts";
  * console.assert(isRemovedPath("pkg/tests/test_core.py"));
  * console.assert(isRemovedPath("conftest.py"));
  * console.assert(!isRemovedPath("pkg/_testing.py"));

@@ -62,7 +62,7 @@ export interface TableData {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { fmt } from "./table.ts";
+ * import { fmt } from "./table_render.ts";
  * assert(fmt(2.25, 1) === "2.3" && fmt(-0.04, 1) === "0.0" && fmt(3, 1, true) === "+3.0");
  * ```
  */
