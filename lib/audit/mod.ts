@@ -1,5 +1,5 @@
 /**
- * The reuse audit of a git change (issue 14): the paper's re-implementation rule (§3.3.2) applied
+ * The reuse audit of a git change: the paper's re-implementation rule (§3.3.2) applied
  * to the functions a commit, a pull request or the working tree adds or changes.
  *
  * - {@link auditReport} / {@link audit}: one change (`base` → `head`, default `HEAD` → the working

@@ -11,7 +11,7 @@
  * 2. in this process: `parseLog` with the workspace as a FileSource (after a warm-up), and
  *    without it.
  *
- * The Claude Code session (issue 13: "reads a 50 MB session in a few seconds") mixes what real
+ * The Claude Code session (a 50 MB session, which should be read in a few seconds) mixes what real
  * 2.x sessions hold: streamed assistant lines (thinking, text, tool_use) with their envelope
  * fields, `Read` results with `N\t` prefixes and offset/limit, `Grep` content mode, `Glob`,
  * `Bash` (`nl -ba | sed -n`, `grep -rn`, heredoc writes), `Edit`, hook `progress` lines and
