@@ -31,7 +31,14 @@ import { writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
 import { WorkerPool } from "../util/pool.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
-import { type ModuleSummary, summarize, SUMMARY_VERSION } from "./summary.ts";
+import { buildNativeParser, nativeParserPath } from "./native.ts";
+import { pythonParser } from "./direct.ts";
+import {
+  type ModuleSummary,
+  summarizeWith,
+  SUMMARY_VERSION,
+  useNativeSummaries,
+} from "./summary.ts";
 import type { AnalysisError } from "./types.ts";
 
 /** Options of {@link analyzePackage}. */
@@ -44,6 +51,25 @@ export interface AnalyzeOptions {
   cacheDir?: string;
   /** Module id prefix of the package (default: the directory's own name). */
   name?: string;
+  /**
+   * The native parser (lib/python/native.ts): `"auto"` (default) uses it when built and builds it
+   * first when more than {@link NATIVE_BUILD_BYTES} of source are to be parsed; `"off"` never.
+   */
+  native?: "auto" | "off";
+}
+
+/** Source to parse (UTF-16 code units) from which building the native parser pays off. */
+export const NATIVE_BUILD_BYTES = 8_000_000;
+
+/** The native library to parse `todo` with, or undefined for the wasm parser. */
+async function nativeFor(
+  todo: { source: string }[],
+  mode: AnalyzeOptions["native"] = "auto",
+): Promise<string | undefined> {
+  if (mode === "off" || todo.length === 0) return undefined;
+  const size = todo.reduce((a, t) => a + t.source.length, 0);
+  const found = size >= NATIVE_BUILD_BYTES ? await buildNativeParser() : await nativeParserPath();
+  return "path" in found ? found.path : undefined;
 }
 
 /** A `.py` file of a package: its package-relative path and module id. */
@@ -242,6 +268,15 @@ export async function summarizeFiles(
   const cacheDir = opts.cacheDir ?? cacheRoot();
   const errors: AnalysisError[] = [];
   const texts: (SummaryText | undefined)[] = new Array(files.length);
+  // each summary is parsed back as it arrives: the main thread is idle while the workers parse
+  const metas: ModuleSummary[] = new Array(files.length);
+  const rests: Rest[] = new Array(files.length);
+  const put = (index: number, t: SummaryText | undefined) => {
+    if (!t) return;
+    texts[index] = t;
+    metas[index] = JSON.parse(t.meta);
+    rests[index] = JSON.parse(t.rest);
+  };
   const todo: { index: number; source: string; key: string }[] = [];
   const keys: string[] = new Array(files.length).fill("");
   const sources: (string | undefined)[] = new Array(files.length);
@@ -304,22 +339,27 @@ export async function summarizeFiles(
     if (source === undefined) return;
     const key = keys[index];
     const hit = useCache ? await readSummaryText(cacheDir, key) : undefined;
-    if (hit) texts[index] = hit;
+    if (hit) put(index, hit);
     else todo.push({ index, source, key });
   });
+  const native = await nativeFor(todo, opts.native);
   const n = Math.min(todo.length, opts.workers ?? navigator.hardwareConcurrency ?? 1);
   if (n <= 0 || todo.length < 4) {
+    const fp = await pythonParser();
+    if (native && !fp.native) useNativeSummaries(fp, native);
     for (const t of todo) {
       const f = files[t.index];
-      texts[t.index] = summaryText(await summarize(t.source, f.file, f.module));
-      if (useCache) await writeSummaryText(cacheDir, t.key, texts[t.index]!).catch(() => {});
+      const text = summaryText(summarizeWith(fp, t.source, f.file, f.module));
+      put(t.index, text);
+      if (useCache) await writeSummaryText(cacheDir, t.key, text).catch(() => {});
     }
   } else {
     // largest files first, so the workers finish together
     todo.sort((a, b) => b.source.length - a.source.length);
-    await runWorkers(n, todo, files, texts, useCache ? cacheDir : undefined);
+    await runWorkers(n, todo, files, put, { cacheDir: useCache ? cacheDir : undefined, native });
   }
-  const done = texts.filter((t): t is SummaryText => !!t);
+  const kept = texts.flatMap((t, i) => t ? [i] : []);
+  const done = kept.map((i) => texts[i]!);
   const restText = `[${done.map((t) => t.rest).join(",")}]`;
   const restBytes = new TextEncoder().encode(restText).length;
   const metaText = `{"metas":[${done.map((t) => t.meta).join(",")}],"errors":${
@@ -330,10 +370,10 @@ export async function summarizeFiles(
       .catch(() => {});
   }
   return {
-    summaries: JSON.parse(metaText).metas,
+    summaries: kept.map((i) => metas[i]),
     errors,
     packageKey,
-    rest: () => JSON.parse(restText),
+    rest: () => kept.map((i) => rests[i]),
   };
 }
 
@@ -345,31 +385,42 @@ export interface SummaryJob {
   /** Cache entry to write in the worker (key and root), when caching. */
   key?: string;
   cacheDir?: string;
+  /** The native parser's library, when it is used (lib/python/native.ts). */
+  native?: string;
 }
 
 async function runWorkers(
   n: number,
   todo: { index: number; source: string; key: string }[],
   files: PackageFile[],
-  texts: (SummaryText | undefined)[],
-  cacheDir: string | undefined,
+  put: (index: number, text: SummaryText | undefined) => void,
+  { cacheDir, native }: { cacheDir?: string; native?: string },
 ): Promise<void> {
   // one queue, two files held per worker (lib/util/pool.ts); largest files were sorted first
   const pool = new WorkerPool<SummaryJob, SummaryText>(new URL("./worker.ts", import.meta.url), n);
+  const done: boolean[] = [];
   try {
     await Promise.all(todo.map(async (t) => {
       const f = files[t.index];
-      const job = { source: t.source, file: f.file, module: f.module, key: t.key, cacheDir };
-      texts[t.index] = await pool.run(job).catch(() => undefined);
+      const job = {
+        source: t.source,
+        file: f.file,
+        module: f.module,
+        key: t.key,
+        cacheDir,
+        native,
+      };
+      done[t.index] = await pool.run(job).then((r) => (put(t.index, r), true), () => false);
     }));
   } finally {
     pool.close();
   }
   // anything a worker could not do (or left when it died) is done here
+  const fp = await pythonParser();
   for (const t of todo) {
-    if (texts[t.index]) continue;
+    if (done[t.index]) continue;
     const f = files[t.index];
-    texts[t.index] = summaryText(await summarize(t.source, f.file, f.module));
+    put(t.index, summaryText(summarizeWith(fp, t.source, f.file, f.module)));
   }
 }
 

@@ -31,6 +31,7 @@
 import { createRequire } from "node:module";
 import type * as WTS from "web-tree-sitter";
 import { nodeModulesDir } from "../util/treesitter.ts";
+import { type FlatNode, loadNativeParser, type NativeParser } from "./native.ts";
 
 /**
  * The node functions of the web-tree-sitter wasm module (lib/binding.c): each takes the tree's
@@ -73,6 +74,8 @@ export interface PythonParser {
   language: WTS.Language;
   /** The wasm module's functions, or null to use the public `Node` API. */
   wasm: WasmModule | null;
+  /** The native parser (lib/python/native.ts) once {@link useNativeParser} loaded it. */
+  native: NativeParser | null;
 }
 
 let cached: Promise<PythonParser> | undefined;
@@ -98,7 +101,12 @@ export function pythonParser(): Promise<PythonParser> {
     parser.setLanguage(language);
     const usable = module.HEAP32 instanceof Int32Array &&
       NEEDED.every((k) => typeof module[k] === "function");
-    return { parser, language, wasm: usable ? module as unknown as WasmModule : null };
+    return {
+      parser,
+      language,
+      wasm: usable ? module as unknown as WasmModule : null,
+      native: null,
+    };
   })();
   return cached;
 }
@@ -246,8 +254,11 @@ export class DirectNode {
   }
 }
 
-/** The node API the summariser uses: {@link DirectNode} or web-tree-sitter's own `Node`. */
-export type SyntaxNode = DirectNode | WTS.Node;
+/**
+ * The node API the summariser uses: {@link DirectNode}, web-tree-sitter's own `Node`, or a node of
+ * the native parser's flat tree.
+ */
+export type SyntaxNode = DirectNode | WTS.Node | FlatNode;
 
 /**
  * The root of a tree parsed by {@link pythonParser}'s parser: a {@link DirectNode} when the
@@ -271,4 +282,84 @@ export async function withRoot<T>(source: string, fn: (root: SyntaxNode) => T): 
   } finally {
     tree.delete();
   }
+}
+
+/** Source the native parser must parse exactly as the wasm parser before it is used. */
+const SELF_CHECK = [
+  "import os, sys as system\nfrom .a import (b, c as d)\n",
+  "@dec(1)\nclass C(Base, metaclass=M):\n    '''doc \u00e9\u{1F600}'''\n    x: int = 3\n",
+  "    async def f(self, a, /, b=2, *args, c, **kw) -> 'C':\n",
+  "        async with g() as (h, i):\n            return [j async for j in h if j]\n",
+  "def gen(x):\n    yield from {k: v for k, v in x.items()}\n",
+  "match p:\n    case [1, *rest] | {'k': _} if rest:\n        pass\n    case C(a=1):\n        pass\n",
+  "s = f\"{a!r:>{w}} \\n\" + rb'x' # comment \u00fc \u{1F600}\n",
+  "y = (lambda q=1: q)(z := 2) if not a else b[1:2, ...]\n",
+  "try:\n    raise E from None\nexcept* (E, F) as e:\n    del e\nfinally:\n    global g\n",
+  "while x:\n    x -= 1; continue\nelse:\n    print(*x, sep='')\n",
+].join("");
+
+/**
+ * The first difference between two trees of the same source (node for node: type, span,
+ * positions, flags, children, and the child of each field in `fields`), or null if none.
+ */
+export function treeDifference(
+  a: SyntaxNode,
+  b: SyntaxNode,
+  fields: readonly (string | null)[],
+): string | null {
+  const span = (n: SyntaxNode | null) => n ? `${n.type}@${n.startIndex}-${n.endIndex}` : "null";
+  const facts = (n: SyntaxNode) =>
+    [
+      span(n),
+      n.startPosition.row,
+      n.startPosition.column,
+      n.endPosition.row,
+      n.endPosition.column,
+      n.isMissing,
+      n.hasError,
+      n.childCount,
+      n.namedChildCount,
+      span(n.parent),
+    ].join(" ");
+  const stack: [SyntaxNode, SyntaxNode][] = [[a, b]];
+  while (stack.length) {
+    const [x, y] = stack.pop()!;
+    const fx = facts(x), fy = facts(y);
+    if (fx !== fy) return `${fx} ≠ ${fy}`;
+    for (const f of fields) {
+      if (!f) continue;
+      const cx = span(x.childForFieldName(f)), cy = span(y.childForFieldName(f));
+      if (cx !== cy) return `${span(x)} field ${f}: ${cx} ≠ ${cy}`;
+    }
+    const xs = x.children, ys = y.children;
+    for (let i = 0; i < xs.length; i++) stack.push([xs[i]!, ys[i]!]);
+  }
+  return null;
+}
+
+/**
+ * Loads the native library at `path` into `fp` if it parses the self-check source exactly as
+ * the wasm parser does, comparing the children of the given `fields` (those the caller reads:
+ * a field that the reference finds below a hidden aliased child, like `alternative` of a
+ * `match_statement`, is not a direct child in the flat tree); returns null when loaded, else
+ * why not (then `fp` stays on wasm).
+ */
+export function useNativeParser(
+  fp: PythonParser,
+  path: string,
+  fields: readonly string[],
+): string | null {
+  const native = loadNativeParser(path, fp.language);
+  if (!native) return `cannot load ${path} (needs --allow-ffi)`;
+  const root = native.parse(SELF_CHECK);
+  const tree = fp.parser.parse(SELF_CHECK);
+  if (!root || !tree) return "the self-check source gave no tree";
+  try {
+    const diff = treeDifference(root, rootOf(tree, SELF_CHECK, fp), fields);
+    if (diff) return `the native parser differs from the wasm parser: ${diff}`;
+  } finally {
+    tree.delete();
+  }
+  fp.native = native;
+  return null;
 }

@@ -18,7 +18,13 @@
  * ```
  * @module
  */
-import { type PythonParser, pythonParser, rootOf, type SyntaxNode as Node } from "./direct.ts";
+import {
+  type PythonParser,
+  pythonParser,
+  rootOf,
+  type SyntaxNode as Node,
+  useNativeParser,
+} from "./direct.ts";
 import { BUILTINS, isInternal } from "./names.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 import type { Tree } from "web-tree-sitter";
@@ -128,6 +134,37 @@ export async function summarize(
   return summarizeWith(await pythonParser(), source, file, module);
 }
 
+/**
+ * Every field name the summariser reads with `childForFieldName` (tests/native_test.ts checks the
+ * list against this file): the native parser's self-check compares these.
+ */
+export const SUMMARY_FIELDS = [
+  "alias",
+  "arguments",
+  "attribute",
+  "body",
+  "function",
+  "key",
+  "left",
+  "module_name",
+  "name",
+  "object",
+  "parameters",
+  "return_type",
+  "right",
+  "superclasses",
+  "type",
+  "value",
+] as const;
+
+/**
+ * Puts the native parser built at `path` (lib/python/native.ts) into `fp` for summaries; returns
+ * null when it is used, else why not (`fp` then stays on the wasm parser).
+ */
+export function useNativeSummaries(fp: PythonParser, path: string): string | null {
+  return useNativeParser(fp, path, SUMMARY_FIELDS);
+}
+
 /** {@link summarize} with a given parser (workers keep one). */
 export function summarizeWith(
   fp: PythonParser,
@@ -136,8 +173,19 @@ export function summarizeWith(
   module: string,
 ): ModuleSummary {
   const isPackage = /(^|\/)__init__\.pyi?$/.test(file);
-  let tree: Tree | null = null;
   const errors: AnalysisError[] = [];
+  // the native parser's tree when it has no syntax error, else the wasm parser's (the reference)
+  const flat = fp.native?.parse(source);
+  if (flat && !flat.hasError) {
+    const s = new Summarizer(source, file, module, isPackage, errors);
+    try {
+      s.run(flat);
+    } catch (e) {
+      errors.push({ file, line: null, message: `analysis stopped: ${e}` });
+    }
+    return s.result();
+  }
+  let tree: Tree | null = null;
   try {
     tree = fp.parser.parse(source);
   } catch (e) {

@@ -8,13 +8,20 @@
 /// <reference lib="deno.worker" />
 import { type SummaryJob, summaryText, writeSummaryTextSync } from "./analyze.ts";
 import { pythonParser } from "./direct.ts";
-import { summarizeWith } from "./summary.ts";
+import { summarizeWith, useNativeSummaries } from "./summary.ts";
 import { serveJobs } from "../util/pool.ts";
 
 const parser = pythonParser();
 
-serveJobs(async ({ source, file, module, key, cacheDir }: SummaryJob) => {
-  const text = summaryText(summarizeWith(await parser, source, file, module));
+let nativeTried: string | undefined;
+
+serveJobs(async ({ source, file, module, key, cacheDir, native }: SummaryJob) => {
+  const fp = await parser;
+  if (native && native !== nativeTried) {
+    nativeTried = native;
+    useNativeSummaries(fp, native);
+  }
+  const text = summaryText(summarizeWith(fp, source, file, module));
   // written before answering: the main thread terminates the worker after its last answer
   if (key && cacheDir) {
     try {

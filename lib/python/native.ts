@@ -1,0 +1,339 @@
+/**
+ * The native Python parser: tree-sitter's C runtime and the same tree-sitter-python grammar as the
+ * wasm parser, compiled once on this machine by its C compiler and called through Deno's FFI.
+ * It parses about 1.5x faster than the wasm build, and hands the whole tree over as one array
+ * (`native/flat.c`), which {@link FlatNode} reads with the part of web-tree-sitter's `Node` API the
+ * summariser uses — no call into the parser per node.
+ *
+ * The results are those of the wasm parser, which stays the reference:
+ * - a tree with a syntax error is never used: the file is parsed again by the wasm parser, so
+ *   error recovery (where runtime versions may differ) is always the reference's;
+ * - every loaded library first parses a self-check source and must give the wasm parser's tree
+ *   node for node (types, positions, fields, flags), else it is not used;
+ * - `tests/native_test.ts` compares summaries of real packages made both ways.
+ *
+ * Where it comes from: the C sources are those of the pinned npm packages `tree-sitter` (its
+ * vendored runtime) and `tree-sitter-python` (`src/parser.c`, `src/scanner.c`), plus
+ * `native/flat.c`. The library is built by {@link buildNativeParser} (`deno task setup` does it;
+ * a package analysis of more than a few megabytes does it on demand) into the cache root, keyed by
+ * the hash of every source, the compiler and the flags, atomically and once across processes.
+ * Without a C compiler, without `--allow-ffi`, or with `REPOREUSE_PARSER=wasm`, everything runs
+ * on the wasm parser as before.
+ *
+ * @example
+ * ```ts
+ * import { buildNativeParser, loadNativeParser } from "./native.ts";
+ * import { pythonParser } from "./direct.ts";
+ * const built = await buildNativeParser();
+ * if ("path" in built) {
+ *   const { language } = await pythonParser();
+ *   const parser = loadNativeParser(built.path, language)!;
+ *   const root = parser.parse("def f(x):\n    return x\n")!;
+ *   console.assert(root.namedChildren[0].childForFieldName("name")?.text === "f");
+ * }
+ * ```
+ * @module
+ */
+import { cacheRoot, sha256 } from "../util/cache.ts";
+import { findExecutable, runProcess } from "../util/process.ts";
+import { nodeModulesDir } from "../util/treesitter.ts";
+
+/** Words per node in the flat tree (see native/flat.c). */
+const W = 10;
+const NAMED = 1 << 16, MISSING = 2 << 16, HAS_ERROR = 4 << 16;
+const ERROR_TYPE = 65535;
+/** Version of the build recipe (flags, file list); part of the library's key. */
+const BUILD_VERSION = 1;
+const FLAGS = ["-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-DNDEBUG"];
+
+/** The tree of one parsed source, flat (see native/flat.c). */
+class FlatTree {
+  constructor(
+    readonly w: Int32Array,
+    readonly count: number,
+    readonly source: string,
+    readonly names: readonly string[],
+    readonly fieldIds: ReadonlyMap<string, number>,
+  ) {}
+}
+
+/**
+ * A syntax node of a flat tree: the part of web-tree-sitter's `Node` API the summariser uses,
+ * with the same results. `id` is the node's preorder index (unique within its tree). Like
+ * `Node`s, these are small views made on each access (compare them by `id`), so they die young.
+ */
+export class FlatNode {
+  constructor(private readonly t: FlatTree, readonly id: number) {}
+
+  private word(k: number): number {
+    return this.t.w[this.id * W + k];
+  }
+  get type(): string {
+    const s = this.word(0) & 0xffff;
+    return s === ERROR_TYPE ? "ERROR" : this.t.names[s] || "ERROR";
+  }
+  get isNamed(): boolean {
+    return (this.word(0) & NAMED) !== 0;
+  }
+  get isMissing(): boolean {
+    return (this.word(0) & MISSING) !== 0;
+  }
+  get hasError(): boolean {
+    return (this.word(0) & HAS_ERROR) !== 0;
+  }
+  get startIndex(): number {
+    return this.word(1);
+  }
+  get endIndex(): number {
+    return this.word(2);
+  }
+  get text(): string {
+    return this.t.source.slice(this.word(1), this.word(2));
+  }
+  get startPosition(): { row: number; column: number } {
+    return { row: this.word(3), column: this.word(4) };
+  }
+  get endPosition(): { row: number; column: number } {
+    return { row: this.word(5), column: this.word(6) };
+  }
+  get parent(): FlatNode | null {
+    const p = this.word(7);
+    return p < 0 ? null : new FlatNode(this.t, p);
+  }
+  /** Index of the first child, or -1. */
+  private first(): number {
+    const f = this.id + 1;
+    return f < this.t.count && this.t.w[f * W + 7] === this.id ? f : -1;
+  }
+  get children(): FlatNode[] {
+    const out: FlatNode[] = [];
+    const w = this.t.w;
+    for (let c = this.first(); c >= 0; c = w[c * W + 8]) out.push(new FlatNode(this.t, c));
+    return out;
+  }
+  get childCount(): number {
+    let n = 0;
+    const w = this.t.w;
+    for (let c = this.first(); c >= 0; c = w[c * W + 8]) n++;
+    return n;
+  }
+  child(i: number): FlatNode | null {
+    const w = this.t.w;
+    for (let c = this.first(); c >= 0; c = w[c * W + 8]) {
+      if (i-- === 0) return new FlatNode(this.t, c);
+    }
+    return null;
+  }
+  get namedChildren(): FlatNode[] {
+    const out: FlatNode[] = [];
+    const w = this.t.w;
+    for (let c = this.first(); c >= 0; c = w[c * W + 8]) {
+      if (w[c * W] & NAMED) out.push(new FlatNode(this.t, c));
+    }
+    return out;
+  }
+  get namedChildCount(): number {
+    let n = 0;
+    const w = this.t.w;
+    for (let c = this.first(); c >= 0; c = w[c * W + 8]) if (w[c * W] & NAMED) n++;
+    return n;
+  }
+  namedChild(i: number): FlatNode | null {
+    const w = this.t.w;
+    for (let c = this.first(); c >= 0; c = w[c * W + 8]) {
+      if (w[c * W] & NAMED && i-- === 0) return new FlatNode(this.t, c);
+    }
+    return null;
+  }
+  /** The first child in field `name`, or null (as `ts_node_child_by_field_id`). */
+  childForFieldName(name: string): FlatNode | null {
+    const id = this.t.fieldIds.get(name);
+    if (id === undefined) return null;
+    const w = this.t.w;
+    for (let c = this.first(); c >= 0; c = w[c * W + 8]) {
+      if (w[c * W + 9] === id) return new FlatNode(this.t, c);
+    }
+    return null;
+  }
+}
+
+const SYMBOLS = {
+  rr_new: { parameters: [], result: "pointer" },
+  rr_delete: { parameters: ["pointer"], result: "void" },
+  rr_nodes: { parameters: ["pointer"], result: "pointer" },
+  rr_capacity: { parameters: ["pointer"], result: "u32" },
+  rr_parse: { parameters: ["pointer", "buffer", "u32"], result: "i32" },
+} as const;
+
+/** A loaded native parser (one per thread). */
+export interface NativeParser {
+  /**
+   * The root of `source`'s tree, or null when the native parser gives none (then use the wasm
+   * parser). The nodes read the parser's own buffer: they are valid until the next parse.
+   */
+  parse(source: string): FlatNode | null;
+}
+
+/** Type and field names of the grammar, by id, as the wasm `Language` has them. */
+export interface GrammarNames {
+  types: readonly string[];
+  fields: readonly (string | null)[];
+}
+
+/**
+ * Loads the library at `path` (built by {@link buildNativeParser}) with this thread's parser, or
+ * returns null when it cannot be loaded here (no `--allow-ffi`, a bad file).
+ */
+export function loadNativeParser(path: string, names: GrammarNames): NativeParser | null {
+  let lib: Deno.DynamicLibrary<typeof SYMBOLS>;
+  try {
+    lib = Deno.dlopen(path, SYMBOLS);
+  } catch {
+    return null;
+  }
+  const rr = lib.symbols.rr_new();
+  if (rr === null) {
+    lib.close();
+    return null;
+  }
+  const fieldIds = new Map<string, number>();
+  names.fields.forEach((f, i) => f && !fieldIds.has(f) && fieldIds.set(f, i));
+  let units = new Uint16Array(1 << 16);
+  // a view of the library's node buffer, made again only when the buffer moves or grows
+  let view = new Int32Array(0);
+  let viewOf: bigint | number = -1;
+  return {
+    parse(source: string): FlatNode | null {
+      const n = source.length;
+      if (units.length < n + 1) units = new Uint16Array(Math.max(n + 1, units.length * 2));
+      for (let i = 0; i < n; i++) units[i] = source.charCodeAt(i);
+      const count = lib.symbols.rr_parse(rr, units, n);
+      if (count <= 0) return null;
+      const p = lib.symbols.rr_nodes(rr);
+      if (p === null) return null;
+      const at = Deno.UnsafePointer.value(p);
+      const cap = lib.symbols.rr_capacity(rr);
+      if (at !== viewOf || view.length !== cap * W) {
+        view = new Int32Array(Deno.UnsafePointerView.getArrayBuffer(p, cap * W * 4));
+        viewOf = at;
+      }
+      const w = view;
+      return new FlatNode(new FlatTree(w, count, source, names.types, fieldIds), 0);
+    },
+  };
+}
+
+/** What {@link buildNativeParser} gives: the library's path, or why there is none. */
+export type NativeBuild = { path: string; built: boolean } | { error: string };
+
+let planned: Promise<{ key: string; argv: string[]; path: string } | { error: string }> | undefined;
+
+/** The build's command and the library's path in the cache (computed once per process). */
+function plan(): Promise<{ key: string; argv: string[]; path: string } | { error: string }> {
+  planned ??= (async () => {
+    if (Deno.env.get("REPOREUSE_PARSER") === "wasm") {
+      return { error: "REPOREUSE_PARSER=wasm: the native parser is off" };
+    }
+    const here = new URL("./native/flat.c", import.meta.url);
+    if (here.protocol !== "file:") return { error: "the sources are not local files" };
+    const runtime = `${nodeModulesDir()}tree-sitter/vendor/tree-sitter/lib`;
+    const grammar = `${nodeModulesDir()}tree-sitter-python/src`;
+    const files = [
+      `${runtime}/src/lib.c`,
+      `${grammar}/parser.c`,
+      `${grammar}/scanner.c`,
+      here.pathname,
+    ];
+    const path = Deno.env.get("PATH") ?? "";
+    const cc = ["cc", "gcc", "clang"].map((c) => findExecutable(c, path)).find((c) => c);
+    if (!cc) return { error: "no C compiler (cc, gcc or clang) on PATH" };
+    let identity: string;
+    try {
+      const version = await runProcess([cc, "--version"], { timeoutMs: 30_000 });
+      const texts = await Promise.all(
+        [
+          ...files,
+          `${runtime}/include/tree_sitter/api.h`,
+          `${nodeModulesDir()}tree-sitter/package.json`,
+          `${nodeModulesDir()}tree-sitter-python/package.json`,
+        ].map((f) => Deno.readTextFile(f)),
+      );
+      identity = [BUILD_VERSION, Deno.build.target, version.stdout, FLAGS.join(" "), ...texts]
+        .join("\0");
+    } catch (e) {
+      return { error: `the sources cannot be read (run \`deno install\`): ${e}` };
+    }
+    const key = sha256(identity).slice(0, 32);
+    const out = `${cacheRoot()}/native-v${BUILD_VERSION}/${key}/libreporeuse-python.so`;
+    const argv = [
+      cc,
+      ...FLAGS,
+      `-I${runtime}/include`,
+      `-I${runtime}/src`,
+      `-I${grammar}`,
+      ...files,
+    ];
+    return { key, argv, path: out };
+  })();
+  return planned;
+}
+
+const exists = (p: string) => Deno.stat(p).then((s) => s.isFile, () => false);
+
+/**
+ * The native library's path if it is built already (no build), else why not.
+ */
+export async function nativeParserPath(): Promise<NativeBuild> {
+  const p = await plan();
+  if ("error" in p) return p;
+  return (await exists(p.path)) ? { path: p.path, built: false } : { error: "not built yet" };
+}
+
+/**
+ * Builds the native library into the cache root unless it is there (about 10 s of one core,
+ * once per machine and source version). One process builds at a time: the others wait for it
+ * (a lock older than 10 minutes is taken as abandoned). Never throws: a failed build returns why,
+ * and the wasm parser is used.
+ */
+export async function buildNativeParser(): Promise<NativeBuild> {
+  const p = await plan();
+  if ("error" in p) return p;
+  if (await exists(p.path)) return { path: p.path, built: false };
+  const dir = p.path.slice(0, p.path.lastIndexOf("/"));
+  const lock = `${dir}/build.lock`;
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch (e) {
+    return { error: `cannot write ${dir}: ${e}` };
+  }
+  for (let waited = 0;; waited += 250) {
+    try {
+      (await Deno.open(lock, { createNew: true, write: true })).close();
+      break;
+    } catch {
+      if (await exists(p.path)) return { path: p.path, built: false };
+      const age = await Deno.stat(lock).then(
+        (s) => Date.now() - (s.mtime?.getTime() ?? 0),
+        () => 0,
+      );
+      if (age > 600_000) await Deno.remove(lock).catch(() => {});
+      else if (waited > 300_000) return { error: `${lock}: another build is still running` };
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  const tmp = `${p.path}.${crypto.randomUUID()}.tmp`;
+  try {
+    const r = await runProcess([...p.argv, "-o", tmp], { timeoutMs: 600_000 });
+    if (r.code !== 0 || r.timedOut) {
+      const why = r.timedOut ? "timed out" : r.stderr.trim().split("\n").slice(-3).join(" / ");
+      return { error: `the C compiler failed (${p.argv[0]}): ${why}` };
+    }
+    await Deno.rename(tmp, p.path);
+    return { path: p.path, built: true };
+  } catch (e) {
+    return { error: `building the native parser failed: ${e}` };
+  } finally {
+    await Deno.remove(tmp).catch(() => {});
+    await Deno.remove(lock).catch(() => {});
+  }
+}
