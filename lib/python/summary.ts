@@ -506,21 +506,19 @@ class Summarizer {
       }
       this.uses = out;
     }
-    let lineStart = 0;
     const kept: RawUse[] = [];
+    // the same use twice on a line (`f(x) + f(y)`) is kept once: keys of the line's kept uses
+    const onLine = new Set<string>();
     for (const u of this.uses) {
       if (u[3] === 1 && !u[1].includes("(")) {
         const dot = u[1].indexOf(".");
         if (this.plainValue(u[0], dot < 0 ? u[1] : u[1].slice(0, dot), dot < 0)) continue;
       }
-      // the same use twice on a line (`f(x) + f(y)`) is kept once
-      if (kept.length && kept[kept.length - 1][2] !== u[2]) lineStart = kept.length;
-      let dup = false;
-      for (let k = lineStart; k < kept.length && !dup; k++) {
-        const o = kept[k];
-        dup = o[2] === u[2] && o[1] === u[1] && o[0] === u[0] && o[3] === u[3];
-      }
-      if (!dup) kept.push(u);
+      if (kept.length && kept[kept.length - 1][2] !== u[2]) onLine.clear();
+      const key = `${u[0]}\0${u[3]}\0${u[1]}`;
+      if (onLine.has(key)) continue;
+      onLine.add(key);
+      kept.push(u);
     }
     this.uses = kept;
     let lines = 1;
