@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   build: () => import("./commands/build.ts"),
   run: () => import("./commands/run.ts"),
   audit: () => import("./commands/audit.ts"),
+  parser: () => import("./commands/parser.ts"),
 };
 
 async function usage(): Promise<string> {

@@ -22,7 +22,7 @@ case ":$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e '/_npx/' -e 'node_module
   *) echo "setup: note: ${GLOBAL_BIN} is not on your PATH; add it (export PATH=\"${GLOBAL_BIN}:\$PATH\") so 'deno' is found" >&2 ;;
 esac
 
-PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium)
+PKGS=(gcc libc6-dev python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -34,6 +34,9 @@ fi
 
 echo "setup: installing npm dependencies (deno install)"
 deno install >/dev/null 2>&1 || deno install
+
+echo "setup: building the native Python parser (once; the wasm parser is used without it)"
+deno task reporeuse parser
 
 echo "setup: registering the Deno Jupyter kernel"
 deno jupyter --install --force >/dev/null 2>&1 || deno jupyter --install --force

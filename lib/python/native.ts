@@ -323,6 +323,8 @@ export async function buildNativeParser(): Promise<NativeBuild> {
   }
   const tmp = `${p.path}.${crypto.randomUUID()}.tmp`;
   try {
+    // the process that held the lock before may have built it meanwhile
+    if (await exists(p.path)) return { path: p.path, built: false };
     const r = await runProcess([...p.argv, "-o", tmp], { timeoutMs: 600_000 });
     if (r.code !== 0 || r.timedOut) {
       const why = r.timedOut ? "timed out" : r.stderr.trim().split("\n").slice(-3).join(" / ");

@@ -4,12 +4,21 @@
  * CPython merely `ast.parse`-ing the same files (`/usr/bin/python3`), plus agreement of every
  * def/class `(file, id, start, end)` with CPython's `ast`.
  *
+ * In each of `BENCH_ROUNDS` rounds (default 3) CPython's parse, our cold graph and our cold graph
+ * on the wasm parser alone (the baseline: no native parser) run one after the other; ratios are
+ * taken round by round and their median quoted, since this shared machine's speed drifts by tens
+ * of percent within minutes. The graphs of both parsers must be identical.
+ *
  * Goals: cold ≥ 2x faster than CPython's parse, warm ≥ 10x, agreement 100%.
  * Run with `deno task bench graph` (or `deno run -A tasks/bench/graph.ts [package-dir]`).
  * @module
  */
 import process from "node:process";
 import { analyzePackage, listPackageFiles } from "../../lib/python/mod.ts";
+import { pythonParser } from "../../lib/python/direct.ts";
+import { buildNativeParser } from "../../lib/python/native.ts";
+import { useNativeSummaries } from "../../lib/python/summary.ts";
+import { sha256 } from "../../lib/util/cache.ts";
 import { parserFor } from "../../lib/util/treesitter.ts";
 import { exists } from "../../lib/util/fs.ts";
 
@@ -43,91 +52,135 @@ function cpu(): number {
   return (u.user + u.system) / 1e6;
 }
 
-async function build(cacheDir: string) {
+/**
+ * One graph build, timed; returns only figures, the graph's digest and its definitions (holding
+ * whole projects across rounds would slow the later rounds' garbage collection).
+ */
+async function build(cacheDir: string, native: "auto" | "off" = "auto") {
   const c0 = cpu();
   const t0 = performance.now();
-  const project = await analyzePackage(dir, { cacheDir });
+  const project = await analyzePackage(dir, { cacheDir, native });
   const t1 = performance.now();
   const graph = project.graph(dir);
   const t2 = performance.now();
+  const c1 = cpu();
   return {
-    project,
-    graph,
+    digest: sha256(JSON.stringify(graph)),
+    size: `${graph.nodes.length} nodes, ${graph.edges.length} edges, ${graph.errors.length} errors`,
+    definitions: project.definitions().map((d) => [d.file, d.id, d.start, d.end].join("|")),
     summarize: (t1 - t0) / 1000,
     resolve: (t2 - t1) / 1000,
     total: (t2 - t0) / 1000,
-    cpu: cpu() - c0,
+    cpu: c1 - c0,
   };
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const range = (xs: number[], digits = 2) =>
+  `median ${median(xs).toFixed(digits)} (min ${Math.min(...xs).toFixed(digits)}, max ${
+    Math.max(...xs).toFixed(digits)
+  })`;
+
 const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
+const rounds = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? 3));
 console.log(`package: ${dir}`);
 console.log(`cores: ${navigator.hardwareConcurrency}, load average before: ${load()}`);
 
-const parse = await py(["--parse-only", dir]);
+// the native parser is part of the installation (`deno task setup` builds it), like node_modules:
+// built here if missing, outside the timed runs
+const t0 = performance.now();
+const built = await buildNativeParser();
 console.log(
-  `CPython ast.parse: ${parse.seconds.toFixed(2)} s (cpu ${
-    parse.cpu.toFixed(2)
-  } s; ${parse.parsed}/${parse.files} files)`,
+  "path" in built
+    ? `native parser: ${built.built ? "built now" : "built before"} (${
+      ((performance.now() - t0) / 1000).toFixed(1)
+    } s, not timed below): ${built.path}`
+    : `native parser: unavailable (${built.error}); every run below uses the wasm parser`,
 );
 
 // the floor of any tree-sitter analysis: parsing alone, one thread
-let parseCpu = 0;
 {
+  const files = await listPackageFiles(dir, "bench", []);
+  const sources = (await Promise.all(files.map((f) => Deno.readTextFile(f.path).catch(() => null))))
+    .filter((t): t is string => t !== null);
   const parser = await parserFor("python");
-  const c0 = cpu();
-  const t0 = performance.now();
-  for (const f of await listPackageFiles(dir, "bench", [])) {
-    const text = await Deno.readTextFile(f.path).catch(() => null);
-    if (text !== null) parser.parse(text)?.delete();
-  }
-  parseCpu = cpu() - c0;
+  let c0 = cpu();
+  for (const text of sources) parser.parse(text)?.delete();
+  const wasmCpu = cpu() - c0;
+  const fp = await pythonParser();
+  const native = "path" in built && !useNativeSummaries(fp, built.path) ? fp.native : null;
+  c0 = cpu();
+  for (const text of sources) native?.parse(text);
+  const nativeCpu = cpu() - c0;
   console.log(
-    `tree-sitter parse only, 1 thread: ${((performance.now() - t0) / 1000).toFixed(2)} s (cpu ${
-      parseCpu.toFixed(2)
-    } s)`,
-  );
-  const cores = navigator.hardwareConcurrency;
-  console.log(
-    `parse floor over ${cores} cores: ${
-      (parseCpu / cores).toFixed(2)
-    } s → best cold ratio with free extraction: ${
-      (parse.seconds / (parseCpu / cores)).toFixed(2)
-    }x`,
+    `parse only, 1 thread, cpu: wasm ${wasmCpu.toFixed(2)} s${
+      native ? `, native ${nativeCpu.toFixed(2)} s (tree handed over flat)` : ""
+    }`,
   );
 }
 
-const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-bench-cache-" });
+// rounds: CPython's parse, our cold graph, the same on the wasm parser, one after the other, so
+// that each ratio compares runs made moments apart on this (shared, drifting) machine
+const runs: { parse: Oracle; cold: Awaited<ReturnType<typeof build>>; wasm: number }[] = [];
+const caches: string[] = [];
+const fresh = async () => {
+  const d = await Deno.makeTempDir({ prefix: "reporeuse-bench-cache-" });
+  caches.push(d);
+  return d;
+};
 try {
-  const cold = await build(cacheDir);
-  const show = (name: string, r: typeof cold) =>
+  let wasmDigest: string | undefined;
+  for (let r = 1; r <= rounds; r++) {
+    const parse = await py(["--parse-only", dir]);
+    const cold = await build(await fresh());
+    const wasm = await build(await fresh(), "off");
+    wasmDigest ??= wasm.digest;
+    runs.push({ parse, cold, wasm: wasm.total });
     console.log(
-      `graph ${name}: ${r.total.toFixed(2)} s (cpu ${r.cpu.toFixed(2)} s, all threads; summaries ${
-        r.summarize.toFixed(2)
-      } s + resolution ${
-        r.resolve.toFixed(2)
-      } s), ${r.graph.nodes.length} nodes, ${r.graph.edges.length} edges, ${r.graph.errors.length} errors`,
+      `round ${r}: CPython ast.parse ${
+        parse.seconds.toFixed(2)
+      } s (${parse.parsed}/${parse.files} files) · cold ${cold.total.toFixed(2)} s (cpu ${
+        cold.cpu.toFixed(2)
+      } s; summaries ${cold.summarize.toFixed(2)} s + resolution ${
+        cold.resolve.toFixed(2)
+      } s) · cold on wasm ${wasm.total.toFixed(2)} s → ${
+        (parse.seconds / cold.total).toFixed(2)
+      }x (wasm ${(parse.seconds / wasm.total).toFixed(2)}x)`,
     );
-  show("cold", cold);
+  }
+  const cold = runs[runs.length - 1].cold;
+  console.log(`graph: ${cold.size}; identical on the wasm parser: ${cold.digest === wasmDigest}`);
+  const warm = await build(caches[caches.length - 2]);
   console.log(
-    `cold cpu beyond parsing (extraction, messages, cache writes, resolution): ${
-      (cold.cpu - parseCpu).toFixed(2)
-    } s`,
+    `graph warm: ${warm.total.toFixed(2)} s (cpu ${warm.cpu.toFixed(2)} s; summaries ${
+      warm.summarize.toFixed(2)
+    } s + resolution ${warm.resolve.toFixed(2)} s)`,
   );
-  const warm = await build(cacheDir);
-  show("warm", warm);
-  const ratio = (x: number) => (parse.seconds / x).toFixed(2);
-  console.log(`ratio CPython parse / cold: ${ratio(cold.total)}x (goal ≥ 2x)`);
-  console.log(`ratio CPython parse / warm: ${ratio(warm.total)}x (goal ≥ 10x)`);
+  const ratios = runs.map((x) => x.parse.seconds / x.cold.total);
+  const wasmRatios = runs.map((x) => x.parse.seconds / x.wasm);
+  console.log(`CPython parse: ${range(runs.map((x) => x.parse.seconds))} s`);
+  console.log(`graph cold: ${range(runs.map((x) => x.cold.total))} s`);
+  console.log(
+    `ratio CPython parse / cold, round by round: ${
+      range(ratios)
+    }x (goal ≥ 2x); on the wasm parser ${range(wasmRatios)}x`,
+  );
+  const lastParse = runs[runs.length - 1].parse.seconds;
+  console.log(`ratio CPython parse / warm: ${(lastParse / warm.total).toFixed(2)}x (goal ≥ 10x)`);
   console.log(
     `cpu ratios (machine load makes wall times noisy): cold ${
-      (parse.cpu / cold.cpu).toFixed(2)
-    }x over ${navigator.hardwareConcurrency} cores, warm ${(parse.cpu / warm.cpu).toFixed(2)}x`,
+      median(runs.map((x) => x.parse.cpu / x.cold.cpu)).toFixed(2)
+    }x over ${navigator.hardwareConcurrency} cores, warm ${
+      (runs[runs.length - 1].parse.cpu / warm.cpu).toFixed(2)
+    }x`,
   );
 
   const oracle = await py([dir]);
   const theirs = new Set<string>(oracle.defs.map((d) => d.join("|")));
-  const ours = cold.project.definitions().map((d) => [d.file, d.id, d.start, d.end].join("|"));
+  const ours = cold.definitions;
   const oursSet = new Set(ours);
   const agree = ours.filter((x) => theirs.has(x)).length;
   const missing = [...theirs].filter((x) => !oursSet.has(x));
@@ -140,5 +193,5 @@ try {
   if (missing.length) console.log(`  e.g. missing: ${missing.slice(0, 5).join(", ")}`);
   console.log(`load average after: ${load()}`);
 } finally {
-  await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+  for (const d of caches) await Deno.remove(d, { recursive: true }).catch(() => {});
 }
