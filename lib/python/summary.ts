@@ -317,7 +317,8 @@ class Summarizer {
     while (x >= 0) {
       const sc = this.scopes[x];
       if (first || sc.kind !== "class") {
-        const bs = sc.bindings[head]?.filter((b) => !b.attr);
+        const all = sc.bindings[head];
+        const bs = all?.some((b) => b.attr) ? all.filter((b) => !b.attr) : all;
         if (bs?.length) return { scope: sc, bs };
         if (sc.stars) return "star";
       }
@@ -354,11 +355,15 @@ class Summarizer {
     const names = new Set(this.containers.map((c) => c.name));
     const usesOf = new Map<string, number[]>();
     this.uses.forEach((u, i) => {
-      const m = /^[^.(]+/.exec(u[1]);
-      if (m && names.has(m[0])) {
-        const list = usesOf.get(m[0]);
+      // the head name: the text before the first `.` or `(`
+      const t = u[1];
+      const dot = t.indexOf("."), paren = t.indexOf("(");
+      const end = dot < 0 ? (paren < 0 ? t.length : paren) : paren < 0 ? dot : Math.min(dot, paren);
+      const head = end > 0 ? t.slice(0, end) : null;
+      if (head !== null && names.has(head)) {
+        const list = usesOf.get(head);
         if (list) list.push(i);
-        else usesOf.set(m[0], [i]);
+        else usesOf.set(head, [i]);
       }
     });
     // a read by a name certainly no constant (a parameter, a loop variable) is no access
@@ -507,17 +512,31 @@ class Summarizer {
       this.uses = out;
     }
     const kept: RawUse[] = [];
-    // the same use twice on a line (`f(x) + f(y)`) is kept once: keys of the line's kept uses
-    const onLine = new Set<string>();
+    // the same use twice on a line (`f(x) + f(y)`) is kept once: a line's kept uses are compared
+    // one by one, or through a set of keys once the line has many (generated one-line tables)
+    let lineStart = 0;
+    let onLine: Set<string> | null = null;
+    const key = (u: RawUse) => `${u[0]}\0${u[3]}\0${u[1]}`;
     for (const u of this.uses) {
       if (u[3] === 1 && !u[1].includes("(")) {
         const dot = u[1].indexOf(".");
         if (this.plainValue(u[0], dot < 0 ? u[1] : u[1].slice(0, dot), dot < 0)) continue;
       }
-      if (kept.length && kept[kept.length - 1][2] !== u[2]) onLine.clear();
-      const key = `${u[0]}\0${u[3]}\0${u[1]}`;
-      if (onLine.has(key)) continue;
-      onLine.add(key);
+      if (kept.length && kept[kept.length - 1][2] !== u[2]) {
+        lineStart = kept.length;
+        onLine = null;
+      }
+      let dup = false;
+      if (onLine) dup = onLine.has(key(u));
+      else {
+        for (let k = lineStart; k < kept.length && !dup; k++) {
+          const o = kept[k];
+          dup = o[1] === u[1] && o[0] === u[0] && o[3] === u[3];
+        }
+        if (!dup && kept.length - lineStart >= 32) onLine = new Set(kept.slice(lineStart).map(key));
+      }
+      if (dup) continue;
+      onLine?.add(key(u));
       kept.push(u);
     }
     this.uses = kept;
