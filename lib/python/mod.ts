@@ -4,7 +4,8 @@
  *
  * Two phases: {@link summarize} turns one file into a serialisable {@link ModuleSummary} (cacheable,
  * computed in workers by {@link analyzePackage}); a {@link Project} resolves summaries against each
- * other on demand.
+ * other on demand. Parsing is tree-sitter's, by its wasm build or, once {@link buildNativeParser}
+ * has compiled it on this machine, its native build (same results; lib/python/native.ts).
  *
  * @example
  * ```ts
@@ -40,3 +41,4 @@ export {
   type PackageFile,
   summarizeFiles,
 } from "./analyze.ts";
+export { buildNativeParser, type NativeBuild, nativeParserPath } from "./native.ts";
