@@ -94,6 +94,30 @@ Deno.test("native: summaries equal the wasm parser's on every fixture, errors in
   }
 });
 
+Deno.test("native: hostile input gives the wasm parser's summaries, and no crash", () => {
+  const native = fp.native!;
+  const cases: Record<string, string> = {
+    parens: "x = " + "(".repeat(100_000) + "1" + ")".repeat(100_000) + "\n",
+    unclosed: "x = " + "[".repeat(100_000) + "\n",
+    calls: "y = " + "g(".repeat(30_000) + ")".repeat(30_000) + "\n",
+    attrs: "z = a" + ".b".repeat(100_000) + "\n",
+    indent: Array.from({ length: 2000 }, (_, i) => " ".repeat(i) + `if x${i}:`).join("\n") +
+      "\n" + " ".repeat(2000) + "pass\n",
+    line: "x = [" + "f(a), ".repeat(50_000) + "]\n",
+    mixed: "def f():\n\tif x:\n        \treturn 1\n\x0c\nclass C: pass\r\nu = '\u{1F600}'\r",
+  };
+  try {
+    for (const [name, src] of Object.entries(cases)) {
+      fp.native = native;
+      const a = JSON.stringify(summarizeWith(fp, src, "m.py", "m"));
+      fp.native = null;
+      assert.equal(a, JSON.stringify(summarizeWith(fp, src, "m.py", "m")), name);
+    }
+  } finally {
+    fp.native = native;
+  }
+});
+
 Deno.test("native: SUMMARY_FIELDS names every field the summariser reads", async () => {
   const src = await Deno.readTextFile(`${root}lib/python/summary.ts`);
   const read = new Set<string>();
