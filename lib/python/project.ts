@@ -45,6 +45,7 @@
  * @module
  */
 import { BUILTINS, isInternal } from "./names.ts";
+import { PerLine } from "./per_line.ts";
 import type {
   Binding,
   DECORATOR as DECORATOR_KIND,
@@ -198,8 +199,11 @@ export class Project {
     if (!m) throw new Error(`module '${module}' is not part of the project`);
     this.#hydrate();
     const uses: Use[] = [];
-    // duplicates can only share a line: compare with the uses of the current line
-    let lineStart = 0;
+    // duplicates can only share a line
+    const seen = new PerLine<Use>(
+      (a, b) => a.target === b.target && a.kind === b.kind && a.scope === b.scope,
+      (u) => `${u.scope}\0${u.kind}\0${u.target}`,
+    );
     const push = (
       scope: string,
       target: string,
@@ -207,12 +211,8 @@ export class Project {
       kind: Use["kind"],
       resolved: boolean,
     ) => {
-      if (uses.length && uses[uses.length - 1].line !== line) lineStart = uses.length;
-      for (let k = lineStart; k < uses.length; k++) {
-        const u = uses[k];
-        if (u.line === line && u.target === target && u.kind === kind && u.scope === scope) return;
-      }
-      uses.push({ scope, target, line, kind, resolved });
+      const use = { scope, target, line, kind, resolved };
+      if (seen.add(line, use)) uses.push(use);
     };
     const scopeIds = m.scopes.map((_, i) => this.#scopeId(m, i));
     // the value of a text in a scope, when it did not depend on the line of the use

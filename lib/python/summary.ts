@@ -26,6 +26,7 @@ import {
   useNativeParser,
 } from "./direct.ts";
 import { BUILTINS, isInternal } from "./names.ts";
+import { PerLine } from "./per_line.ts";
 import type { AnalysisError, Definition } from "./types.ts";
 import type { Tree } from "web-tree-sitter";
 
@@ -512,32 +513,17 @@ class Summarizer {
       this.uses = out;
     }
     const kept: RawUse[] = [];
-    // the same use twice on a line (`f(x) + f(y)`) is kept once: a line's kept uses are compared
-    // one by one, or through a set of keys once the line has many (generated one-line tables)
-    let lineStart = 0;
-    let onLine: Set<string> | null = null;
-    const key = (u: RawUse) => `${u[0]}\0${u[3]}\0${u[1]}`;
+    // the same use twice on a line (`f(x) + f(y)`) is kept once
+    const seen = new PerLine<RawUse>(
+      (a, b) => a[1] === b[1] && a[0] === b[0] && a[3] === b[3],
+      (u) => `${u[0]}\0${u[3]}\0${u[1]}`,
+    );
     for (const u of this.uses) {
       if (u[3] === 1 && !u[1].includes("(")) {
         const dot = u[1].indexOf(".");
         if (this.plainValue(u[0], dot < 0 ? u[1] : u[1].slice(0, dot), dot < 0)) continue;
       }
-      if (kept.length && kept[kept.length - 1][2] !== u[2]) {
-        lineStart = kept.length;
-        onLine = null;
-      }
-      let dup = false;
-      if (onLine) dup = onLine.has(key(u));
-      else {
-        for (let k = lineStart; k < kept.length && !dup; k++) {
-          const o = kept[k];
-          dup = o[1] === u[1] && o[0] === u[0] && o[3] === u[3];
-        }
-        if (!dup && kept.length - lineStart >= 32) onLine = new Set(kept.slice(lineStart).map(key));
-      }
-      if (dup) continue;
-      onLine?.add(key(u));
-      kept.push(u);
+      if (seen.add(u[2], u)) kept.push(u);
     }
     this.uses = kept;
     let lines = 1;
