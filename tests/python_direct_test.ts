@@ -7,27 +7,10 @@ import assert from "node:assert/strict";
 import { parserFor } from "../lib/util/treesitter.ts";
 import { pythonParser, rootOf, type SyntaxNode } from "../lib/python/direct.ts";
 import { summarizeWith } from "../lib/python/summary.ts";
+import { fixtureTexts } from "./python_fixtures.ts";
 
 const dir = new URL("./fixtures/python/", import.meta.url).pathname;
-
-async function pyFiles(d: string): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of Deno.readDir(d)) {
-    const p = `${d}/${e.name}`;
-    if (e.isDirectory) out.push(...await pyFiles(p));
-    else if (e.name.endsWith(".py")) out.push(p);
-  }
-  return out.sort();
-}
-
-const texts = new Map<string, string>();
-for (const f of await pyFiles(dir)) {
-  try {
-    texts.set(f, new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(f)));
-  } catch {
-    // binary / non-UTF-8 fixtures are not parsed at all
-  }
-}
+const texts = await fixtureTexts("python");
 
 Deno.test("direct: fixtures exist", () => assert.ok(texts.size >= 20, `${texts.size} files`));
 

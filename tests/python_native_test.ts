@@ -9,31 +9,11 @@ import assert from "node:assert/strict";
 import { analyzePackage } from "../lib/python/analyze.ts";
 import { pythonParser, rootOf, treeDifference } from "../lib/python/direct.ts";
 import { buildNativeParser, loadNativeParser } from "../lib/python/native.ts";
+import { fixtureTexts } from "./python_fixtures.ts";
 import { summarizeWith, SUMMARY_FIELDS, useNativeSummaries } from "../lib/python/summary.ts";
 
-const fixtures = ["python", "pycg"].map((d) =>
-  new URL(`./fixtures/${d}/`, import.meta.url).pathname
-);
 const root = new URL("../", import.meta.url).pathname;
-
-async function pyFiles(d: string): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of Deno.readDir(d)) {
-    const p = `${d}/${e.name}`;
-    if (e.isDirectory) out.push(...await pyFiles(p));
-    else if (e.name.endsWith(".py")) out.push(p);
-  }
-  return out.sort();
-}
-
-const texts = new Map<string, string>();
-for (const f of (await Promise.all(fixtures.map(pyFiles))).flat()) {
-  try {
-    texts.set(f, new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(f)));
-  } catch {
-    // binary / non-UTF-8 fixtures are not parsed at all
-  }
-}
+const texts = await fixtureTexts("python", "pycg");
 // syntax errors: the native tree is not used for these, the wasm parser's is
 texts.set("broken1.py", "def f(:\n    return g(1\n\nclass C\n    pass\n");
 texts.set("broken2.py", "print 'python 2'\nx = `x`\nexec 'y = 1'\n");
