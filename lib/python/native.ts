@@ -11,13 +11,15 @@
  *   error recovery (where runtime versions may differ) is always the reference's;
  * - every loaded library first parses a self-check source and must give the wasm parser's tree
  *   node for node (types, positions, fields, flags), else it is not used;
- * - `tests/native_test.ts` compares summaries of real packages made both ways.
+ * - `tests/python_native_test.ts` compares trees, summaries and whole graphs of real packages
+ *   made both ways.
  *
  * Where it comes from: the C sources are those of the pinned npm packages `tree-sitter` (its
  * vendored runtime) and `tree-sitter-python` (`src/parser.c`, `src/scanner.c`), plus
  * `native/flat.c`. The library is built by {@link buildNativeParser} (`deno task setup` does it;
- * a package analysis of more than a few megabytes does it on demand) into the cache root, keyed by
- * the hash of every source, the compiler and the flags, atomically and once across processes.
+ * a package analysis with more than `NATIVE_BUILD_BYTES` of source does it on demand) into the
+ * cache root, keyed by the hash of every source, the compiler and the flags, atomically and once
+ * across processes.
  * Without a C compiler, without `--allow-ffi`, or with `REPOREUSE_PARSER=wasm`, everything runs
  * on the wasm parser as before.
  *
