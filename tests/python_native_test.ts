@@ -146,6 +146,39 @@ Deno.test("native: REPOREUSE_PARSER=wasm turns it off", async () => {
   assert.match(r.error, /REPOREUSE_PARSER=wasm/);
 });
 
+Deno.test("native: without --allow-ffi and --allow-run, the wasm parser does the work", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "reporeuse-native-perm-" });
+  try {
+    const script = `${dir}/run.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { analyzePackage } from "${root}lib/python/analyze.ts";
+       const p = await analyzePackage(Deno.args[0], { cache: false, workers: 2 });
+       console.log(JSON.stringify(p.graph(Deno.args[0]).edges.length));`,
+    );
+    const pkg = "/usr/lib/python3/dist-packages/seaborn";
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        `--config=${root}deno.json`,
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        script,
+        pkg,
+      ],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const expected = (await analyzePackage(pkg, { cache: false, native: "off" })).graph(pkg);
+    assert.equal(Number(new TextDecoder().decode(out.stdout)), expected.edges.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("native: two processes building at once build it once, atomically", async () => {
   const cache = await Deno.makeTempDir({ prefix: "reporeuse-native-test-" });
   try {

@@ -233,52 +233,57 @@ let planned: Promise<{ key: string; argv: string[]; path: string } | { error: st
 
 /** The build's command and the library's path in the cache (computed once per process). */
 function plan(): Promise<{ key: string; argv: string[]; path: string } | { error: string }> {
-  planned ??= (async () => {
-    if (Deno.env.get("REPOREUSE_PARSER") === "wasm") {
-      return { error: "REPOREUSE_PARSER=wasm: the native parser is off" };
-    }
-    const here = new URL("./native/flat.c", import.meta.url);
-    if (here.protocol !== "file:") return { error: "the sources are not local files" };
-    const runtime = `${nodeModulesDir()}tree-sitter/vendor/tree-sitter/lib`;
-    const grammar = `${nodeModulesDir()}tree-sitter-python/src`;
-    const files = [
-      `${runtime}/src/lib.c`,
-      `${grammar}/parser.c`,
-      `${grammar}/scanner.c`,
-      here.pathname,
-    ];
-    const path = Deno.env.get("PATH") ?? "";
-    const cc = ["cc", "gcc", "clang"].map((c) => findExecutable(c, path)).find((c) => c);
-    if (!cc) return { error: "no C compiler (cc, gcc or clang) on PATH" };
-    let identity: string;
-    try {
-      const version = await runProcess([cc, "--version"], { timeoutMs: 30_000 });
-      const texts = await Promise.all(
-        [
-          ...files,
-          `${runtime}/include/tree_sitter/api.h`,
-          `${nodeModulesDir()}tree-sitter/package.json`,
-          `${nodeModulesDir()}tree-sitter-python/package.json`,
-        ].map((f) => Deno.readTextFile(f)),
-      );
-      identity = [BUILD_VERSION, Deno.build.target, version.stdout, FLAGS.join(" "), ...texts]
-        .join("\0");
-    } catch (e) {
-      return { error: `the sources cannot be read (run \`deno install\`): ${e}` };
-    }
-    const key = sha256(identity).slice(0, 32);
-    const out = `${cacheRoot()}/native-v${BUILD_VERSION}/${key}/libreporeuse-python.so`;
-    const argv = [
-      cc,
-      ...FLAGS,
-      `-I${runtime}/include`,
-      `-I${runtime}/src`,
-      `-I${grammar}`,
-      ...files,
-    ];
-    return { key, argv, path: out };
-  })();
+  // any failure (a permission not granted, say) means no native parser, never an error
+  planned ??= planOnce().catch((e) => ({ error: `the native parser cannot be planned: ${e}` }));
   return planned;
+}
+
+async function planOnce(): Promise<
+  { key: string; argv: string[]; path: string } | { error: string }
+> {
+  if (Deno.env.get("REPOREUSE_PARSER") === "wasm") {
+    return { error: "REPOREUSE_PARSER=wasm: the native parser is off" };
+  }
+  const here = new URL("./native/flat.c", import.meta.url);
+  if (here.protocol !== "file:") return { error: "the sources are not local files" };
+  const runtime = `${nodeModulesDir()}tree-sitter/vendor/tree-sitter/lib`;
+  const grammar = `${nodeModulesDir()}tree-sitter-python/src`;
+  const files = [
+    `${runtime}/src/lib.c`,
+    `${grammar}/parser.c`,
+    `${grammar}/scanner.c`,
+    here.pathname,
+  ];
+  const path = Deno.env.get("PATH") ?? "";
+  const cc = ["cc", "gcc", "clang"].map((c) => findExecutable(c, path)).find((c) => c);
+  if (!cc) return { error: "no C compiler (cc, gcc or clang) on PATH" };
+  let identity: string;
+  try {
+    const version = await runProcess([cc, "--version"], { timeoutMs: 30_000 });
+    const texts = await Promise.all(
+      [
+        ...files,
+        `${runtime}/include/tree_sitter/api.h`,
+        `${nodeModulesDir()}tree-sitter/package.json`,
+        `${nodeModulesDir()}tree-sitter-python/package.json`,
+      ].map((f) => Deno.readTextFile(f)),
+    );
+    identity = [BUILD_VERSION, Deno.build.target, version.stdout, FLAGS.join(" "), ...texts]
+      .join("\0");
+  } catch (e) {
+    return { error: `the sources cannot be read (run \`deno install\`): ${e}` };
+  }
+  const key = sha256(identity).slice(0, 32);
+  const out = `${cacheRoot()}/native-v${BUILD_VERSION}/${key}/libreporeuse-python.so`;
+  const argv = [
+    cc,
+    ...FLAGS,
+    `-I${runtime}/include`,
+    `-I${runtime}/src`,
+    `-I${grammar}`,
+    ...files,
+  ];
+  return { key, argv, path: out };
 }
 
 const exists = (p: string) => Deno.stat(p).then((s) => s.isFile, () => false);
@@ -313,7 +318,8 @@ export async function buildNativeParser(): Promise<NativeBuild> {
     try {
       (await Deno.open(lock, { createNew: true, write: true })).close();
       break;
-    } catch {
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) return { error: `cannot write ${lock}: ${e}` };
       if (await exists(p.path)) return { path: p.path, built: false };
       const age = await Deno.stat(lock).then(
         (s) => Date.now() - (s.mtime?.getTime() ?? 0),
