@@ -51,13 +51,7 @@ import {
   type TurnRow,
 } from "../metrics/mod.ts";
 import { analyzePackage, moduleName, type ModuleSummary, type Project } from "../python/mod.ts";
-import {
-  readSummaryText,
-  summaryFromText,
-  summaryKey,
-  summaryText,
-  writeSummaryText,
-} from "../python/analyze.ts";
+import { readSummaryText, summaryKey, summaryText, writeSummaryText } from "../python/analyze.ts";
 import type { Definition } from "../python/types.ts";
 import { Cache, cacheFailed, cacheRoot, cacheWritable, sha256 } from "../util/cache.ts";
 import { HashMemo } from "./hashes.ts";
@@ -320,7 +314,7 @@ async function summaryOf(
   const key = summaryKey(new TextEncoder().encode(source), file, module);
   if (run.useCache) {
     const hit = await readSummaryText(run.cacheDir, key);
-    const summary = hit && summaryFromText(hit);
+    const summary: ModuleSummary | undefined = hit && { ...hit.parsed.meta, ...hit.parsed.rest };
     if (summary && summary.module === module && summary.file === file) return summary;
   }
   const summary = await run.pool.run({ type: "summarize", source, file, module });

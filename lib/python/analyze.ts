@@ -226,34 +226,42 @@ export async function writeSummaryText(cacheDir: string, key: string, t: Summary
   await writeFileAtomic(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`);
 }
 
+/** A summary's two JSON texts parsed: its module facts and definitions, and its `rest`. */
+export interface ParsedSummary {
+  meta: ModuleSummary;
+  rest: Rest;
+}
+
 /**
- * A summary read back from its two JSON texts, or undefined when they are not a summary of the
- * current version (a cache entry of another shape counts as missing).
+ * The two parts of a summary read back from its JSON texts, or undefined when they are not a
+ * summary of the current version (a cache entry of another shape counts as missing).
  */
-export function summaryFromText(t: SummaryText): ModuleSummary | undefined {
+function parseSummaryText(t: SummaryText): ParsedSummary | undefined {
   try {
-    const s = { ...JSON.parse(t.meta), ...JSON.parse(t.rest) };
-    const ok = s.version === SUMMARY_VERSION && typeof s.module === "string" &&
-      typeof s.file === "string" && Array.isArray(s.definitions) && Array.isArray(s.scopes) &&
-      Array.isArray(s.uses) && Array.isArray(s.defScopes) && Array.isArray(s.errors);
-    return ok ? s as ModuleSummary : undefined;
+    const meta = JSON.parse(t.meta), rest = JSON.parse(t.rest);
+    const ok = meta?.version === SUMMARY_VERSION && typeof meta.module === "string" &&
+      typeof meta.file === "string" && Array.isArray(meta.definitions) &&
+      Array.isArray(meta.errors) && Array.isArray(rest?.scopes) && Array.isArray(rest.uses) &&
+      Array.isArray(rest.defScopes);
+    return ok ? { meta, rest } : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The cached summary text of a key (per-file entry), or undefined. */
+/** The cached summary of a key (per-file entry): its texts and their parse, or undefined. */
 export async function readSummaryText(
   cacheDir: string,
   key: string,
-): Promise<SummaryText | undefined> {
+): Promise<(SummaryText & { parsed: ParsedSummary }) | undefined> {
   try {
     const text = await Deno.readTextFile(summaryPath(cacheDir, key));
     const nl = text.indexOf("\n");
     if (nl < 0) return undefined;
     const t = { meta: text.slice(0, nl), rest: text.slice(nl + 1) };
     // an entry of another shape (or cut short) is a miss: the file is parsed again
-    return summaryFromText(t) ? t : undefined;
+    const parsed = parseSummaryText(t);
+    return parsed && { ...t, parsed };
   } catch {
     return undefined;
   }
@@ -271,11 +279,11 @@ export async function summarizeFiles(
   // each summary is parsed back as it arrives: the main thread is idle while the workers parse
   const metas: ModuleSummary[] = new Array(files.length);
   const rests: Rest[] = new Array(files.length);
-  const put = (index: number, t: SummaryText | undefined) => {
+  const put = (index: number, t: SummaryText | undefined, parsed?: ParsedSummary) => {
     if (!t) return;
-    texts[index] = t;
-    metas[index] = JSON.parse(t.meta);
-    rests[index] = JSON.parse(t.rest);
+    texts[index] = { meta: t.meta, rest: t.rest };
+    metas[index] = parsed?.meta ?? JSON.parse(t.meta);
+    rests[index] = parsed?.rest ?? JSON.parse(t.rest);
   };
   const todo: { index: number; source: string; key: string }[] = [];
   const keys: string[] = new Array(files.length).fill("");
@@ -339,7 +347,7 @@ export async function summarizeFiles(
     if (source === undefined) return;
     const key = keys[index];
     const hit = useCache ? await readSummaryText(cacheDir, key) : undefined;
-    if (hit) put(index, hit);
+    if (hit) put(index, hit, hit.parsed);
     else todo.push({ index, source, key });
   });
   const native = await nativeFor(todo, opts.native);
