@@ -136,8 +136,8 @@ export async function summarize(
 }
 
 /**
- * Every field name the summariser reads with `childForFieldName` (tests/native_test.ts checks the
- * list against this file): the native parser's self-check compares these.
+ * Every field name the summariser reads with `childForFieldName` (tests/python_native_test.ts
+ * checks the list against this file): the native parser's self-check compares these.
  */
 export const SUMMARY_FIELDS = [
   "alias",
@@ -176,9 +176,14 @@ export function summarizeWith(
   const isPackage = /(^|\/)__init__\.pyi?$/.test(file);
   const errors: AnalysisError[] = [];
   // the native parser's tree when it has no syntax error, else the wasm parser's (the reference)
-  const flat = fp.native?.parse(source);
+  let flat: Node | null = null;
+  try {
+    flat = fp.native?.parse(source) ?? null;
+  } catch {
+    // the wasm parser does this file
+  }
+  const s = new Summarizer(source, file, module, isPackage, errors);
   if (flat && !flat.hasError) {
-    const s = new Summarizer(source, file, module, isPackage, errors);
     try {
       s.run(flat);
     } catch (e) {
@@ -192,7 +197,6 @@ export function summarizeWith(
   } catch (e) {
     errors.push({ file, line: null, message: `tree-sitter failed: ${e}` });
   }
-  const s = new Summarizer(source, file, module, isPackage, errors);
   if (tree) {
     try {
       const root = rootOf(tree, source, fp);
