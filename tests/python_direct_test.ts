@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { parserFor } from "../lib/util/treesitter.ts";
-import { pythonParser, rootOf, type SyntaxNode } from "../lib/python/direct.ts";
+import { pythonParser, rootOf } from "../lib/python/direct.ts";
 import { summarizeWith } from "../lib/python/summary.ts";
-import { fixtureTexts } from "./python_fixtures.ts";
+import { assertSameTree, fixtureTexts } from "./python_fixtures.ts";
 
 const dir = new URL("./fixtures/python/", import.meta.url).pathname;
 const texts = await fixtureTexts("python");
@@ -23,38 +23,8 @@ Deno.test("direct: every node equals web-tree-sitter's Node", async () => {
   for (const [file, text] of texts) {
     const a = reference.parse(text)!;
     const b = fp.parser.parse(text)!;
-    const compare = (x: SyntaxNode, y: SyntaxNode, path: string) => {
-      nodes++;
-      const where = `${file} ${path}`;
-      assert.equal(y.type, x.type, where);
-      assert.equal(y.startIndex, x.startIndex, where);
-      assert.equal(y.endIndex, x.endIndex, where);
-      assert.equal(y.text, x.text, where);
-      assert.deepEqual(y.startPosition, x.startPosition, where);
-      assert.deepEqual(y.endPosition, x.endPosition, where);
-      assert.equal(y.hasError, x.hasError, where);
-      assert.equal(y.isMissing, x.isMissing, where);
-      assert.equal(y.namedChildCount, x.namedChildCount, where);
-      assert.equal(y.childCount, x.childCount, where);
-      for (const f of fields) {
-        const fx = x.childForFieldName(f);
-        const fy = y.childForFieldName(f);
-        assert.equal(fy?.startIndex, fx?.startIndex, `${where} field ${f}`);
-        assert.equal(fy?.type, fx?.type, `${where} field ${f}`);
-      }
-      const named = x.namedChildren.map((c) => c!.id);
-      assert.deepEqual(
-        y.children.map((c) =>
-          y.namedChildren.some((n) => n!.startIndex === c!.startIndex && n!.type === c!.type)
-        ),
-        x.children.map((c) => named.includes(c!.id)),
-        where,
-      );
-      x.children.forEach((c, i) => compare(c!, y.children[i]!, `${path}/${i}`));
-      if (x.namedChildCount > 0) assert.equal(y.namedChild(0)!.parent?.startIndex, x.startIndex);
-    };
     try {
-      compare(a.rootNode, rootOf(b, text, fp), "");
+      nodes += assertSameTree(a.rootNode, rootOf(b, text, fp), fields, file);
     } finally {
       a.delete();
       b.delete();

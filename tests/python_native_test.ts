@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { analyzePackage } from "../lib/python/analyze.ts";
 import { pythonParser, rootOf, treeDifference } from "../lib/python/direct.ts";
 import { buildNativeParser, loadNativeParser } from "../lib/python/native.ts";
-import { fixtureTexts } from "./python_fixtures.ts";
+import { assertSameTree, fixtureTexts } from "./python_fixtures.ts";
 import { summarizeWith, SUMMARY_FIELDS, useNativeSummaries } from "../lib/python/summary.ts";
 
 const root = new URL("../", import.meta.url).pathname;
@@ -33,9 +33,21 @@ Deno.test("native: builds on this machine and passes its self-check", () => {
   assert.ok(fp.native);
 });
 
+Deno.test("native: the self-check's comparison sees a difference", () => {
+  const flat = fp.native!.parse("a = (1)\nb = 2\n")!;
+  const tree = fp.parser.parse("a = 1\nb = 2\n")!;
+  try {
+    const same = treeDifference(flat, flat, SUMMARY_FIELDS);
+    assert.equal(same, null);
+    assert.match(treeDifference(flat, rootOf(tree, "a = 1\nb = 2\n", fp), SUMMARY_FIELDS)!, /≠/);
+  } finally {
+    tree.delete();
+  }
+});
+
 Deno.test("native: every fixture's tree equals the wasm parser's, node for node", () => {
   const native = fp.native!;
-  let compared = 0, withErrors = 0;
+  let compared = 0, withErrors = 0, nodes = 0;
   for (const [file, text] of texts) {
     const flat = native.parse(text);
     assert.ok(flat, file);
@@ -48,14 +60,15 @@ Deno.test("native: every fixture's tree equals the wasm parser's, node for node"
         withErrors++;
         continue;
       }
-      const diff = treeDifference(flat, ref, SUMMARY_FIELDS);
-      assert.equal(diff, null, `${file}: ${diff}`);
+      // an independent comparison (tests/python_fixtures.ts), not the self-check's own
+      nodes += assertSameTree(ref, flat, SUMMARY_FIELDS, file);
       compared++;
     } finally {
       tree.delete();
     }
   }
   assert.ok(compared >= 200, `${compared} trees compared`); // python/ and PyCG's suite
+  assert.ok(nodes > 10_000, `${nodes} nodes compared`); // 12,186 on 2026-12-01
   assert.ok(withErrors >= 3, `${withErrors} fixtures with syntax errors`);
 });
 

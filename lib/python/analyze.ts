@@ -27,7 +27,7 @@
  * @module
  */
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
-import { writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
+import { isDirectory, writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
 import { WorkerPool } from "../util/pool.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
@@ -108,7 +108,7 @@ export async function listPackageFiles(
           continue;
         }
         if (real !== root && !real.startsWith(root + "/")) {
-          if (e.name.endsWith(".py") || (await isDir(real))) {
+          if (e.name.endsWith(".py") || (await isDirectory(real))) {
             errors.push({
               file: childRel,
               line: null,
@@ -118,7 +118,7 @@ export async function listPackageFiles(
           continue;
         }
         // links inside the package: files are read, directories are not walked twice
-        if (e.name.endsWith(".py") && !(await isDir(real))) {
+        if (e.name.endsWith(".py") && !(await isDirectory(real))) {
           out.push({ path: childAbs, file: childRel, module: moduleName(`${name}/${childRel}`) });
         }
         continue;
@@ -132,14 +132,6 @@ export async function listPackageFiles(
   };
   await walk(root, "");
   return out;
-}
-
-async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });

@@ -38,6 +38,7 @@
  * @module
  */
 import { cacheRoot, sha256 } from "../util/cache.ts";
+import { exists } from "../util/fs.ts";
 import { findExecutable, runProcess } from "../util/process.ts";
 import { nodeModulesDir } from "../util/treesitter.ts";
 
@@ -285,8 +286,6 @@ async function planOnce(): Promise<
   ];
   return { key, argv, path: out };
 }
-
-const exists = (p: string) => Deno.stat(p).then((s) => s.isFile, () => false);
 
 /**
  * The native library's path if it is built already (no build), else why not.

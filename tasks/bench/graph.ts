@@ -14,6 +14,7 @@
  * @module
  */
 import process from "node:process";
+import { median } from "simple-statistics";
 import { analyzePackage, listPackageFiles } from "../../lib/python/mod.ts";
 import { pythonParser } from "../../lib/python/direct.ts";
 import { buildNativeParser } from "../../lib/python/native.ts";
@@ -75,10 +76,6 @@ async function build(cacheDir: string, native: "auto" | "off" = "auto") {
   };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const range = (xs: number[], digits = 2) =>
   `median ${median(xs).toFixed(digits)} (min ${Math.min(...xs).toFixed(digits)}, max ${
     Math.max(...xs).toFixed(digits)
