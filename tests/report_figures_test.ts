@@ -71,6 +71,8 @@ Deno.test("scatter figures: one point per configuration", async () => {
     ["OpenCode", 56.1, 44.3],
   ]);
   assert.equal(layerOf(rr, false).encoding.opacity.datum, "paper (Table 2)"); // its legend entry
+  // drawn as the diamonds its legend and subtitle promise (the shape scale is the harnesses')
+  assert.equal(layerOf(rr, false).mark.shape, "diamond");
   assert.equal(rr.layer.length, 3);
   assert.equal(reuseResolveFigure(f, { paper: false }).toSpec().layer.length, 1);
   assert.equal(pts.length, 2);

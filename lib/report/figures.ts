@@ -278,7 +278,8 @@ function scatter(
     const p = paperMark(2);
     layer.push({
       data: { values: reference },
-      mark: p.mark,
+      // the shape scale is the harnesses': the diamond is set on the mark, its legend by opacity
+      mark: { ...p.mark, shape: "diamond" },
       encoding: {
         x: { field: x.field, type: "quantitative", scale: xs },
         y: { field: y.field, type: "quantitative", scale: ys },
