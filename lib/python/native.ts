@@ -47,8 +47,16 @@ const W = 10;
 const NAMED = 1 << 16, MISSING = 2 << 16, HAS_ERROR = 4 << 16;
 const ERROR_TYPE = 65535;
 /** Version of the build recipe (flags, file list); part of the library's key. */
-const BUILD_VERSION = 1;
-const FLAGS = ["-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-DNDEBUG"];
+const BUILD_VERSION = 2;
+const FLAGS = [
+  "-O2",
+  "-shared",
+  "-fPIC",
+  "-fvisibility=hidden",
+  "-DNDEBUG",
+  // the grammar's external scanner allocates through tree-sitter's allocator (native/arena.c)
+  "-DTREE_SITTER_REUSE_ALLOCATOR",
+];
 
 /** The tree of one parsed source, flat (see native/flat.c). */
 class FlatTree {
@@ -245,7 +253,7 @@ async function planOnce(): Promise<
   if (Deno.env.get("REPOREUSE_PARSER") === "wasm") {
     return { error: "REPOREUSE_PARSER=wasm: the native parser is off" };
   }
-  const here = new URL("./native/flat.c", import.meta.url);
+  const here = new URL("./native/", import.meta.url);
   if (here.protocol !== "file:") return { error: "the sources are not local files" };
   const runtime = `${nodeModulesDir()}tree-sitter/vendor/tree-sitter/lib`;
   const grammar = `${nodeModulesDir()}tree-sitter-python/src`;
@@ -253,7 +261,8 @@ async function planOnce(): Promise<
     `${runtime}/src/lib.c`,
     `${grammar}/parser.c`,
     `${grammar}/scanner.c`,
-    here.pathname,
+    `${here.pathname}flat.c`,
+    `${here.pathname}arena.c`,
   ];
   const path = Deno.env.get("PATH") ?? "";
   const cc = ["cc", "gcc", "clang"].map((c) => findExecutable(c, path)).find((c) => c);
@@ -265,6 +274,7 @@ async function planOnce(): Promise<
       [
         ...files,
         `${runtime}/include/tree_sitter/api.h`,
+        `${here.pathname}arena.h`,
         `${nodeModulesDir()}tree-sitter/package.json`,
         `${nodeModulesDir()}tree-sitter-python/package.json`,
       ].map((f) => Deno.readTextFile(f)),

@@ -20,6 +20,14 @@
 #include <stdlib.h>
 #include <tree_sitter/api.h>
 
+#include "arena.h"
+
+/* the runtime's internal headers (this file reads subtrees directly; see rr_parse) */
+#include "language.h"
+#include "length.h"
+#include "subtree.h"
+#include "tree.h"
+
 #define RR_WORDS 10
 /* built with -fvisibility=hidden: only these functions are exported, and the runtime's own calls
    stay direct (no interposable PLT calls inside the library) */
@@ -28,29 +36,41 @@
 const TSLanguage *tree_sitter_python(void);
 
 typedef struct {
-  TSParser *parser;
+  Arena *arena;   /* the parser's and the tree's memory, all released by the next parse */
   int32_t *nodes;
   uint32_t cap;   /* nodes' capacity, in nodes */
-  int32_t *stack; /* per depth: the parent's index, then the last child's index */
+  int32_t *stack; /* the walk's levels (Level, below), LEVEL_WORDS words each */
   uint32_t depth_cap;
 } RR;
+
+/* A parser made in this thread's arena, or NULL when the grammar is refused. */
+static TSParser *parser(void) {
+  TSParser *p = ts_parser_new();
+  if (ts_parser_set_language(p, tree_sitter_python())) return p;
+  ts_parser_delete(p);
+  return NULL;
+}
 
 /* A parser of its own (one per thread); NULL when out of memory or the grammar is refused. */
 RR_API RR *rr_new(void) {
   RR *rr = calloc(1, sizeof(RR));
   if (!rr) return NULL;
-  rr->parser = ts_parser_new();
-  if (!rr->parser || !ts_parser_set_language(rr->parser, tree_sitter_python())) {
-    if (rr->parser) ts_parser_delete(rr->parser);
-    free(rr);
-    return NULL;
+  rr->arena = rr_arena_new();
+  if (rr->arena) {
+    rr_arena_enter(rr->arena);
+    TSParser *p = parser();
+    if (p) ts_parser_delete(p);
+    rr_arena_leave();
+    if (p) return rr;
+    rr_arena_delete(rr->arena);
   }
-  return rr;
+  free(rr);
+  return NULL;
 }
 
 RR_API void rr_delete(RR *rr) {
   if (!rr) return;
-  ts_parser_delete(rr->parser);
+  rr_arena_delete(rr->arena);
   free(rr->nodes);
   free(rr->stack);
   free(rr);
@@ -73,64 +93,146 @@ static int grow(int32_t **buf, uint32_t *cap, uint32_t need, uint32_t words) {
   return 1;
 }
 
-static void put(int32_t *w, TSNode n, int32_t parent, int32_t field) {
-  TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
-  int32_t flags = (ts_node_is_named(n) ? 1 : 0) | (ts_node_is_missing(n) ? 2 : 0) |
-                  (ts_node_has_error(n) ? 4 : 0);
-  w[0] = (int32_t)ts_node_symbol(n) | (flags << 16);
-  w[1] = (int32_t)(ts_node_start_byte(n) / 2);
-  w[2] = (int32_t)(ts_node_end_byte(n) / 2);
-  w[3] = (int32_t)s.row;
-  w[4] = (int32_t)(s.column / 2);
-  w[5] = (int32_t)e.row;
-  w[6] = (int32_t)(e.column / 2);
+/* One level of the walk: the children of `tree`, whose visible nodes go to the visible node
+   `parent` (`tree` is that node itself, or a hidden node under it). */
+typedef struct {
+  const Subtree *children;
+  uint32_t count, next, structural;
+  const TSSymbol *aliases;
+  const TSFieldMapEntry *fields, *fields_end;
+  Length position;   /* where the next child starts, before its padding (when next > 0) */
+  int32_t parent;    /* index of the visible parent */
+  uint32_t owner;    /* the level holding `last` for that parent */
+  int32_t last;      /* the parent's last child written so far (owner levels only) */
+  TSFieldId inherited; /* field of this hidden level in the visible parent, else 0 */
+} Level;
+
+#define LEVEL_WORDS ((sizeof(Level) + sizeof(int32_t) - 1) / sizeof(int32_t))
+
+static void put(int32_t *w, Subtree t, Length at, TSSymbol alias, int32_t parent, TSFieldId field,
+                const TSLanguage *language) {
+  Length size = ts_subtree_size(t);
+  TSPoint end = point_add(at.extent, size.extent);
+  bool named = alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(t);
+  int32_t flags = (named ? 1 : 0) | (ts_subtree_missing(t) ? 2 : 0) |
+                  (ts_subtree_error_cost(t) > 0 ? 4 : 0);
+  w[0] = (int32_t)ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(t)) |
+         (flags << 16);
+  w[1] = (int32_t)(at.bytes / 2);
+  w[2] = (int32_t)((at.bytes + size.bytes) / 2);
+  w[3] = (int32_t)at.extent.row;
+  w[4] = (int32_t)(at.extent.column / 2);
+  w[5] = (int32_t)end.row;
+  w[6] = (int32_t)(end.column / 2);
   w[7] = parent;
   w[8] = -1;
   w[9] = field;
 }
 
+static TSFieldId field_at(const Level *l, uint32_t structural) {
+  for (const TSFieldMapEntry *m = l->fields; m < l->fields_end; m++) {
+    if (!m->inherited && m->child_index == structural) return m->field_id;
+  }
+  return 0;
+}
+
+/* A level for the children of `t` (which has some), starting at `at`. */
+static Level level(Subtree t, Length at, int32_t parent, uint32_t owner, TSFieldId inherited,
+                   const TSLanguage *language) {
+  Level l = {ts_subtree_children(t), ts_subtree_child_count(t), 0, 0, NULL, NULL, NULL, at, parent,
+             owner, -1, inherited};
+  uint16_t production = ts_subtree_production_id(t);
+  l.aliases = ts_language_alias_sequence(language, production);
+  ts_language_field_map(language, production, &l.fields, &l.fields_end);
+  return l;
+}
+
 /*
  * Parses `units` UTF-16 code units and writes the tree (see the top of this file). Returns the
  * number of nodes, -1 when tree-sitter returns no tree, -2 when out of memory.
+ *
+ * The walk visits the nodes a TSTreeCursor visits, in the same order and with the same facts
+ * (tree_cursor.c: a child is visible if its subtree is or its parent's production aliases it; a
+ * hidden child with visible children is looked through; a node's field is the first found walking
+ * up from it through hidden ancestors, extras having none), but reads the subtrees directly: the
+ * cursor recomputes aliases, positions and fields on every move.
  */
 RR_API int32_t rr_parse(RR *rr, const uint16_t *source, uint32_t units) {
-  TSTree *tree = ts_parser_parse_string_encoding(rr->parser, NULL, (const char *)source,
-                                                 units * 2, TSInputEncodingUTF16LE);
-  if (!tree) return -1;
-  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
-  uint32_t count = 0, depth = 0;
-  int32_t result = -2;
-  if (!grow(&rr->nodes, &rr->cap, 1, RR_WORDS)) goto done;
-  if (!grow(&rr->stack, &rr->depth_cap, 1, 2)) goto done;
-  put(rr->nodes, ts_tree_cursor_current_node(&c), -1, 0);
-  count = 1;
-  for (;;) {
-    int32_t parent;
-    if (ts_tree_cursor_goto_first_child(&c)) {
-      /* the node just written is the parent of this one */
-      depth++;
-      if (!grow(&rr->stack, &rr->depth_cap, depth + 1, 2)) goto done;
-      parent = (int32_t)count - 1;
-      rr->stack[depth * 2] = parent;
-    } else {
-      while (!ts_tree_cursor_goto_next_sibling(&c)) {
-        if (!ts_tree_cursor_goto_parent(&c)) {
-          result = (int32_t)count;
-          goto done;
-        }
-        depth--;
-      }
-      parent = rr->stack[depth * 2];
-      rr->nodes[(size_t)rr->stack[depth * 2 + 1] * RR_WORDS + 8] = (int32_t)count;
-    }
-    if (!grow(&rr->nodes, &rr->cap, count + 1, RR_WORDS)) goto done;
-    put(rr->nodes + (size_t)count * RR_WORDS, ts_tree_cursor_current_node(&c), parent,
-        (int32_t)ts_tree_cursor_current_field_id(&c));
-    rr->stack[depth * 2 + 1] = (int32_t)count;
-    count++;
+  /* the parser and its tree live in the arena: nothing is freed one by one (arena.c) */
+  rr_arena_enter(rr->arena);
+  TSParser *p = parser();
+  TSTree *tree = p ? ts_parser_parse_string_encoding(p, NULL, (const char *)source, units * 2,
+                                                     TSInputEncodingUTF16LE)
+                   : NULL;
+  /* the parser is deleted (its external scanner's state is malloc'd), its tree is not */
+  if (p) ts_parser_delete(p);
+  if (!tree) {
+    rr_arena_leave();
+    return -1;
   }
+  const TSLanguage *language = tree->language;
+  int32_t result = -2;
+  uint32_t count = 0, depth = 0;
+  Level *levels = (Level *)rr->stack;
+  if (!grow(&rr->nodes, &rr->cap, 1, RR_WORDS)) goto done;
+  Subtree root = tree->root;
+  Length at = ts_subtree_padding(root);
+  put(rr->nodes, root, at, 0, -1, 0, language);
+  count = 1;
+  if (ts_subtree_child_count(root) == 0) {
+    result = 1;
+    goto done;
+  }
+  if (!grow(&rr->stack, &rr->depth_cap, 1, LEVEL_WORDS)) goto done;
+  levels = (Level *)rr->stack;
+  levels[0] = level(root, at, 0, 0, 0, language);
+  depth = 1;
+  while (depth > 0) {
+    Level *l = &levels[depth - 1];
+    if (l->next == l->count) {
+      depth--;
+      continue;
+    }
+    uint32_t i = l->next++;
+    Subtree child = l->children[i];
+    if (i > 0) l->position = length_add(l->position, ts_subtree_padding(child));
+    Length start = l->position;
+    l->position = length_add(start, ts_subtree_size(child));
+    bool extra = ts_subtree_extra(child);
+    TSSymbol alias = 0;
+    TSFieldId field = 0;
+    if (!extra) {
+      if (l->aliases) alias = l->aliases[l->structural];
+      field = field_at(l, l->structural);
+      if (!field) field = l->inherited;
+      l->structural++;
+    }
+    bool has_children = ts_subtree_visible_child_count(child) > 0;
+    if (ts_subtree_visible(child) || alias) {
+      if (!grow(&rr->nodes, &rr->cap, count + 1, RR_WORDS)) goto done;
+      int32_t index = (int32_t)count++;
+      put(rr->nodes + (size_t)index * RR_WORDS, child, start, alias, l->parent, field, language);
+      Level *owner = &levels[l->owner];
+      if (owner->last >= 0) rr->nodes[(size_t)owner->last * RR_WORDS + 8] = index;
+      owner->last = index;
+      if (has_children) {
+        if (!grow(&rr->stack, &rr->depth_cap, depth + 1, LEVEL_WORDS)) goto done;
+        levels = (Level *)rr->stack;
+        levels[depth] = level(child, start, index, depth, 0, language);
+        depth++;
+      }
+    } else if (has_children) {
+      /* looked through: its visible nodes are the parent's; an extra passes no field down */
+      uint32_t owner = l->owner;
+      int32_t parent = l->parent;
+      if (!grow(&rr->stack, &rr->depth_cap, depth + 1, LEVEL_WORDS)) goto done;
+      levels = (Level *)rr->stack;
+      levels[depth] = level(child, start, parent, owner, extra ? 0 : field, language);
+      depth++;
+    }
+  }
+  result = (int32_t)count;
 done:
-  ts_tree_cursor_delete(&c);
-  ts_tree_delete(tree);
+  rr_arena_leave();
   return result;
 }
