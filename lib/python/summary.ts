@@ -287,6 +287,27 @@ interface Store {
   fb: boolean;
 }
 
+/**
+ * A new scope with every optional field present (undefined, which JSON leaves out): scopes of one
+ * shape keep the summariser's property reads monomorphic, where fields added as met gave dozens
+ * of shapes and kept V8 recompiling the walk.
+ */
+function newScopeRecord(kind: Scope["kind"], parent: number, def: number): Scope {
+  return {
+    kind,
+    parent,
+    def,
+    bindings: Object.create(null),
+    stars: undefined,
+    globals: undefined,
+    nonlocals: undefined,
+    self: undefined,
+    selfIsClass: undefined,
+    bases: undefined,
+    returns: undefined,
+  };
+}
+
 class Summarizer {
   containers: Container[] = [];
   stores: Store[] = [];
@@ -309,7 +330,7 @@ class Summarizer {
     readonly isPackage: boolean,
     readonly errors: AnalysisError[],
   ) {
-    this.scopes.push({ kind: "module", parent: -1, def: -1, bindings: Object.create(null) });
+    this.scopes.push(newScopeRecord("module", -1, -1));
   }
 
   /**
@@ -578,7 +599,7 @@ class Summarizer {
   // ---- scopes & bindings --------------------------------------------------------------------
 
   newScope(kind: Scope["kind"], def: number): number {
-    this.scopes.push({ kind, parent: this.cur, def, bindings: Object.create(null) });
+    this.scopes.push(newScopeRecord(kind, this.cur, def));
     return this.scopes.length - 1;
   }
 
