@@ -360,13 +360,13 @@ export async function summarizeFiles(
   }
   const kept = texts.flatMap((t, i) => t ? [i] : []);
   const done = kept.map((i) => texts[i]!);
-  const restText = `[${done.map((t) => t.rest).join(",")}]`;
-  const restBytes = new TextEncoder().encode(restText).length;
-  const metaText = `{"metas":[${done.map((t) => t.meta).join(",")}],"errors":${
-    JSON.stringify(errors)
-  },"restBytes":${restBytes}}`;
   if (useCache) {
-    await writeFileAtomic(restFile, restText).then(() => writeFileAtomic(metaFile, metaText))
+    // encoded once: its size goes into the meta file, which is written second (see above)
+    const rest = new TextEncoder().encode(`[${done.map((t) => t.rest).join(",")}]`);
+    const metaText = `{"metas":[${done.map((t) => t.meta).join(",")}],"errors":${
+      JSON.stringify(errors)
+    },"restBytes":${rest.length}}`;
+    await writeFileAtomic(restFile, rest).then(() => writeFileAtomic(metaFile, metaText))
       .catch(() => {});
   }
   return {

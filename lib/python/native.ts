@@ -1,8 +1,10 @@
 /**
  * The native Python parser: tree-sitter's C runtime and the same tree-sitter-python grammar as the
  * wasm parser, compiled once on this machine by its C compiler and called through Deno's FFI.
- * It parses about 1.4x faster than the wasm build (sympy: 16.8 s of CPU against 23.3 s, tree
- * hand-over included), and hands the whole tree over as one array (`native/flat.c`), which
+ * It parses about 2x faster than the wasm build (sympy on one thread, tree hand-over included:
+ * 7.8–9.7 s of CPU against 13.1–19.2 s in four bench runs), and hands the whole tree over as one
+ * array (`native/flat.c`, which reads tree-sitter's subtrees directly; parser and tree live in an
+ * arena released at once, `native/arena.c`), which
  * {@link FlatNode} reads with the part of web-tree-sitter's `Node` API the summariser uses — no
  * call into the parser per node.
  *

@@ -103,6 +103,14 @@ const MODULE_DUNDERS = new Set([
 ]);
 const MAX_DEPTH = 40;
 
+/**
+ * Equal resolved uses (same target, kind and scope; compared on one line), and their key: one
+ * pair of functions for every module, so the code V8 optimises for them stays valid.
+ */
+const sameUse = (a: Use, b: Use) =>
+  a.target === b.target && a.kind === b.kind && a.scope === b.scope;
+const useKey = (u: Use) => `${u.scope}\0${u.kind}\0${u.target}`;
+
 /** The resolved view of a set of module summaries (a package, or several, plus extra files). */
 export class Project {
   #mods: Map<string, ModuleSummary>;
@@ -200,10 +208,7 @@ export class Project {
     this.#hydrate();
     const uses: Use[] = [];
     // duplicates can only share a line
-    const seen = new PerLine<Use>(
-      (a, b) => a.target === b.target && a.kind === b.kind && a.scope === b.scope,
-      (u) => `${u.scope}\0${u.kind}\0${u.target}`,
-    );
+    const seen = new PerLine<Use>(sameUse, useKey);
     const push = (
       scope: string,
       target: string,
@@ -413,13 +418,16 @@ export class Project {
   #computeEdges(nodes: Definition[]): Edge[] {
     const ids = new Set(nodes.map((n) => n.id));
     const edges: Edge[] = [];
-    for (const s of this.summaries()) {
-      for (const u of this.resolveModule(s.module).uses) {
+    // a module's edges in a function of their own: V8 optimises a loop nested in the loop over
+    // modules on its own, and leaves that code again at the end of every module
+    const add = (uses: Use[]) => {
+      for (const u of uses) {
         if (u.resolved && ids.has(u.target)) {
           edges.push({ from: u.scope, to: u.target, line: u.line, kind: u.kind });
         }
       }
-    }
+    };
+    for (const s of this.summaries()) add(this.resolveModule(s.module).uses);
     return edges;
   }
 

@@ -287,6 +287,10 @@ interface Store {
   fb: boolean;
 }
 
+/** Equal raw uses (same scope, text and kind; compared on one line), and their key. */
+const sameRawUse = (a: RawUse, b: RawUse) => a[1] === b[1] && a[0] === b[0] && a[3] === b[3];
+const rawUseKey = (u: RawUse) => `${u[0]}\0${u[3]}\0${u[1]}`;
+
 /**
  * A new scope with every optional field present (undefined, which JSON leaves out): scopes of one
  * shape keep the summariser's property reads monomorphic, where fields added as met gave dozens
@@ -539,10 +543,7 @@ class Summarizer {
     }
     const kept: RawUse[] = [];
     // the same use twice on a line (`f(x) + f(y)`) is kept once
-    const seen = new PerLine<RawUse>(
-      (a, b) => a[1] === b[1] && a[0] === b[0] && a[3] === b[3],
-      (u) => `${u[0]}\0${u[3]}\0${u[1]}`,
-    );
+    const seen = new PerLine<RawUse>(sameRawUse, rawUseKey);
     for (const u of this.uses) {
       if (u[3] === 1 && !u[1].includes("(")) {
         const dot = u[1].indexOf(".");

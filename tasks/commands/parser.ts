@@ -17,7 +17,7 @@ export const help = `Usage: deno task reporeuse parser [--require]
 
 The code model parses Python with tree-sitter. Its wasm build always works; a native build of the
 same runtime and grammar, compiled once by this machine's C compiler (cc, gcc or clang) into the
-cache root ($REPOREUSE_CACHE_DIR, default ~/.cache/reporeuse), parses about 1.4x faster and hands
+cache root ($REPOREUSE_CACHE_DIR, default ~/.cache/reporeuse), parses about 2x faster and hands
 each tree over whole. Results are identical: files with syntax errors are always parsed by the wasm
 build, and the native one must parse a self-check source exactly as the wasm one before it is
 used. \`deno task setup\` runs this command; package analyses of more than 8 MB of source build the
