@@ -176,7 +176,7 @@ const SYMBOLS = {
   rr_delete: { parameters: ["pointer"], result: "void" },
   rr_nodes: { parameters: ["pointer"], result: "pointer" },
   rr_capacity: { parameters: ["pointer"], result: "u32" },
-  rr_parse: { parameters: ["pointer", "buffer", "u32"], result: "i32" },
+  rr_parse: { parameters: ["pointer", "buffer", "u32", "u32"], result: "i32" },
 } as const;
 
 /** A loaded native parser (one per thread). */
@@ -213,15 +213,25 @@ export function loadNativeParser(path: string, names: GrammarNames): NativeParse
   const fieldIds = new Map<string, number>();
   names.fields.forEach((f, i) => f && !fieldIds.has(f) && fieldIds.set(f, i));
   let units = new Uint16Array(1 << 16);
+  let ascii = new Uint8Array(1 << 16);
+  const encoder = new TextEncoder();
   // a view of the library's node buffer, made again only when the buffer moves or grows
   let view = new Int32Array(0);
   let viewOf: bigint | number = -1;
   return {
     parse(source: string): FlatNode | null {
       const n = source.length;
-      if (units.length < n + 1) units = new Uint16Array(Math.max(n + 1, units.length * 2));
-      for (let i = 0; i < n; i++) units[i] = source.charCodeAt(i);
-      const count = lib.symbols.rr_parse(rr, units, n);
+      if (ascii.length < n + 1) ascii = new Uint8Array(Math.max(n + 1, ascii.length * 2));
+      const { read, written } = encoder.encodeInto(source, ascii);
+      let count: number;
+      if (read === n && written === n) {
+        // ASCII (nearly every Python file): its UTF-8 bytes are its UTF-16 code units
+        count = lib.symbols.rr_parse(rr, ascii, n, 1);
+      } else {
+        if (units.length < n + 1) units = new Uint16Array(Math.max(n + 1, units.length * 2));
+        for (let i = 0; i < n; i++) units[i] = source.charCodeAt(i);
+        count = lib.symbols.rr_parse(rr, units, n, 2);
+      }
       if (count <= 0) return null;
       const p = lib.symbols.rr_nodes(rr);
       if (p === null) return null;

@@ -1,8 +1,8 @@
 /*
  * reporeuse's native Python parser: tree-sitter's C runtime and the tree-sitter-python grammar
- * (both from the pinned npm packages), plus this file, which parses one UTF-16 source and writes
- * its syntax tree flat, so that JavaScript reads the whole tree from one array instead of calling
- * into the parser node by node (lib/python/native.ts loads it through Deno's FFI).
+ * (both from the pinned npm packages), plus this file, which parses one source (UTF-16, or ASCII
+ * as is) and writes its syntax tree flat, so that JavaScript reads the whole tree from one array
+ * instead of calling into the parser node by node (lib/python/native.ts loads it through Deno's FFI).
  *
  * The tree is written in preorder, every visible node (named or not), RR_WORDS int32 words each:
  *   0 symbol | flags << 16   symbol as ts_node_symbol (aliases applied; 65535 = ERROR);
@@ -110,7 +110,7 @@ typedef struct {
 #define LEVEL_WORDS ((sizeof(Level) + sizeof(int32_t) - 1) / sizeof(int32_t))
 
 static void put(int32_t *w, Subtree t, Length at, TSSymbol alias, int32_t parent, TSFieldId field,
-                const TSLanguage *language) {
+                const TSLanguage *language, unsigned shift) {
   Length size = ts_subtree_size(t);
   TSPoint end = point_add(at.extent, size.extent);
   bool named = alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(t);
@@ -118,12 +118,12 @@ static void put(int32_t *w, Subtree t, Length at, TSSymbol alias, int32_t parent
                   (ts_subtree_error_cost(t) > 0 ? 4 : 0);
   w[0] = (int32_t)ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(t)) |
          (flags << 16);
-  w[1] = (int32_t)(at.bytes / 2);
-  w[2] = (int32_t)((at.bytes + size.bytes) / 2);
+  w[1] = (int32_t)(at.bytes >> shift);
+  w[2] = (int32_t)((at.bytes + size.bytes) >> shift);
   w[3] = (int32_t)at.extent.row;
-  w[4] = (int32_t)(at.extent.column / 2);
+  w[4] = (int32_t)(at.extent.column >> shift);
   w[5] = (int32_t)end.row;
-  w[6] = (int32_t)(end.column / 2);
+  w[6] = (int32_t)(end.column >> shift);
   w[7] = parent;
   w[8] = -1;
   w[9] = field;
@@ -148,8 +148,10 @@ static Level level(Subtree t, Length at, int32_t parent, uint32_t owner, TSField
 }
 
 /*
- * Parses `units` UTF-16 code units and writes the tree (see the top of this file). Returns the
- * number of nodes, -1 when tree-sitter returns no tree, -2 when out of memory.
+ * Parses `units` code units of `unit` bytes each and writes the tree (see the top of this file):
+ * UTF-16LE when `unit` is 2; when it is 1, ASCII (whose UTF-8 bytes are its UTF-16 code units, so
+ * the positions are the same). Returns the number of nodes, -1 when tree-sitter returns no tree,
+ * -2 when out of memory.
  *
  * The walk visits the nodes a TSTreeCursor visits, in the same order and with the same facts
  * (tree_cursor.c: a child is visible if its subtree is or its parent's production aliases it; a
@@ -157,12 +159,14 @@ static Level level(Subtree t, Length at, int32_t parent, uint32_t owner, TSField
  * up from it through hidden ancestors, extras having none), but reads the subtrees directly: the
  * cursor recomputes aliases, positions and fields on every move.
  */
-RR_API int32_t rr_parse(RR *rr, const uint16_t *source, uint32_t units) {
+RR_API int32_t rr_parse(RR *rr, const void *source, uint32_t units, uint32_t unit) {
+  unsigned shift = unit == 2 ? 1 : 0;
   /* the parser and its tree live in the arena: nothing is freed one by one (arena.c) */
   rr_arena_enter(rr->arena);
   TSParser *p = parser();
-  TSTree *tree = p ? ts_parser_parse_string_encoding(p, NULL, (const char *)source, units * 2,
-                                                     TSInputEncodingUTF16LE)
+  TSTree *tree = p ? ts_parser_parse_string_encoding(
+                         p, NULL, (const char *)source, units << shift,
+                         shift ? TSInputEncodingUTF16LE : TSInputEncodingUTF8)
                    : NULL;
   /* the parser is deleted (its external scanner's state is malloc'd), its tree is not */
   if (p) ts_parser_delete(p);
@@ -177,7 +181,7 @@ RR_API int32_t rr_parse(RR *rr, const uint16_t *source, uint32_t units) {
   if (!grow(&rr->nodes, &rr->cap, 1, RR_WORDS)) goto done;
   Subtree root = tree->root;
   Length at = ts_subtree_padding(root);
-  put(rr->nodes, root, at, 0, -1, 0, language);
+  put(rr->nodes, root, at, 0, -1, 0, language, shift);
   count = 1;
   if (ts_subtree_child_count(root) == 0) {
     result = 1;
@@ -211,7 +215,8 @@ RR_API int32_t rr_parse(RR *rr, const uint16_t *source, uint32_t units) {
     if (ts_subtree_visible(child) || alias) {
       if (!grow(&rr->nodes, &rr->cap, count + 1, RR_WORDS)) goto done;
       int32_t index = (int32_t)count++;
-      put(rr->nodes + (size_t)index * RR_WORDS, child, start, alias, l->parent, field, language);
+      put(rr->nodes + (size_t)index * RR_WORDS, child, start, alias, l->parent, field, language,
+          shift);
       Level *owner = &levels[l->owner];
       if (owner->last >= 0) rr->nodes[(size_t)owner->last * RR_WORDS + 8] = index;
       owner->last = index;
