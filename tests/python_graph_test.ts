@@ -99,6 +99,50 @@ Deno.test("cache: warm equals cold, workers equal one thread, a change is seen",
   await Deno.remove(tmp, { recursive: true });
 });
 
+Deno.test("cache: a package entry stores each summary once and checks the entries it reads", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "reporeuse-cache-" });
+  const dir = `${tmp}/pkg`;
+  await copyDir(`${FIX}resolve/classes/pkg`, dir);
+  const cacheDir = `${tmp}/cache`;
+  const cold = (await analyzePackage(dir, { cacheDir, workers: 2 })).graph(dir);
+  const under = (prefix: string) =>
+    [...Deno.readDirSync(cacheDir)].filter((e) => e.name.startsWith(prefix)).flatMap((e) =>
+      [...Deno.readDirSync(`${cacheDir}/${e.name}`)].map((f) => `${cacheDir}/${e.name}/${f.name}`)
+    );
+  const [pkgFile, ...others] = under("python-package-");
+  assert.equal(others.length, 0);
+  const entry = JSON.parse(Deno.readTextFileSync(pkgFile));
+  // the resolution data stays in the per-file entries: the package entry names them and sizes
+  assert.ok(!Deno.readTextFileSync(pkgFile).includes('"scopes"'));
+  assert.equal(entry.keys.length, entry.metas.length);
+  const fileEntry = (key: string) =>
+    under("python-summary-").flatMap((d) => [...Deno.readDirSync(d)].map((f) => `${d}/${f.name}`))
+      .find((f) => f.endsWith(`/${key}.txt`))!;
+  entry.keys.forEach((k: string, i: number) =>
+    assert.equal(Deno.statSync(fileEntry(k)).size, entry.sizes[i])
+  );
+  const warm = async () => {
+    for (const g of under("python-graph-")) Deno.removeSync(g);
+    return (await analyzePackage(dir, { cacheDir, workers: 2 })).graph(dir);
+  };
+  assert.deepEqual(await warm(), cold);
+  // a per-file entry of another size: the package entry is not taken, the result is the same
+  const one = fileEntry(entry.keys[0]);
+  Deno.writeTextFileSync(one, " ", { append: true });
+  assert.deepEqual(await warm(), cold);
+  // one changed under the same size after the package entry was taken: a clear error, no result
+  const text = Deno.readTextFileSync(one);
+  const nl = text.indexOf("\n");
+  Deno.writeTextFileSync(one, text.slice(0, nl + 1) + "x".repeat(text.length - nl - 1));
+  for (const g of under("python-graph-")) Deno.removeSync(g);
+  const p = await analyzePackage(dir, { cacheDir, workers: 2 });
+  assert.throws(
+    () => p.graph(dir),
+    (e: Error) => e.message.includes(`${one}: a summary cache entry changed`),
+  );
+  await Deno.remove(tmp, { recursive: true });
+});
+
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const o = await new Deno.Command(Deno.execPath(), { args: ["run", "-A", CLI, ...args] }).output();
   const d = new TextDecoder();

@@ -5,8 +5,9 @@
  * Cache (under `cacheDir`, default `$REPOREUSE_CACHE_DIR` …), all content-addressed:
  * - `python-summary-v<N>/`: one entry per file, keyed by the SHA-256 of the file's bytes + path +
  *   module id + analyser version — a changed file is re-parsed, the others are not;
- * - `python-package-v<N>/`: keyed by the hash of every file key, the whole package's summaries
- *   (definitions apart from the larger resolution data, which loads only when needed);
+ * - `python-package-v<N>.<M>/`: keyed by the hash of every file key, the whole package's
+ *   definitions and module facts in one file, and the key and size of each file's entry above,
+ *   whose larger resolution data loads from there only when needed (it is not stored twice);
  * - `python-graph-v<N>/`: the resolved edges of that package key.
  * A warm run with nothing changed reads and hashes the files, loads definitions and edges, and
  * parses nothing.
@@ -190,6 +191,8 @@ export interface SummarizedFiles {
 export interface SummaryText {
   meta: string;
   rest: string;
+  /** Size in bytes of its per-file cache entry, when it is known to be in the cache. */
+  bytes?: number;
 }
 
 /** Splits a summary into its two JSON texts. */
@@ -209,13 +212,42 @@ const madeDirs = new Set<string>();
  * {@link writeSummaryText} done synchronously, for workers (a worker has nothing else to do
  * meanwhile; sync writes and remembering made directories cost less CPU than async ones).
  */
-export function writeSummaryTextSync(cacheDir: string, key: string, t: SummaryText): void {
-  writeFileAtomicSync(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`, madeDirs);
+export function writeSummaryTextSync(cacheDir: string, key: string, t: SummaryText): number {
+  const bytes = encoder.encode(`${t.meta}\n${t.rest}`);
+  writeFileAtomicSync(summaryPath(cacheDir, key), bytes, madeDirs);
+  return bytes.length;
 }
 
-/** Stores a summary text under its key (atomically). */
-export async function writeSummaryText(cacheDir: string, key: string, t: SummaryText) {
-  await writeFileAtomic(summaryPath(cacheDir, key), `${t.meta}\n${t.rest}`);
+/** Stores a summary text under its key (atomically); returns the entry's size in bytes. */
+export async function writeSummaryText(
+  cacheDir: string,
+  key: string,
+  t: SummaryText,
+): Promise<number> {
+  const bytes = encoder.encode(`${t.meta}\n${t.rest}`);
+  await writeFileAtomic(summaryPath(cacheDir, key), bytes);
+  return bytes.length;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The `rest` of a per-file cache entry, read now (a package entry's rests are read when first
+ * needed; the entries' sizes were checked when the package entry was taken).
+ */
+function readRestSync(cacheDir: string, key: string): Rest {
+  const path = summaryPath(cacheDir, key);
+  const text = Deno.readTextFileSync(path);
+  let rest: Rest | undefined;
+  try {
+    rest = JSON.parse(text.slice(text.indexOf("\n") + 1));
+  } catch {
+    // below
+  }
+  if (
+    !Array.isArray(rest?.scopes) || !Array.isArray(rest.uses) || !Array.isArray(rest.defScopes)
+  ) throw new Error(`${path}: a summary cache entry changed while in use (run again)`);
+  return rest;
 }
 
 /** A summary's two JSON texts parsed: its module facts and definitions, and its `rest`. */
@@ -247,16 +279,31 @@ export async function readSummaryText(
   key: string,
 ): Promise<(SummaryText & { parsed: ParsedSummary }) | undefined> {
   try {
-    const text = await Deno.readTextFile(summaryPath(cacheDir, key));
+    const raw = await Deno.readFile(summaryPath(cacheDir, key));
+    const text = decoder.decode(raw);
     const nl = text.indexOf("\n");
     if (nl < 0) return undefined;
-    const t = { meta: text.slice(0, nl), rest: text.slice(nl + 1) };
+    const t = { meta: text.slice(0, nl), rest: text.slice(nl + 1), bytes: raw.length };
     // an entry of another shape (or cut short) is a miss: the file is parsed again
     const parsed = parseSummaryText(t);
     return parsed && { ...t, parsed };
   } catch {
     return undefined;
   }
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * A package entry of the cache: the summaries' `meta` parts, the file-level errors, and the key
+ * and size of each summary's per-file entry, from which the `rest` parts are read when needed
+ * (they are not stored twice).
+ */
+interface PackageEntry {
+  metas: ModuleSummary[];
+  errors: AnalysisError[];
+  keys: string[];
+  sizes: number[];
 }
 
 /** Summaries of the given files (cache, then workers), plus the problems met. */
@@ -267,13 +314,16 @@ export async function summarizeFiles(
   const useCache = opts.cache ?? true;
   const cacheDir = opts.cacheDir ?? cacheRoot();
   const errors: AnalysisError[] = [];
-  const texts: (SummaryText | undefined)[] = new Array(files.length);
+  // for the package entry: each summary's meta text, and its per-file entry's size (if written)
+  const metaTexts: (string | undefined)[] = new Array(files.length);
+  const sizes: (number | undefined)[] = new Array(files.length);
   // each summary is parsed back as it arrives: the main thread is idle while the workers parse
   const metas: ModuleSummary[] = new Array(files.length);
   const rests: Rest[] = new Array(files.length);
   const put = (index: number, t: SummaryText | undefined, parsed?: ParsedSummary) => {
     if (!t) return;
-    texts[index] = { meta: t.meta, rest: t.rest };
+    metaTexts[index] = t.meta;
+    sizes[index] = t.bytes;
     metas[index] = parsed?.meta ?? JSON.parse(t.meta);
     rests[index] = parsed?.rest ?? JSON.parse(t.rest);
   };
@@ -298,40 +348,22 @@ export async function summarizeFiles(
     sources[index] = decoded.text;
   });
   errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  // the whole package unchanged: two files hold every summary
+  // the whole package unchanged: one file holds every summary's meta, the per-file entries the rest
   const packageKey = sha256(
     files.map((f, i) => `${f.file}\0${f.module}\0${keys[i]}`).join("\n") +
       `\0python-package-v${SUMMARY_VERSION}`,
   );
-  const packageDir = `${cacheDir}/python-package-v${SUMMARY_VERSION}`;
-  const metaFile = `${packageDir}/${packageKey}.meta.json`;
-  const restFile = `${packageDir}/${packageKey}.rest.json`;
+  const packageFile =
+    `${cacheDir}/python-package-v${SUMMARY_VERSION}.${PACKAGE_VERSION}/${packageKey}.json`;
   if (useCache) {
-    try {
-      const hit = JSON.parse(await Deno.readTextFile(metaFile)) as {
-        metas: ModuleSummary[];
-        errors: AnalysisError[];
-        restBytes: number;
+    const hit = await readPackageEntry(cacheDir, packageFile);
+    if (hit) {
+      return {
+        summaries: hit.metas,
+        errors: [...errors, ...hit.errors],
+        packageKey,
+        rest: () => hit.keys.map((k) => readRestSync(cacheDir, k)),
       };
-      // the entry is used only whole: summaries of this version, and the rest file of the size
-      // recorded with them (it is read lazily, so it is checked here by its size)
-      if (
-        Array.isArray(hit.metas) && Array.isArray(hit.errors) &&
-        hit.metas.every((s) => s?.version === SUMMARY_VERSION) &&
-        (await Deno.stat(restFile).then(
-          (st) => st.isFile && st.size === hit.restBytes,
-          () => false,
-        ))
-      ) {
-        return {
-          summaries: hit.metas,
-          errors: [...errors, ...hit.errors],
-          packageKey,
-          rest: () => JSON.parse(Deno.readTextFileSync(restFile)),
-        };
-      }
-    } catch {
-      // no package entry: per-file entries, then parsing
     }
   }
   await eachLimited(files, async (_f, index) => {
@@ -349,25 +381,26 @@ export async function summarizeFiles(
     if (native && !fp.native) useNativeSummaries(fp, native);
     for (const t of todo) {
       const f = files[t.index];
-      const text = summaryText(summarizeWith(fp, t.source, f.file, f.module));
+      const text: SummaryText = summaryText(summarizeWith(fp, t.source, f.file, f.module));
+      if (useCache) {
+        text.bytes = await writeSummaryText(cacheDir, t.key, text).catch(() => undefined);
+      }
       put(t.index, text);
-      if (useCache) await writeSummaryText(cacheDir, t.key, text).catch(() => {});
     }
   } else {
     // largest files first, so the workers finish together
     todo.sort((a, b) => b.source.length - a.source.length);
     await runWorkers(n, todo, files, put, { cacheDir: useCache ? cacheDir : undefined, native });
   }
-  const kept = texts.flatMap((t, i) => t ? [i] : []);
-  const done = kept.map((i) => texts[i]!);
-  if (useCache) {
-    // encoded once: its size goes into the meta file, which is written second (see above)
-    const rest = new TextEncoder().encode(`[${done.map((t) => t.rest).join(",")}]`);
-    const metaText = `{"metas":[${done.map((t) => t.meta).join(",")}],"errors":${
+  const kept = metaTexts.flatMap((t, i) => t !== undefined ? [i] : []);
+  // a package entry only when every summary is in its per-file entry (where its rest is read)
+  if (useCache && kept.every((i) => sizes[i] !== undefined)) {
+    const text = `{"metas":[${kept.map((i) => metaTexts[i]).join(",")}],"errors":${
       JSON.stringify(errors)
-    },"restBytes":${rest.length}}`;
-    await writeFileAtomic(restFile, rest).then(() => writeFileAtomic(metaFile, metaText))
-      .catch(() => {});
+    },"keys":${JSON.stringify(kept.map((i) => keys[i]))},"sizes":${
+      JSON.stringify(kept.map((i) => sizes[i]))
+    }}`;
+    await writeFileAtomic(packageFile, text).catch(() => {});
   }
   return {
     summaries: kept.map((i) => metas[i]),
@@ -375,6 +408,39 @@ export async function summarizeFiles(
     packageKey,
     rest: () => kept.map((i) => rests[i]),
   };
+}
+
+/** Version of the package entries' layout (see {@link PackageEntry}). */
+const PACKAGE_VERSION = 2;
+
+/**
+ * The package entry at `file`, or undefined when there is none or it cannot be used: it is used
+ * only whole, with summaries of this version and every per-file entry it names of the size it
+ * recorded (their rests are read later, when needed).
+ */
+async function readPackageEntry(
+  cacheDir: string,
+  file: string,
+): Promise<PackageEntry | undefined> {
+  let hit: PackageEntry;
+  try {
+    hit = JSON.parse(await Deno.readTextFile(file));
+  } catch {
+    return undefined;
+  }
+  const ok = Array.isArray(hit?.metas) && Array.isArray(hit.errors) && Array.isArray(hit.keys) &&
+    Array.isArray(hit.sizes) && hit.keys.length === hit.metas.length &&
+    hit.sizes.length === hit.metas.length &&
+    hit.metas.every((s) => s?.version === SUMMARY_VERSION) &&
+    hit.keys.every((k) => typeof k === "string" && /^[0-9a-f]{64}$/.test(k));
+  if (!ok) return undefined;
+  let same = true;
+  await eachLimited(hit.keys, async (k, i) => {
+    if (!same) return;
+    const st = await Deno.stat(summaryPath(cacheDir, k)).catch(() => null);
+    if (!st?.isFile || st.size !== hit.sizes[i]) same = false;
+  });
+  return same ? hit : undefined;
 }
 
 /** A summary job of the package workers (lib/python/worker.ts). */
@@ -420,7 +486,9 @@ async function runWorkers(
   for (const t of todo) {
     if (done[t.index]) continue;
     const f = files[t.index];
-    put(t.index, summaryText(summarizeWith(fp, t.source, f.file, f.module)));
+    const text: SummaryText = summaryText(summarizeWith(fp, t.source, f.file, f.module));
+    if (cacheDir) text.bytes = await writeSummaryText(cacheDir, t.key, text).catch(() => undefined);
+    put(t.index, text);
   }
 }
 

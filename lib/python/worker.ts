@@ -6,7 +6,7 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { type SummaryJob, summaryText, writeSummaryTextSync } from "./analyze.ts";
+import { type SummaryJob, type SummaryText, summaryText, writeSummaryTextSync } from "./analyze.ts";
 import { pythonParser } from "./direct.ts";
 import { summarizeWith, useNativeSummaries } from "./summary.ts";
 import { serveJobs } from "../util/pool.ts";
@@ -21,11 +21,11 @@ serveJobs(async ({ source, file, module, key, cacheDir, native }: SummaryJob) =>
     nativeTried = native;
     useNativeSummaries(fp, native);
   }
-  const text = summaryText(summarizeWith(fp, source, file, module));
+  const text: SummaryText = summaryText(summarizeWith(fp, source, file, module));
   // written before answering: the main thread terminates the worker after its last answer
   if (key && cacheDir) {
     try {
-      writeSummaryTextSync(cacheDir, key, text);
+      text.bytes = writeSummaryTextSync(cacheDir, key, text);
     } catch {
       // a cache that cannot be written only costs time
     }
