@@ -28,7 +28,7 @@
  * @module
  */
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
-import { isDirectory, writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
+import { exists, isDirectory, writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
 import { WorkerPool } from "../util/pool.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
@@ -330,84 +330,107 @@ export async function summarizeFiles(
   const todo: { index: number; source: string; key: string }[] = [];
   const keys: string[] = new Array(files.length).fill("");
   const sources: (string | undefined)[] = new Array(files.length);
-  // first pass: read, decode and hash every file
-  await eachLimited(files, async (f, index) => {
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(f.path);
-    } catch (e) {
-      errors.push({ file: f.file, line: null, message: `cannot read: ${e}` });
-      return;
-    }
-    const decoded = decodeSource(bytes);
-    if ("skip" in decoded) {
-      errors.push({ file: f.file, line: null, message: decoded.skip });
-      return;
-    }
-    keys[index] = summaryKey(bytes, f.file, f.module);
-    sources[index] = decoded.text;
-  });
-  errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  // the whole package unchanged: one file holds every summary's meta, the per-file entries the rest
-  const packageKey = sha256(
-    files.map((f, i) => `${f.file}\0${f.module}\0${keys[i]}`).join("\n") +
-      `\0python-package-v${SUMMARY_VERSION}`,
-  );
-  const packageFile =
-    `${cacheDir}/python-package-v${SUMMARY_VERSION}.${PACKAGE_VERSION}/${packageKey}.json`;
-  if (useCache) {
-    const hit = await readPackageEntry(cacheDir, packageFile);
-    if (hit) {
-      return {
-        summaries: hit.metas,
-        errors: [...errors, ...hit.errors],
-        packageKey,
-        rest: () => hit.keys.map((k) => readRestSync(cacheDir, k)),
-      };
-    }
-  }
-  await eachLimited(files, async (_f, index) => {
-    const source = sources[index];
-    if (source === undefined) return;
-    const key = keys[index];
-    const hit = useCache ? await readSummaryText(cacheDir, key) : undefined;
-    if (hit) put(index, hit, hit.parsed);
-    else todo.push({ index, source, key });
-  });
-  const native = await nativeFor(todo, opts.native);
-  const n = Math.min(todo.length, opts.workers ?? navigator.hardwareConcurrency ?? 1);
-  if (n <= 0 || todo.length < 4) {
-    const fp = await pythonParser();
-    if (native && !fp.native) useNativeSummaries(fp, native);
-    for (const t of todo) {
-      const f = files[t.index];
-      const text: SummaryText = summaryText(summarizeWith(fp, t.source, f.file, f.module));
-      if (useCache) {
-        text.bytes = await writeSummaryText(cacheDir, t.key, text).catch(() => undefined);
-      }
-      put(t.index, text);
-    }
-  } else {
-    // largest files first, so the workers finish together
-    todo.sort((a, b) => b.source.length - a.source.length);
-    await runWorkers(n, todo, files, put, { cacheDir: useCache ? cacheDir : undefined, native });
-  }
-  const kept = metaTexts.flatMap((t, i) => t !== undefined ? [i] : []);
-  // a package entry only when every summary is in its per-file entry (where its rest is read)
-  if (useCache && kept.every((i) => sizes[i] !== undefined)) {
-    const text = `{"metas":[${kept.map((i) => metaTexts[i]).join(",")}],"errors":${
-      JSON.stringify(errors)
-    },"keys":${JSON.stringify(kept.map((i) => keys[i]))},"sizes":${
-      JSON.stringify(kept.map((i) => sizes[i]))
-    }}`;
-    await writeFileAtomic(packageFile, text).catch(() => {});
-  }
-  return {
-    summaries: kept.map((i) => metas[i]),
-    errors,
-    packageKey,
-    rest: () => kept.map((i) => rests[i]),
+  // the workers start as soon as a file is sure to need parsing (no entry of its own, which a
+  // package entry needs too), and load while the other files are read and hashed
+  const workers = opts.workers ?? navigator.hardwareConcurrency ?? 1;
+  let pool: WorkerPool<SummaryJob, SummaryText> | undefined;
+  const startWorkers = () => {
+    if (pool || workers <= 0 || files.length < 4) return;
+    pool = new WorkerPool(new URL("./worker.ts", import.meta.url), workers);
+    pool.start();
   };
+  if (!useCache) startWorkers();
+  try {
+    return await summarize();
+  } finally {
+    pool?.close();
+  }
+
+  async function summarize(): Promise<SummarizedFiles> {
+    // first pass: read, decode and hash every file
+    await eachLimited(files, async (f, index) => {
+      let bytes: Uint8Array;
+      try {
+        bytes = await Deno.readFile(f.path);
+      } catch (e) {
+        errors.push({ file: f.file, line: null, message: `cannot read: ${e}` });
+        return;
+      }
+      const decoded = decodeSource(bytes);
+      if ("skip" in decoded) {
+        errors.push({ file: f.file, line: null, message: decoded.skip });
+        return;
+      }
+      keys[index] = summaryKey(bytes, f.file, f.module);
+      sources[index] = decoded.text;
+      if (useCache && !pool && !(await exists(summaryPath(cacheDir, keys[index])))) startWorkers();
+    });
+    errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    // the whole package unchanged: one file holds every summary's meta, the per-file entries the rest
+    const packageKey = sha256(
+      files.map((f, i) => `${f.file}\0${f.module}\0${keys[i]}`).join("\n") +
+        `\0python-package-v${SUMMARY_VERSION}`,
+    );
+    const packageFile =
+      `${cacheDir}/python-package-v${SUMMARY_VERSION}.${PACKAGE_VERSION}/${packageKey}.json`;
+    if (useCache) {
+      const hit = await readPackageEntry(cacheDir, packageFile);
+      if (hit) {
+        return {
+          summaries: hit.metas,
+          errors: [...errors, ...hit.errors],
+          packageKey,
+          rest: () => hit.keys.map((k) => readRestSync(cacheDir, k)),
+        };
+      }
+    }
+    await eachLimited(files, async (_f, index) => {
+      const source = sources[index];
+      if (source === undefined) return;
+      const key = keys[index];
+      const hit = useCache ? await readSummaryText(cacheDir, key) : undefined;
+      if (hit) put(index, hit, hit.parsed);
+      else todo.push({ index, source, key });
+    });
+    const native = await nativeFor(todo, opts.native);
+    const n = Math.min(todo.length, workers);
+    if (n <= 0 || todo.length < 4) {
+      const fp = await pythonParser();
+      if (native && !fp.native) useNativeSummaries(fp, native);
+      for (const t of todo) {
+        const f = files[t.index];
+        const text: SummaryText = summaryText(summarizeWith(fp, t.source, f.file, f.module));
+        if (useCache) {
+          text.bytes = await writeSummaryText(cacheDir, t.key, text).catch(() => undefined);
+        }
+        put(t.index, text);
+      }
+    } else {
+      // largest files first, so the workers finish together
+      todo.sort((a, b) => b.source.length - a.source.length);
+      await runWorkers(n, todo, files, put, {
+        cacheDir: useCache ? cacheDir : undefined,
+        native,
+        pool,
+      });
+    }
+    const kept = metaTexts.flatMap((t, i) => t !== undefined ? [i] : []);
+    // a package entry only when every summary is in its per-file entry (where its rest is read)
+    if (useCache && kept.every((i) => sizes[i] !== undefined)) {
+      const text = `{"metas":[${kept.map((i) => metaTexts[i]).join(",")}],"errors":${
+        JSON.stringify(errors)
+      },"keys":${JSON.stringify(kept.map((i) => keys[i]))},"sizes":${
+        JSON.stringify(kept.map((i) => sizes[i]))
+      }}`;
+      await writeFileAtomic(packageFile, text).catch(() => {});
+    }
+    return {
+      summaries: kept.map((i) => metas[i]),
+      errors,
+      packageKey,
+      rest: () => kept.map((i) => rests[i]),
+    };
+  }
 }
 
 /** Version of the package entries' layout (see {@link PackageEntry}). */
@@ -460,10 +483,16 @@ async function runWorkers(
   todo: { index: number; source: string; key: string }[],
   files: PackageFile[],
   put: (index: number, text: SummaryText | undefined) => void,
-  { cacheDir, native }: { cacheDir?: string; native?: string },
+  { cacheDir, native, pool: started }: {
+    cacheDir?: string;
+    native?: string;
+    /** Workers started already (else n are started here). */
+    pool?: WorkerPool<SummaryJob, SummaryText>;
+  },
 ): Promise<void> {
   // one queue, two files held per worker (lib/util/pool.ts); largest files were sorted first
-  const pool = new WorkerPool<SummaryJob, SummaryText>(new URL("./worker.ts", import.meta.url), n);
+  const pool = started ??
+    new WorkerPool<SummaryJob, SummaryText>(new URL("./worker.ts", import.meta.url), n);
   const done: boolean[] = [];
   try {
     await Promise.all(todo.map(async (t) => {

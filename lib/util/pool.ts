@@ -113,6 +113,11 @@ export class WorkerPool<J, R> {
     };
   }
 
+  /** Starts the workers now, so that they load while the caller prepares their jobs. */
+  start(): void {
+    if (!this.#workers.length) { for (let i = 0; i < this.size; i++) this.#spawn(i); }
+  }
+
   /** Stops the workers (jobs still queued or held are left unsettled). */
   close(): void {
     for (const w of this.#workers) w.terminate();
