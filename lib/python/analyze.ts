@@ -213,7 +213,7 @@ const madeDirs = new Set<string>();
  * meanwhile; sync writes and remembering made directories cost less CPU than async ones).
  */
 export function writeSummaryTextSync(cacheDir: string, key: string, t: SummaryText): number {
-  const bytes = encoder.encode(`${t.meta}\n${t.rest}`);
+  const bytes = entryBytes(t);
   writeFileAtomicSync(summaryPath(cacheDir, key), bytes, madeDirs);
   return bytes.length;
 }
@@ -224,12 +224,17 @@ export async function writeSummaryText(
   key: string,
   t: SummaryText,
 ): Promise<number> {
-  const bytes = encoder.encode(`${t.meta}\n${t.rest}`);
+  const bytes = entryBytes(t);
   await writeFileAtomic(summaryPath(cacheDir, key), bytes);
   return bytes.length;
 }
 
 const encoder = new TextEncoder();
+
+/** A summary's per-file cache entry: `meta`, a newline, `rest` (see {@link SummaryText}). */
+function entryBytes(t: SummaryText): Uint8Array {
+  return encoder.encode(`${t.meta}\n${t.rest}`);
+}
 
 /**
  * The `rest` of a per-file cache entry, read now (a package entry's rests are read when first
