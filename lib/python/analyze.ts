@@ -243,16 +243,22 @@ function entryBytes(t: SummaryText): Uint8Array {
 function readRestSync(cacheDir: string, key: string): Rest {
   const path = summaryPath(cacheDir, key);
   const text = Deno.readTextFileSync(path);
-  let rest: Rest | undefined;
+  let rest: unknown;
   try {
     rest = JSON.parse(text.slice(text.indexOf("\n") + 1));
   } catch {
     // below
   }
-  if (
-    !Array.isArray(rest?.scopes) || !Array.isArray(rest.uses) || !Array.isArray(rest.defScopes)
-  ) throw new Error(`${path}: a summary cache entry changed while in use (run again)`);
+  if (!isRest(rest)) {
+    throw new Error(`${path}: a summary cache entry changed while in use (run again)`);
+  }
   return rest;
+}
+
+/** Whether a parsed JSON value has the shape of a summary's `rest`. */
+function isRest(v: unknown): v is Rest {
+  const r = v as Rest | undefined;
+  return Array.isArray(r?.scopes) && Array.isArray(r.uses) && Array.isArray(r.defScopes);
 }
 
 /** A summary's two JSON texts parsed: its module facts and definitions, and its `rest`. */
@@ -270,8 +276,7 @@ function parseSummaryText(t: SummaryText): ParsedSummary | undefined {
     const meta = JSON.parse(t.meta), rest = JSON.parse(t.rest);
     const ok = meta?.version === SUMMARY_VERSION && typeof meta.module === "string" &&
       typeof meta.file === "string" && Array.isArray(meta.definitions) &&
-      Array.isArray(meta.errors) && Array.isArray(rest?.scopes) && Array.isArray(rest.uses) &&
-      Array.isArray(rest.defScopes);
+      Array.isArray(meta.errors) && isRest(rest);
     return ok ? { meta, rest } : undefined;
   } catch {
     return undefined;
