@@ -42,7 +42,13 @@ export async function run(args: string[]): Promise<number> {
   let why = "error" in built ? built.error : useNativeSummaries(await pythonParser(), built.path);
   if (why === null && "path" in built) {
     console.log(
-      `native parser: ${built.path} (${built.built ? `built in ${seconds} s` : "built before"})`,
+      `native parser: ${built.path} (${
+        built.built
+          ? `built in ${seconds} s, ${
+            built.profiled === true ? "profile-guided" : `not profile-guided: ${built.profiled}`
+          }`
+          : "built before"
+      })`,
     );
     return 0;
   }
