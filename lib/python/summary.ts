@@ -528,39 +528,15 @@ class Summarizer {
   }
 
   result(): ModuleSummary {
-    const drop = new Set<number>();
-    const add = new Map<number, RawUse[]>();
-    this.containerFlow(drop, add);
-    this.deadStores(drop);
-    if (drop.size || add.size) {
-      const out: RawUse[] = [];
-      for (let i = 0; i <= this.uses.length; i++) {
-        const more = add.get(i);
-        if (more) out.push(...more);
-        if (i < this.uses.length && !drop.has(i)) out.push(this.uses[i]);
-      }
-      this.uses = out;
-    }
-    const kept: RawUse[] = [];
-    // the same use twice on a line (`f(x) + f(y)`) is kept once
-    const seen = new PerLine<RawUse>(sameRawUse, rawUseKey);
-    for (const u of this.uses) {
-      if (u[3] === 1 && !u[1].includes("(")) {
-        const dot = u[1].indexOf(".");
-        if (this.plainValue(u[0], dot < 0 ? u[1] : u[1].slice(0, dot), dot < 0)) continue;
-      }
-      if (seen.add(u[2], u)) kept.push(u);
-    }
-    this.uses = kept;
-    let lines = 1;
-    for (let i = this.src.indexOf("\n"); i >= 0; i = this.src.indexOf("\n", i + 1)) lines++;
-    if (this.src.endsWith("\n")) lines--;
+    // each pass a function of its own: V8 compiles (and, as files bring new cases, recompiles)
+    // small functions instead of all of them inlined into one
+    this.uses = this.keptUses(this.flowedUses());
     return {
       version: SUMMARY_VERSION,
       module: this.module,
       file: this.file,
       isPackage: this.isPackage,
-      lines,
+      lines: lineCount(this.src),
       docstring: this.docstring,
       definitions: this.defs,
       defScopes: this.defScopes,
@@ -569,6 +545,39 @@ class Summarizer {
       all: this.all,
       errors: this.errors,
     };
+  }
+
+  /** The uses after element flow ({@link containerFlow}) and dead stores ({@link deadStores}). */
+  flowedUses(): RawUse[] {
+    const drop = new Set<number>();
+    const add = new Map<number, RawUse[]>();
+    this.containerFlow(drop, add);
+    this.deadStores(drop);
+    if (!drop.size && !add.size) return this.uses;
+    const out: RawUse[] = [];
+    for (let i = 0; i <= this.uses.length; i++) {
+      const more = add.get(i);
+      if (more) out.push(...more);
+      if (i < this.uses.length && !drop.has(i)) out.push(this.uses[i]);
+    }
+    return out;
+  }
+
+  /**
+   * The uses kept: no reference whose head is certainly a plain value, and the same use twice on a
+   * line (`f(x) + f(y)`) once.
+   */
+  keptUses(uses: RawUse[]): RawUse[] {
+    const kept: RawUse[] = [];
+    const seen = new PerLine<RawUse>(sameRawUse, rawUseKey);
+    for (const u of uses) {
+      if (u[3] === 1 && !u[1].includes("(")) {
+        const dot = u[1].indexOf(".");
+        if (this.plainValue(u[0], dot < 0 ? u[1] : u[1].slice(0, dot), dot < 0)) continue;
+      }
+      if (seen.add(u[2], u)) kept.push(u);
+    }
+    return kept;
   }
 
   run(root: Node) {
@@ -653,159 +662,125 @@ class Summarizer {
   }
 
   visit(node: Node): void {
-    const t = node.type;
-    if (LITERALS.has(t)) return;
-    switch (t) {
-      case "identifier":
-        this.use(node.text, node, "reference");
-        return;
-      case "attribute":
-        return this.attribute(node);
-      case "call":
-        return this.call(node);
-      case "keyword_argument": {
-        const v = fields(node, "name", "value")[1];
-        if (v) this.visit(v);
-        return;
-      }
-      case "string": {
-        // only f-strings hold expressions: look at the prefix before the quote
-        let f = false;
-        if (this.src[node.startIndex] === "`") {
-          this.errors.push({
-            file: this.file,
-            line: line(node),
-            message: `Python 2 syntax: backquote repr (${clip(node.text)})`,
-          });
-        }
-        for (let i = node.startIndex; i < this.src.length; i++) {
-          const ch = this.src[i];
-          if (ch === '"' || ch === "'") break;
-          if (ch === "f" || ch === "F") f = true;
-        }
-        if (!f) return;
-        for (const c of node.namedChildren) {
-          if (c?.type === "interpolation") this.children(c);
-        }
-        return;
-      }
-      case "decorated_definition":
-        return this.decorated(node);
-      case "function_definition":
-        return this.func(node, []);
-      case "class_definition":
-        return this.klass(node, []);
-      case "lambda":
-        return this.lambda(node);
-      case "import_statement":
-        return this.importStmt(node);
-      case "import_from_statement":
-        return this.importFrom(node);
-      case "future_import_statement":
-        return;
-      case "global_statement":
-      case "nonlocal_statement": {
-        const sc = this.scopes[this.cur];
-        const names = node.namedChildren.filter((c) => c?.type === "identifier").map((c) =>
-          c!.text
-        );
-        if (t === "global_statement") (sc.globals ??= []).push(...names);
-        else (sc.nonlocals ??= []).push(...names);
-        return;
-      }
-      case "assignment":
-        return this.assignment(node);
-      case "return_statement": {
-        this.children(node);
-        const v = node.namedChildren.find((c) => c && c.type !== "comment") ?? null;
-        let text: string | null = null;
-        if (v?.type === "call") {
-          const f = this.callText(v);
-          text = f === null || f.includes("(") ? null : f + "()";
-        } else if (v?.type === "identifier" || v?.type === "attribute") text = this.dotted(v);
-        this.returned(text ?? "?");
-        return;
-      }
-      case "yield":
-        this.children(node);
-        this.returned("?");
-        return;
-      case "augmented_assignment":
-        return this.augmented(node);
-      case "for_statement": {
-        const right = node.childForFieldName("right");
-        if (right) this.visit(right);
-        if (right) this.implicit(right, node.child(0)?.type === "async" ? 3 : 2);
-        const left = node.childForFieldName("left");
-        if (left) this.target(left, { k: "other", line: line(left) });
-        for (const c of node.namedChildren) {
-          if (c && c.type !== "comment" && c.id !== left?.id && c.id !== right?.id) this.visit(c);
-        }
-        return;
-      }
-      case "with_item": {
-        const v = node.namedChild(0);
-        if (v?.type === "as_pattern") this.asPattern(v);
-        else if (v) this.visit(v);
-        const entered = v?.type === "as_pattern" ? v.namedChild(0) : v;
-        if (entered) {
-          this.implicit(entered, node.parent?.parent?.child(0)?.type === "async" ? 5 : 4);
-        }
-        return;
-      }
-      case "raise_statement": {
-        this.children(node);
-        const raised = node.namedChild(0);
-        if (raised && raised.type !== "call") this.implicit(raised, 6);
-        return;
-      }
-      case "except_clause":
-      case "except_group_clause": {
-        this.fb++;
-        for (const c of node.namedChildren) {
-          if (c?.type === "as_pattern") this.asPattern(c);
-          else if (c) this.visit(c);
-        }
-        this.fb--;
-        return;
-      }
-      case "named_expression": {
-        const name = node.childForFieldName("name");
-        const value = node.childForFieldName("value");
-        if (value) this.visit(value);
-        if (name) {
-          let sc = this.cur;
-          while (this.scopes[sc].kind === "comprehension") sc = this.scopes[sc].parent;
-          this.bind(name.text, { k: "other", line: line(name) }, sc);
-        }
-        return;
-      }
-      case "case_clause":
-        for (const c of node.namedChildren) {
-          if (!c) continue;
-          if (c.type === "case_pattern") this.pattern(c);
-          else this.visit(c);
-        }
-        return;
-      case "type_alias_statement": {
-        const [name, value] = node.namedChildren;
-        const id = name?.namedChild(0);
-        if (id?.type === "identifier") this.bind(id.text, { k: "other", line: line(id) });
-        if (value) this.visit(value);
-        return;
-      }
-      case "print_statement":
-      case "exec_statement":
-        this.errors.push({
-          file: this.file,
-          line: line(node),
-          message: `Python 2 syntax: ${t.replace("_", " ")} (${clip(node.text)})`,
-        });
-        return this.children(node);
-      default:
-        if (COMPREHENSIONS.has(t)) return this.comprehension(node);
-        return this.children(node);
+    // one small dispatch: V8 compiles each kind's code on its own, where one switch holding
+    // them all was recompiled whole whenever a file brought a kind of node not met before
+    const handler = VISITORS.get(node.type);
+    if (handler === undefined) this.children(node);
+    else handler(this, node);
+  }
+
+  /** A string: only f-strings hold expressions (the prefix before the quote says). */
+  string(node: Node) {
+    let f = false;
+    if (this.src[node.startIndex] === "`") {
+      this.errors.push({
+        file: this.file,
+        line: line(node),
+        message: `Python 2 syntax: backquote repr (${clip(node.text)})`,
+      });
     }
+    for (let i = node.startIndex; i < this.src.length; i++) {
+      const ch = this.src[i];
+      if (ch === '"' || ch === "'") break;
+      if (ch === "f" || ch === "F") f = true;
+    }
+    if (!f) return;
+    for (const c of node.namedChildren) {
+      if (c?.type === "interpolation") this.children(c);
+    }
+  }
+
+  /** `global a, b` / `nonlocal a, b`: the names of the current scope they redirect. */
+  declaration(node: Node) {
+    const sc = this.scopes[this.cur];
+    const names = node.namedChildren.filter((c) => c?.type === "identifier").map((c) => c!.text);
+    if (node.type === "global_statement") (sc.globals ??= []).push(...names);
+    else (sc.nonlocals ??= []).push(...names);
+  }
+
+  returnStatement(node: Node) {
+    this.children(node);
+    const v = node.namedChildren.find((c) => c && c.type !== "comment") ?? null;
+    let text: string | null = null;
+    if (v?.type === "call") {
+      const f = this.callText(v);
+      text = f === null || f.includes("(") ? null : f + "()";
+    } else if (v?.type === "identifier" || v?.type === "attribute") text = this.dotted(v);
+    this.returned(text ?? "?");
+  }
+
+  forStatement(node: Node) {
+    const right = node.childForFieldName("right");
+    if (right) this.visit(right);
+    if (right) this.implicit(right, node.child(0)?.type === "async" ? 3 : 2);
+    const left = node.childForFieldName("left");
+    if (left) this.target(left, { k: "other", line: line(left) });
+    for (const c of node.namedChildren) {
+      if (c && c.type !== "comment" && c.id !== left?.id && c.id !== right?.id) this.visit(c);
+    }
+  }
+
+  withItem(node: Node) {
+    const v = node.namedChild(0);
+    if (v?.type === "as_pattern") this.asPattern(v);
+    else if (v) this.visit(v);
+    const entered = v?.type === "as_pattern" ? v.namedChild(0) : v;
+    if (entered) {
+      this.implicit(entered, node.parent?.parent?.child(0)?.type === "async" ? 5 : 4);
+    }
+  }
+
+  raiseStatement(node: Node) {
+    this.children(node);
+    const raised = node.namedChild(0);
+    if (raised && raised.type !== "call") this.implicit(raised, 6);
+  }
+
+  /** An `except` clause: what it binds are fallbacks. */
+  exceptClause(node: Node) {
+    this.fb++;
+    for (const c of node.namedChildren) {
+      if (c?.type === "as_pattern") this.asPattern(c);
+      else if (c) this.visit(c);
+    }
+    this.fb--;
+  }
+
+  /** `name := value`: binds in the nearest scope that is no comprehension. */
+  namedExpression(node: Node) {
+    const name = node.childForFieldName("name");
+    const value = node.childForFieldName("value");
+    if (value) this.visit(value);
+    if (name) {
+      let sc = this.cur;
+      while (this.scopes[sc].kind === "comprehension") sc = this.scopes[sc].parent;
+      this.bind(name.text, { k: "other", line: line(name) }, sc);
+    }
+  }
+
+  caseClause(node: Node) {
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === "case_pattern") this.pattern(c);
+      else this.visit(c);
+    }
+  }
+
+  typeAlias(node: Node) {
+    const [name, value] = node.namedChildren;
+    const id = name?.namedChild(0);
+    if (id?.type === "identifier") this.bind(id.text, { k: "other", line: line(id) });
+    if (value) this.visit(value);
+  }
+
+  /** `print x` / `exec code`: reported, and their expressions visited. */
+  python2(node: Node) {
+    this.errors.push({
+      file: this.file,
+      line: line(node),
+      message: `Python 2 syntax: ${node.type.replace("_", " ")} (${clip(node.text)})`,
+    });
+    this.children(node);
   }
 
   /** Dotted source text of a name/attribute chain, allowing a `super()`/`C(...)` head; or null. */
@@ -1426,6 +1401,52 @@ class Summarizer {
  * `attribute`, `keyword_argument`): one bulk `namedChildren` read instead of two field lookups,
  * falling back to the lookups when a comment sits between them.
  */
+
+type Visitor = (s: Summarizer, n: Node) => void;
+
+/**
+ * What {@link Summarizer.visit} does with each kind of node; any other kind has its children
+ * visited.
+ */
+const VISITORS = new Map<string, Visitor>([
+  ...[...LITERALS].map((t): [string, Visitor] => [t, () => {}]),
+  ...[...COMPREHENSIONS].map((t): [string, Visitor] => [t, (s, n) => s.comprehension(n)]),
+  ["identifier", (s, n) => s.use(n.text, n, "reference")],
+  ["attribute", (s, n) => s.attribute(n)],
+  ["call", (s, n) => s.call(n)],
+  ["keyword_argument", (s, n) => {
+    const v = fields(n, "name", "value")[1];
+    if (v) s.visit(v);
+  }],
+  ["string", (s, n) => s.string(n)],
+  ["decorated_definition", (s, n) => s.decorated(n)],
+  ["function_definition", (s, n) => s.func(n, [])],
+  ["class_definition", (s, n) => s.klass(n, [])],
+  ["lambda", (s, n) => s.lambda(n)],
+  ["import_statement", (s, n) => s.importStmt(n)],
+  ["import_from_statement", (s, n) => s.importFrom(n)],
+  ["future_import_statement", () => {}],
+  ["global_statement", (s, n) => s.declaration(n)],
+  ["nonlocal_statement", (s, n) => s.declaration(n)],
+  ["assignment", (s, n) => s.assignment(n)],
+  ["return_statement", (s, n) => s.returnStatement(n)],
+  ["yield", (s, n) => {
+    s.children(n);
+    s.returned("?");
+  }],
+  ["augmented_assignment", (s, n) => s.augmented(n)],
+  ["for_statement", (s, n) => s.forStatement(n)],
+  ["with_item", (s, n) => s.withItem(n)],
+  ["raise_statement", (s, n) => s.raiseStatement(n)],
+  ["except_clause", (s, n) => s.exceptClause(n)],
+  ["except_group_clause", (s, n) => s.exceptClause(n)],
+  ["named_expression", (s, n) => s.namedExpression(n)],
+  ["case_clause", (s, n) => s.caseClause(n)],
+  ["type_alias_statement", (s, n) => s.typeAlias(n)],
+  ["print_statement", (s, n) => s.python2(n)],
+  ["exec_statement", (s, n) => s.python2(n)],
+]);
+
 function fields(n: Node, first: string, second: string): [Node | null, Node | null] {
   const kids = n.namedChildren;
   if (kids.length === 2) return [kids[0], kids[1]];
@@ -1609,6 +1630,13 @@ function containerElements(
 /** Whether a comprehension's `for … in` clause is `async for`. */
 function firstAsync(clause: Node): boolean {
   return clause.child(0)?.type === "async";
+}
+
+/** The number of lines of a source, as CPython counts them (a last newline ends a line). */
+function lineCount(src: string): number {
+  let lines = 1;
+  for (let i = src.indexOf("\n"); i >= 0; i = src.indexOf("\n", i + 1)) lines++;
+  return src.endsWith("\n") ? lines - 1 : lines;
 }
 
 function line(n: Node): number {
