@@ -121,6 +121,7 @@ export class Project {
   #bindingMemo = new Map<Binding, Value | null>();
   #busyBindings = new Set<Binding>();
   #mroMemo = new Map<ModuleSummary, ({ m: ModuleSummary; i: number }[] | undefined)[]>();
+  #memberMemo = new Map<ModuleSummary, (Map<string, Value | null> | undefined)[]>();
   #busy = new Set<string>();
   #returnMemo = new Map<ModuleSummary, Map<number, Value | null>>();
   #depth = 0;
@@ -706,13 +707,24 @@ export class Project {
     }
   }
 
-  /** Attribute of a class through its MRO. */
+  /**
+   * Attribute of a class through its MRO (memoised: it does not depend on the line of a use, as
+   * everything it evaluates is at a binding's own line).
+   */
   #member(m: ModuleSummary, i: number, attr: string): Value | null {
+    let memo = this.#memberMemo.get(m);
+    if (!memo) this.#memberMemo.set(m, memo = []);
+    const known = memo[i] ??= new Map();
+    const hit = known.get(attr);
+    if (hit !== undefined || known.has(attr)) return hit!;
+    const cut = this.#cut;
+    let out: Value | null = null;
     for (const k of this.#mro(m, i)) {
-      const v = this.#own(k.m, k.i, attr);
-      if (v) return v;
+      out = this.#own(k.m, k.i, attr);
+      if (out) break;
     }
-    return null;
+    if (this.#cut === cut) known.set(attr, out);
+    return out;
   }
 
   /** Attribute bound in a class's own body. */
