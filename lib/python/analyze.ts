@@ -28,7 +28,7 @@
  * @module
  */
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
-import { exists, isDirectory, writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
+import { existsSync, isDirectory, writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
 import { WorkerPool } from "../util/pool.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
@@ -324,40 +324,13 @@ export async function summarizeFiles(
   const useCache = opts.cache ?? true;
   const cacheDir = opts.cacheDir ?? cacheRoot();
   const errors: AnalysisError[] = [];
-  // for the package entry: each summary's meta text, and its per-file entry's size (if written)
-  const metaTexts: (string | undefined)[] = new Array(files.length);
-  const sizes: (number | undefined)[] = new Array(files.length);
-  // each summary is parsed back as it arrives: the main thread is idle while the workers parse
-  const metas: ModuleSummary[] = new Array(files.length);
-  const rests: Rest[] = new Array(files.length);
-  const put = (index: number, t: SummaryText | undefined, parsed?: ParsedSummary) => {
-    if (!t) return;
-    metaTexts[index] = t.meta;
-    sizes[index] = t.bytes;
-    metas[index] = parsed?.meta ?? JSON.parse(t.meta);
-    rests[index] = parsed?.rest ?? JSON.parse(t.rest);
-  };
-  const todo: { index: number; source: string; key: string }[] = [];
+  const got = new Results(files.length);
   const keys: string[] = new Array(files.length).fill("");
   const sources: (string | undefined)[] = new Array(files.length);
-  // the workers start as soon as a file is sure to need parsing (no entry of its own, which a
-  // package entry needs too), and load while the other files are read and hashed
-  const workers = opts.workers ?? navigator.hardwareConcurrency ?? 1;
-  let pool: WorkerPool<SummaryJob, SummaryText> | undefined;
-  const startWorkers = () => {
-    if (pool || workers <= 0 || files.length < 4) return;
-    pool = new WorkerPool(new URL("./worker.ts", import.meta.url), workers);
-    pool.start();
-  };
-  if (!useCache) startWorkers();
+  const parsing = new Parsing(files, opts, useCache ? cacheDir : undefined, got);
   try {
-    return await summarize();
-  } finally {
-    pool?.close();
-  }
-
-  async function summarize(): Promise<SummarizedFiles> {
-    // first pass: read, decode and hash every file
+    // first pass: read, decode and hash every file; one with no entry of its own (which a package
+    // entry needs too) is sure to need parsing, and goes to the workers at once
     await eachLimited(files, async (f, index) => {
       let bytes: Uint8Array;
       try {
@@ -371,9 +344,11 @@ export async function summarizeFiles(
         errors.push({ file: f.file, line: null, message: decoded.skip });
         return;
       }
-      keys[index] = summaryKey(bytes, f.file, f.module);
+      const key = keys[index] = summaryKey(bytes, f.file, f.module);
       sources[index] = decoded.text;
-      if (useCache && !pool && !(await exists(summaryPath(cacheDir, keys[index])))) startWorkers();
+      if (!useCache || !existsSync(summaryPath(cacheDir, key))) {
+        parsing.add(index, decoded.text, key);
+      }
     });
     errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     // the whole package unchanged: one file holds every summary's meta, the per-file entries the rest
@@ -383,63 +358,194 @@ export async function summarizeFiles(
     );
     const packageFile =
       `${cacheDir}/python-package-v${SUMMARY_VERSION}.${PACKAGE_VERSION}/${packageKey}.json`;
-    if (useCache) {
-      const hit = await readPackageEntry(cacheDir, packageFile);
-      if (hit) {
-        return {
-          summaries: hit.metas,
-          errors: [...errors, ...hit.errors],
-          packageKey,
-          rest: () => hit.keys.map((k) => readRestSync(cacheDir, k)),
-        };
-      }
+    const hit = useCache && !parsing.any ? await readPackageEntry(cacheDir, packageFile) : null;
+    if (hit) {
+      return {
+        summaries: hit.metas,
+        errors: [...errors, ...hit.errors],
+        packageKey,
+        rest: () => hit.keys.map((k) => readRestSync(cacheDir, k)),
+      };
     }
+    // second pass: the per-file entries of the others (one that cannot be used is parsed again)
     await eachLimited(files, async (_f, index) => {
       const source = sources[index];
-      if (source === undefined) return;
-      const key = keys[index];
-      const hit = useCache ? await readSummaryText(cacheDir, key) : undefined;
-      if (hit) put(index, hit, hit.parsed);
-      else todo.push({ index, source, key });
+      if (source === undefined || parsing.has(index)) return;
+      const entry = useCache ? await readSummaryText(cacheDir, keys[index]) : undefined;
+      if (entry) got.put(index, entry, entry.parsed);
+      else parsing.add(index, source, keys[index]);
     });
-    const native = await nativeFor(todo, opts.native);
-    const n = Math.min(todo.length, workers);
-    if (n <= 0 || todo.length < 4) {
-      const fp = await pythonParser();
-      if (native && !fp.native) useNativeSummaries(fp, native);
-      for (const t of todo) {
-        const f = files[t.index];
-        const text: SummaryText = summaryText(summarizeWith(fp, t.source, f.file, f.module));
-        if (useCache) {
-          text.bytes = await writeSummaryText(cacheDir, t.key, text).catch(() => undefined);
-        }
-        put(t.index, text);
-      }
-    } else {
-      // largest files first, so the workers finish together
-      todo.sort((a, b) => b.source.length - a.source.length);
-      await runWorkers(n, todo, files, put, {
-        cacheDir: useCache ? cacheDir : undefined,
-        native,
-        pool,
-      });
-    }
-    const kept = metaTexts.flatMap((t, i) => t !== undefined ? [i] : []);
+    await parsing.finish();
+    const kept = got.indexes();
     // a package entry only when every summary is in its per-file entry (where its rest is read)
-    if (useCache && kept.every((i) => sizes[i] !== undefined)) {
-      const text = `{"metas":[${kept.map((i) => metaTexts[i]).join(",")}],"errors":${
+    if (useCache && kept.every((i) => got.sizes[i] !== undefined)) {
+      const text = `{"metas":[${kept.map((i) => got.metaTexts[i]).join(",")}],"errors":${
         JSON.stringify(errors)
       },"keys":${JSON.stringify(kept.map((i) => keys[i]))},"sizes":${
-        JSON.stringify(kept.map((i) => sizes[i]))
+        JSON.stringify(kept.map((i) => got.sizes[i]))
       }}`;
       await writeFileAtomic(packageFile, text).catch(() => {});
     }
     return {
-      summaries: kept.map((i) => metas[i]),
+      summaries: kept.map((i) => got.metas[i]),
       errors,
       packageKey,
-      rest: () => kept.map((i) => rests[i]),
+      rest: () => kept.map((i) => got.rests[i]),
     };
+  } finally {
+    parsing.close();
+  }
+}
+
+/**
+ * The summaries of {@link summarizeFiles} as they arrive, by file index: each is parsed back at
+ * once (the main thread is idle while the workers parse); for the package entry, each one's meta
+ * text and the size of its per-file entry (when written).
+ */
+class Results {
+  readonly metaTexts: (string | undefined)[];
+  readonly sizes: (number | undefined)[];
+  readonly metas: ModuleSummary[];
+  readonly rests: Rest[];
+
+  constructor(n: number) {
+    this.metaTexts = new Array(n);
+    this.sizes = new Array(n);
+    this.metas = new Array(n);
+    this.rests = new Array(n);
+  }
+
+  put(index: number, t: SummaryText, parsed?: ParsedSummary): void {
+    this.metaTexts[index] = t.meta;
+    this.sizes[index] = t.bytes;
+    this.metas[index] = parsed?.meta ?? JSON.parse(t.meta);
+    this.rests[index] = parsed?.rest ?? JSON.parse(t.rest);
+  }
+
+  /** The indexes of the files summarised, in order. */
+  indexes(): number[] {
+    return this.metaTexts.flatMap((t, i) => t !== undefined ? [i] : []);
+  }
+}
+
+/** Files from which the workers pay off (fewer are parsed on the calling thread). */
+const POOL_FILES = 4;
+
+/**
+ * The files of {@link summarizeFiles} to parse: each goes to the workers as soon as it is known
+ * (largest first among those waiting, so the workers finish together), from the fourth on and
+ * once the parser is settled — at once when the native parser is built, else when every file is
+ * known (`finish`), since how much source there is decides whether to build it. A job a worker
+ * could not do is done on the calling thread.
+ */
+class Parsing {
+  #jobs = new Map<number, { source: string; key: string }>();
+  #waiting: number[] = [];
+  #running: Promise<void>[] = [];
+  /** Files parsed on the calling thread: too few for the workers, or failed in one. */
+  #here: number[] = [];
+  /** The native library: a path, undefined for the wasm parser, null while undecided. */
+  #native: string | undefined | null = null;
+  #settled: Promise<void>;
+  #scheduled = false;
+  #pool?: WorkerPool<SummaryJob, SummaryText>;
+  readonly #workers: number;
+
+  constructor(
+    readonly files: PackageFile[],
+    readonly opts: AnalyzeOptions,
+    /** The cache root the workers write per-file entries to, when caching. */
+    readonly cacheDir: string | undefined,
+    readonly got: Results,
+  ) {
+    this.#workers = opts.workers ?? navigator.hardwareConcurrency ?? 1;
+    if (!cacheDir) this.#startPool();
+    this.#settled = opts.native === "off"
+      ? Promise.resolve(void (this.#native = undefined))
+      : nativeParserPath().then((b) => {
+        if ("path" in b) this.#native = b.path;
+      });
+  }
+
+  /** Whether any file is to be parsed. */
+  get any(): boolean {
+    return this.#jobs.size > 0;
+  }
+
+  has(index: number): boolean {
+    return this.#jobs.has(index);
+  }
+
+  add(index: number, source: string, key: string): void {
+    this.#jobs.set(index, { source, key });
+    this.#waiting.push(index);
+    this.#startPool();
+    if (!this.#pool || this.#jobs.size < POOL_FILES) return;
+    if (this.#native !== null) this.#dispatch();
+    else if (!this.#scheduled) {
+      this.#scheduled = true;
+      this.#settled.then(() => {
+        this.#scheduled = false;
+        if (this.#native !== null) this.#dispatch();
+      });
+    }
+  }
+
+  /** Parses what is left; resolves when every file is summarised. */
+  async finish(): Promise<void> {
+    await this.#settled;
+    if (this.#native === null) {
+      this.#native = await nativeFor([...this.#jobs.values()], this.opts.native);
+    }
+    if (this.#pool && this.#jobs.size >= POOL_FILES) this.#dispatch();
+    else this.#here.push(...this.#waiting.splice(0));
+    // a job may fail in its worker: wait for every one, then do those here
+    await Promise.all(this.#running);
+    this.close();
+    if (!this.#here.length) return;
+    const fp = await pythonParser();
+    if (this.#native && !fp.native) useNativeSummaries(fp, this.#native);
+    for (const index of this.#here.sort((a, b) => a - b)) {
+      const f = this.files[index], job = this.#jobs.get(index)!;
+      const text = summaryText(summarizeWith(fp, job.source, f.file, f.module));
+      if (this.cacheDir) {
+        text.bytes = await writeSummaryText(this.cacheDir, job.key, text).catch(() => undefined);
+      }
+      this.got.put(index, text);
+    }
+  }
+
+  /** Stops the workers (they are started only when some file is to be parsed). */
+  close(): void {
+    this.#pool?.close();
+  }
+
+  #startPool(): void {
+    if (this.#pool || this.#workers <= 0 || this.files.length < POOL_FILES) return;
+    this.#pool = new WorkerPool(new URL("./worker.ts", import.meta.url), this.#workers);
+    this.#pool.start();
+  }
+
+  /** Sends the waiting files to the workers, each as a job of priority its size. */
+  #dispatch(): void {
+    const pool = this.#pool!;
+    for (const index of this.#waiting.splice(0)) {
+      const f = this.files[index], { source, key } = this.#jobs.get(index)!;
+      const job = {
+        source,
+        file: f.file,
+        module: f.module,
+        key,
+        cacheDir: this.cacheDir,
+        native: this.#native ?? undefined,
+      };
+      this.#running.push(
+        pool.run(job, source.length).then(
+          (r) => this.got.put(index, r),
+          () => void this.#here.push(index),
+        ),
+      );
+    }
   }
 }
 
@@ -486,49 +592,6 @@ export interface SummaryJob {
   cacheDir?: string;
   /** The native parser's library, when it is used (lib/python/native.ts). */
   native?: string;
-}
-
-async function runWorkers(
-  n: number,
-  todo: { index: number; source: string; key: string }[],
-  files: PackageFile[],
-  put: (index: number, text: SummaryText | undefined) => void,
-  { cacheDir, native, pool: started }: {
-    cacheDir?: string;
-    native?: string;
-    /** Workers started already (else n are started here). */
-    pool?: WorkerPool<SummaryJob, SummaryText>;
-  },
-): Promise<void> {
-  // one queue, two files held per worker (lib/util/pool.ts); largest files were sorted first
-  const pool = started ??
-    new WorkerPool<SummaryJob, SummaryText>(new URL("./worker.ts", import.meta.url), n);
-  const done: boolean[] = [];
-  try {
-    await Promise.all(todo.map(async (t) => {
-      const f = files[t.index];
-      const job = {
-        source: t.source,
-        file: f.file,
-        module: f.module,
-        key: t.key,
-        cacheDir,
-        native,
-      };
-      done[t.index] = await pool.run(job).then((r) => (put(t.index, r), true), () => false);
-    }));
-  } finally {
-    pool.close();
-  }
-  // anything a worker could not do (or left when it died) is done here
-  const fp = await pythonParser();
-  for (const t of todo) {
-    if (done[t.index]) continue;
-    const f = files[t.index];
-    const text: SummaryText = summaryText(summarizeWith(fp, t.source, f.file, f.module));
-    if (cacheDir) text.bytes = await writeSummaryText(cacheDir, t.key, text).catch(() => undefined);
-    put(t.index, text);
-  }
 }
 
 /** Builds (workers on all cores + content-hash cache) the project of a package directory. */

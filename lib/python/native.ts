@@ -40,7 +40,7 @@
  * @module
  */
 import { cacheRoot, sha256 } from "../util/cache.ts";
-import { exists } from "../util/fs.ts";
+import { exists, existsSync } from "../util/fs.ts";
 import { findExecutable, runProcess } from "../util/process.ts";
 import { nodeModulesDir } from "../util/treesitter.ts";
 
@@ -266,7 +266,7 @@ interface Plan {
   files: string[];
   /**
    * The training run of a profile-guided build (GCC only): the driver (native/train.c) and the
-   * Python sources it parses; absent when the compiler cannot do it or the corpus is missing.
+   * Python sources it parses; absent when the corpus is missing.
    */
   training?: { driver: string; corpus: string[] };
 }
@@ -283,21 +283,25 @@ function plan(): Promise<Plan | { error: string }> {
 /**
  * The Python sources of the profile-guided build's training run: the CPython-checked fixtures of
  * tests/fixtures/python (ours and PyCG's micro-benchmark, sorted), or none when they are not
- * there (a copy of lib/ alone).
+ * there (a copy of lib/ alone). Read synchronously, as the plan's other inputs: a package
+ * analysis reads its files meanwhile, and the workers wait for the plan.
  */
-async function trainingCorpus(): Promise<string[]> {
+function trainingCorpus(): string[] {
   const root = new URL("../../tests/fixtures/python/", import.meta.url).pathname;
   const out: string[] = [];
-  const walk = async (dir: string) => {
-    const entries: Deno.DirEntry[] = [];
-    for await (const e of Deno.readDir(dir)) entries.push(e);
+  const walk = (dir: string) => {
+    const entries = [...Deno.readDirSync(dir)];
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
-      if (e.isDirectory) await walk(`${dir}${e.name}/`);
+      if (e.isDirectory) walk(`${dir}${e.name}/`);
       else if (e.isFile && e.name.endsWith(".py")) out.push(`${dir}${e.name}`);
     }
   };
-  await walk(root).catch(() => (out.length = 0));
+  try {
+    walk(root);
+  } catch {
+    return [];
+  }
   return out;
 }
 
@@ -323,29 +327,23 @@ async function planOnce(): Promise<Plan | { error: string }> {
   let identity: string;
   let training: Plan["training"];
   try {
-    const version = await runProcess([cc, "--version"], { timeoutMs: 30_000 });
-    // GCC's profile (-fprofile-generate/-use); clang's needs llvm-profdata, so it builds plainly
-    const gcc = /Free Software Foundation/.test(version.stdout) && !/clang/i.test(version.stdout);
-    const corpus = gcc ? await trainingCorpus() : [];
+    // the compiler by its binary (no process is started: the workers of a package analysis wait
+    // for this plan); whether it can do a profile-guided build is asked when building
+    const real = Deno.realPathSync(cc);
+    const st = Deno.statSync(real);
+    const compiler = `${real} ${st.size} ${st.mtime?.getTime()}`;
+    const corpus = trainingCorpus();
     if (corpus.length) training = { driver, corpus };
-    const texts = await Promise.all(
-      [
-        ...files,
-        `${runtime}/include/tree_sitter/api.h`,
-        `${here.pathname}arena.h`,
-        `${nodeModulesDir()}tree-sitter/package.json`,
-        `${nodeModulesDir()}tree-sitter-python/package.json`,
-        ...(training ? [driver, ...training.corpus] : []),
-      ].map((f) => Deno.readTextFile(f)),
-    );
-    identity = [
-      BUILD_VERSION,
-      Deno.build.target,
-      version.stdout,
-      FLAGS.join(" "),
-      training ? "profiled" : "plain",
-      ...texts,
-    ].join("\0");
+    const texts = [
+      ...files,
+      `${runtime}/include/tree_sitter/api.h`,
+      `${here.pathname}arena.h`,
+      `${nodeModulesDir()}tree-sitter/package.json`,
+      `${nodeModulesDir()}tree-sitter-python/package.json`,
+      driver,
+      ...corpus,
+    ].map((f) => Deno.readTextFileSync(f));
+    identity = [BUILD_VERSION, Deno.build.target, compiler, FLAGS.join(" "), ...texts].join("\0");
   } catch (e) {
     return { error: `the sources cannot be read (run \`deno install\`): ${e}` };
   }
@@ -361,7 +359,8 @@ async function planOnce(): Promise<Plan | { error: string }> {
 export async function nativeParserPath(): Promise<NativeBuild> {
   const p = await plan();
   if ("error" in p) return p;
-  return (await exists(p.path)) ? { path: p.path, built: false } : { error: "not built yet" };
+  // a synchronous check: a package analysis's file reads would hold an asynchronous one up
+  return existsSync(p.path) ? { path: p.path, built: false } : { error: "not built yet" };
 }
 
 /**
@@ -404,9 +403,11 @@ export async function buildNativeParser(): Promise<NativeBuild> {
     if (await exists(p.path)) return { path: p.path, built: false };
     work = await Deno.makeTempDir({ dir, prefix: "build-" });
     // a profile-guided build that fails for any reason leaves the plain one to try
-    const unprofiled = p.training
-      ? await profiledBuild(p, p.training, work, tmp)
-      : "the compiler is not GCC, or the training corpus is missing";
+    const unprofiled = !p.training
+      ? "the training corpus is missing"
+      : !(await isGcc(p.cc))
+      ? "the compiler is not GCC"
+      : await profiledBuild(p, p.training, work, tmp);
     if (unprofiled) {
       const why = await compile([p.cc, ...p.flags, "-shared", ...p.files, "-o", tmp]);
       if (why) return { error: why };
@@ -420,6 +421,15 @@ export async function buildNativeParser(): Promise<NativeBuild> {
     await Deno.remove(tmp).catch(() => {});
     await Deno.remove(lock).catch(() => {});
   }
+}
+
+/**
+ * Whether the compiler is GCC, whose profile-guided build (-fprofile-generate/-use) this module
+ * drives; clang's needs llvm-profdata, so it builds plainly.
+ */
+async function isGcc(cc: string): Promise<boolean> {
+  const r = await runProcess([cc, "--version"], { timeoutMs: 30_000 });
+  return r.code === 0 && /Free Software Foundation/.test(r.stdout) && !/clang/i.test(r.stdout);
 }
 
 /** Runs a compiler command (or the training run); null when it succeeded, else why not. */

@@ -3,9 +3,10 @@
  * writes of a file ({@link writeFileAtomic}) or of a whole directory ({@link writeDirAtomic}).
  *
  * ```ts
- * import { exists, isDirectory } from "./fs.ts";
+ * import { exists, existsSync, isDirectory } from "./fs.ts";
  * console.assert(await exists(import.meta.dirname!) && await isDirectory(import.meta.dirname!));
  * console.assert(!(await exists("/no/such/path")) && !(await isDirectory(import.meta.filename!)));
+ * console.assert(existsSync(import.meta.filename!) && !existsSync("/no/such/path"));
  * ```
  *
  * @module
@@ -15,6 +16,19 @@
 export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * {@link exists}, synchronously: for a check made between asynchronous reads, which an
+ * asynchronous one would wait behind.
+ */
+export function existsSync(path: string): boolean {
+  try {
+    Deno.statSync(path);
     return true;
   } catch {
     return false;

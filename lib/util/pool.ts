@@ -28,6 +28,7 @@ export class JobError extends Error {
 
 interface Queued<J> {
   job: J;
+  priority: number;
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
 }
@@ -56,8 +57,12 @@ export class WorkerPool<J, R> {
     this.#opts = opts;
   }
 
-  /** Runs a job on the first free worker (inline when the pool has none). */
-  run(job: J): Promise<R> {
+  /**
+   * Runs a job on the first free worker (inline when the pool has none). Queued jobs go out by
+   * `priority`, highest first (in order of arrival among equals): a job's size, say, so that the
+   * workers finish together.
+   */
+  run(job: J, priority = 0): Promise<R> {
     if (this.size === 0) {
       if (!this.#opts.inline) return Promise.reject(new Error("WorkerPool of size 0 needs inline"));
       return this.#opts.inline(job).catch((e) => {
@@ -66,7 +71,15 @@ export class WorkerPool<J, R> {
       });
     }
     return new Promise<R>((resolve, reject) => {
-      this.#queue.push({ job, resolve: resolve as (v: unknown) => void, reject });
+      const q = this.#queue;
+      // after the last job of at least this priority (binary search: the queue is sorted)
+      let lo = 0, hi = q.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (q[mid].priority >= priority) lo = mid + 1;
+        else hi = mid;
+      }
+      q.splice(lo, 0, { job, priority, resolve: resolve as (v: unknown) => void, reject });
       this.#pump();
     });
   }
