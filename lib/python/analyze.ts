@@ -69,7 +69,7 @@ async function nativeFor(
 ): Promise<string | undefined> {
   if (mode === "off" || todo.length === 0) return undefined;
   const size = todo.reduce((a, t) => a + t.source.length, 0);
-  const found = size >= NATIVE_BUILD_BYTES ? await buildNativeParser() : await nativeParserPath();
+  const found = size >= NATIVE_BUILD_BYTES ? await buildNativeParser() : nativeParserPath();
   return "path" in found ? found.path : undefined;
 }
 
@@ -444,10 +444,12 @@ class Parsing {
   #running: Promise<void>[] = [];
   /** Files parsed on the calling thread: too few for the workers, or failed in one. */
   #here: number[] = [];
-  /** The native library: a path, undefined for the wasm parser, null while undecided. */
+  /**
+   * The native library: a path, undefined for the wasm parser, null while undecided (it is built
+   * but not yet: asked when the first file is to be parsed, a warm run never asks).
+   */
   #native: string | undefined | null = null;
-  #settled: Promise<void>;
-  #scheduled = false;
+  #asked = false;
   #pool?: WorkerPool<SummaryJob, SummaryText>;
   readonly #workers: number;
 
@@ -460,11 +462,6 @@ class Parsing {
   ) {
     this.#workers = opts.workers ?? navigator.hardwareConcurrency ?? 1;
     if (!cacheDir) this.#startPool();
-    this.#settled = opts.native === "off"
-      ? Promise.resolve(void (this.#native = undefined))
-      : nativeParserPath().then((b) => {
-        if ("path" in b) this.#native = b.path;
-      });
   }
 
   /** Whether any file is to be parsed. */
@@ -480,20 +477,19 @@ class Parsing {
     this.#jobs.set(index, { source, key });
     this.#waiting.push(index);
     this.#startPool();
-    if (!this.#pool || this.#jobs.size < POOL_FILES) return;
-    if (this.#native !== null) this.#dispatch();
-    else if (!this.#scheduled) {
-      this.#scheduled = true;
-      this.#settled.then(() => {
-        this.#scheduled = false;
-        if (this.#native !== null) this.#dispatch();
-      });
+    if (!this.#asked) {
+      this.#asked = true;
+      if (this.opts.native === "off") this.#native = undefined;
+      else {
+        const built = nativeParserPath();
+        if ("path" in built) this.#native = built.path;
+      }
     }
+    if (this.#pool && this.#jobs.size >= POOL_FILES && this.#native !== null) this.#dispatch();
   }
 
   /** Parses what is left; resolves when every file is summarised. */
   async finish(): Promise<void> {
-    await this.#settled;
     if (this.#native === null) {
       this.#native = await nativeFor([...this.#jobs.values()], this.opts.native);
     }

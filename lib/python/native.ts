@@ -271,12 +271,16 @@ interface Plan {
   training?: { driver: string; corpus: string[] };
 }
 
-let planned: Promise<Plan | { error: string }> | undefined;
+let planned: Plan | { error: string } | undefined;
 
 /** The build's inputs and the library's path in the cache (computed once per process). */
-function plan(): Promise<Plan | { error: string }> {
+function plan(): Plan | { error: string } {
   // any failure (a permission not granted, say) means no native parser, never an error
-  planned ??= planOnce().catch((e) => ({ error: `the native parser cannot be planned: ${e}` }));
+  try {
+    planned ??= planOnce();
+  } catch (e) {
+    planned = { error: `the native parser cannot be planned: ${e}` };
+  }
   return planned;
 }
 
@@ -305,7 +309,7 @@ function trainingCorpus(): string[] {
   return out;
 }
 
-async function planOnce(): Promise<Plan | { error: string }> {
+function planOnce(): Plan | { error: string } {
   if (Deno.env.get("REPOREUSE_PARSER") === "wasm") {
     return { error: "REPOREUSE_PARSER=wasm: the native parser is off" };
   }
@@ -354,12 +358,13 @@ async function planOnce(): Promise<Plan | { error: string }> {
 }
 
 /**
- * The native library's path if it is built already (no build), else why not.
+ * The native library's path if it is built already (no build), else why not. Synchronous: a
+ * package analysis asks while its file reads are in flight, which asynchronous checks would wait
+ * behind.
  */
-export async function nativeParserPath(): Promise<NativeBuild> {
-  const p = await plan();
+export function nativeParserPath(): NativeBuild {
+  const p = plan();
   if ("error" in p) return p;
-  // a synchronous check: a package analysis's file reads would hold an asynchronous one up
   return existsSync(p.path) ? { path: p.path, built: false } : { error: "not built yet" };
 }
 
@@ -370,7 +375,7 @@ export async function nativeParserPath(): Promise<NativeBuild> {
  * and the wasm parser is used.
  */
 export async function buildNativeParser(): Promise<NativeBuild> {
-  const p = await plan();
+  const p = plan();
   if ("error" in p) return p;
   if (await exists(p.path)) return { path: p.path, built: false };
   const dir = p.path.slice(0, p.path.lastIndexOf("/"));
