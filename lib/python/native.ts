@@ -49,7 +49,7 @@ const W = 10;
 const NAMED = 1 << 16, MISSING = 2 << 16, HAS_ERROR = 4 << 16;
 const ERROR_TYPE = 65535;
 /** Version of the build recipe (flags, file list); part of the library's key. */
-const BUILD_VERSION = 3;
+const BUILD_VERSION = 4;
 const FLAGS = [
   "-O3",
   "-fPIC",
@@ -463,8 +463,9 @@ async function compileAll(argvs: string[][], limit: number): Promise<string | nu
  * The library built with GCC's profile-guided optimisation into `out`: the sources compiled
  * instrumented, linked with the training driver, which parses the corpus (ASCII as bytes, the
  * rest as UTF-16, as the library is used); then compiled again with that profile, code the run
- * never reached optimised as usual (`-fprofile-partial-training`). About 20% less CPU per parse
- * than the plain build (sympy on one thread). Null when built, else why not.
+ * never reached optimised as usual (`-fprofile-partial-training`); link-time optimised too.
+ * Together about 25% less CPU per parse than the plain -O2 build (sympy on one thread, tree
+ * hand-over included: 5.3 s → 4.1 s). Null when built, else why not.
  */
 async function profiledBuild(
   p: Plan,
@@ -475,8 +476,10 @@ async function profiledBuild(
   const profile = `${work}/profile`;
   // object paths name the profile's data files: the same in both passes
   const objects = p.files.map((f, i) => `${work}/${i}-${f.slice(f.lastIndexOf("/") + 1)}.o`);
+  // link-time optimised across the runtime, the grammar and flat.c (about 8% less CPU)
+  const flags = [...p.flags, "-flto=auto"];
   const each = (extra: string[]) =>
-    p.files.map((f, i) => [p.cc, ...p.flags, ...extra, "-c", f, "-o", objects[i]]);
+    p.files.map((f, i) => [p.cc, ...flags, ...extra, "-c", f, "-o", objects[i]]);
   const cores = navigator.hardwareConcurrency ?? 1;
   const generate = `-fprofile-generate=${profile}`;
   const driver = `${work}/train.o`;
@@ -485,16 +488,16 @@ async function profiledBuild(
     () =>
       compileAll([
         ...each([generate]),
-        [p.cc, ...p.flags, generate, "-c", training.driver, "-o", driver],
+        [p.cc, ...flags, generate, "-c", training.driver, "-o", driver],
       ], cores),
-    () => compile([p.cc, generate, ...objects, driver, "-o", train]),
+    () => compile([p.cc, ...flags, generate, ...objects, driver, "-o", train]),
     () => compile([train, ...training.corpus], "the training run"),
     () =>
       compileAll(
         each([`-fprofile-use=${profile}`, "-fprofile-partial-training", "-Wno-missing-profile"]),
         cores,
       ),
-    () => compile([p.cc, "-shared", ...objects, "-o", out]),
+    () => compile([p.cc, ...flags, "-shared", ...objects, "-o", out]),
   ];
   for (const step of steps) {
     const why = await step();
