@@ -2,7 +2,7 @@
  * The native Python parser: tree-sitter's C runtime and the same tree-sitter-python grammar as the
  * wasm parser, compiled once on this machine by its C compiler and called through Deno's FFI.
  * It parses about 2x faster than the wasm build (sympy on one thread, tree hand-over included:
- * 7.8–9.7 s of CPU against 13.1–19.2 s in four bench runs), and hands the whole tree over as one
+ * 4.0 s of CPU against 8.7 s in `deno task bench graph`), and hands the whole tree over as one
  * array (`native/flat.c`, which reads tree-sitter's subtrees directly; parser and tree live in an
  * arena released at once, `native/arena.c`), which
  * {@link FlatNode} reads with the part of web-tree-sitter's `Node` API the summariser uses — no
@@ -18,10 +18,13 @@
  *
  * Where it comes from: the C sources are those of the pinned npm packages `tree-sitter` (its
  * vendored runtime) and `tree-sitter-python` (`src/parser.c`, `src/scanner.c`), plus
- * `native/flat.c`. The library is built by {@link buildNativeParser} (`deno task setup` does it;
- * a package analysis with more than `NATIVE_BUILD_BYTES` of source does it on demand) into the
- * cache root, keyed by the hash of every source, the compiler and the flags, atomically and once
- * across processes.
+ * `native/flat.c` and `native/arena.c`. The library is built by {@link buildNativeParser}
+ * (`deno task setup` does it; a package analysis with more than `NATIVE_BUILD_BYTES` of source does
+ * it on demand) into the cache root, keyed by the hash of every source, the compiler (its binary)
+ * and the flags, atomically and once across processes. With GCC the build is profile-guided and
+ * link-time optimised: compiled instrumented, trained by `native/train.c` parsing the Python
+ * fixtures of tests/fixtures/python, compiled again with that profile (about 25% less CPU per
+ * parse than a plain -O2 build); any other compiler, or a failure, gives the plain build.
  * Without a C compiler, without `--allow-ffi`, or with `REPOREUSE_PARSER=wasm`, everything runs
  * on the wasm parser as before.
  *
@@ -369,7 +372,7 @@ export function nativeParserPath(): NativeBuild {
 }
 
 /**
- * Builds the native library into the cache root unless it is there (about 15 s of one core,
+ * Builds the native library into the cache root unless it is there (about 6 s on two cores,
  * once per machine and source version). One process builds at a time: the others wait for it
  * (a lock older than 10 minutes is taken as abandoned). Never throws: a failed build returns why,
  * and the wasm parser is used.
