@@ -2,8 +2,9 @@
  * The native parser (`lib/python/native.ts`) gives the wasm parser's trees and summaries: node for
  * node on every fixture (the fields the summariser reads), summary for summary on the fixtures
  * (syntax errors included: those files go to the wasm parser) and whole graphs of real packages
- * (seaborn, sympy's core) through the workers; its build happens once across processes; it can be
- * turned off, and a library that is not one is refused.
+ * (seaborn, sympy's core) through the workers; its build happens once across processes,
+ * profile-guided with GCC and plain with another compiler; it can be turned off, and a library
+ * that is not one is refused.
  */
 import assert from "node:assert/strict";
 import { analyzePackage } from "../lib/python/analyze.ts";
@@ -209,6 +210,37 @@ Deno.test("native: two processes building at once build it once, atomically, pro
       left.push(e.name);
     }
     assert.deepEqual(left, ["libreporeuse-python.so"]); // no temporary file, no lock
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("native: a compiler that is not GCC gets the plain build, which passes its self-check", async () => {
+  const cache = await Deno.makeTempDir({ prefix: "reporeuse-native-test-" });
+  try {
+    // a `cc` that answers --version as clang does, and compiles with GCC
+    const bin = `${cache}/bin`;
+    await Deno.mkdir(bin);
+    await Deno.writeTextFile(
+      `${bin}/cc`,
+      `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "Debian clang version 14.0.6"; exit 0; fi\n` +
+        `exec gcc "$@"\n`,
+    );
+    await Deno.chmod(`${bin}/cc`, 0o755);
+    const code = `import { buildNativeParser } from "./lib/python/native.ts";
+      import { pythonParser } from "./lib/python/direct.ts";
+      import { useNativeSummaries } from "./lib/python/summary.ts";
+      const b = await buildNativeParser();
+      const used = "path" in b ? useNativeSummaries(await pythonParser(), b.path) : "none";
+      console.log(JSON.stringify({ ...b, used }));`;
+    const out = await script(code, {
+      REPOREUSE_CACHE_DIR: cache,
+      PATH: `${bin}:${Deno.env.get("PATH")}`,
+    });
+    const r = JSON.parse(new TextDecoder().decode(out.stdout));
+    assert.equal(r.built, true, JSON.stringify(r));
+    assert.equal(r.profiled, "the compiler is not GCC");
+    assert.equal(r.used, null); // loaded, and its self-check passed
   } finally {
     await Deno.remove(cache, { recursive: true });
   }
