@@ -29,6 +29,7 @@
  */
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
 import { existsSync, isDirectory, writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
+import { eachLimited } from "../util/each.ts";
 import { WorkerPool } from "../util/pool.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
@@ -147,22 +148,6 @@ export function decodeSource(bytes: Uint8Array): { text: string } | { skip: stri
   } catch {
     return { skip: "not valid UTF-8, skipped" };
   }
-}
-
-/** Runs `fn` over the items with at most `limit` at a time (open files stay bounded). */
-async function eachLimited<T>(
-  items: T[],
-  fn: (item: T, index: number) => Promise<void>,
-  limit = 64,
-): Promise<void> {
-  let next = 0;
-  const run = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
 }
 
 /** Cache key of a file's summary. */
@@ -445,8 +430,9 @@ class Parsing {
   /** Files parsed on the calling thread: too few for the workers, or failed in one. */
   #here: number[] = [];
   /**
-   * The native library: a path, undefined for the wasm parser, null while undecided (it is built
-   * but not yet: asked when the first file is to be parsed, a warm run never asks).
+   * The native library: a path, undefined for the wasm parser, null while undecided. Asked for
+   * when the first file is to be parsed (a warm run never asks); when it is not built yet, `finish`
+   * decides by how much source there is.
    */
   #native: string | undefined | null = null;
   #asked = false;

@@ -15,6 +15,7 @@ import { planTurn, type SimWorkspace, tally } from "./reads.ts";
 import { renderMini, renderOpenCode } from "./formats.ts";
 import { renderClaude, renderCodex } from "./sessions.ts";
 import { csvField as csv, escapeHtml } from "../util/text.ts";
+import { eachLimited } from "../util/each.ts";
 import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
 
 /** Corpus size presets. */
@@ -468,8 +469,12 @@ export async function simulateCorpus(
       const d = slash > 0 ? `${outDir}/${p.slice(0, slash)}` : "";
       if (d && !made.has(d)) dirs.add(d), made.add(d);
     }
-    await pool([...dirs].sort(), (d) => Deno.mkdir(d, { recursive: true }));
-    await pool([...r.value], ([p, text]) => Deno.writeFile(`${outDir}/${p}`, enc.encode(text)));
+    await eachLimited([...dirs].sort(), (d) => Deno.mkdir(d, { recursive: true }), 32);
+    await eachLimited(
+      [...r.value],
+      ([p, text]) => Deno.writeFile(`${outDir}/${p}`, enc.encode(text)),
+      32,
+    );
   }
 }
 
@@ -503,13 +508,4 @@ async function prepareOut(outDir: string): Promise<void> {
   for (const part of PARTS) {
     await Deno.remove(`${outDir}/${part}`, { recursive: true }).catch(() => {});
   }
-}
-
-/** Runs `fn` over the items with at most `width` in flight. */
-async function pool<T>(items: T[], fn: (item: T) => Promise<void>, width = 32): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }

@@ -14,6 +14,7 @@
 import { erroredTurns, type ErrorRow, rowsOf, scoreCorpus, type Scored } from "../frames/mod.ts";
 import { checkTruth, checkTurnsTruth, type Scale, simulateCorpus } from "../simulate/mod.ts";
 import { withScratch } from "../util/scratch.ts";
+import { eachLimited } from "../util/each.ts";
 
 /**
  * Seeds from a list of numbers and ranges (`1-10`, `3`, `1,4,9-12`), in order, without repeats.
@@ -240,7 +241,6 @@ export function verifyTruth(
   const scale = opts.scale ?? "paper", log = opts.log ?? (() => {});
   return withScratch("reporeuse-verify-truth-", async (root) => {
     const results: { seed: number; recovery: Recovery; seconds: number }[] = [];
-    const queue = [...opts.seeds];
     const one = async (seed: number) => {
       const t0 = performance.now();
       const corpus = `${root}/seed-${seed}`, cacheDir = `${root}/cache-${seed}`;
@@ -259,11 +259,7 @@ export function verifyTruth(
       results.push({ seed, recovery: r, seconds });
       opts.onSeed?.(seed, r, seconds);
     };
-    const lane = async () => {
-      for (let s = queue.shift(); s !== undefined; s = queue.shift()) await one(s);
-    };
-    const jobs = Math.max(1, Math.min(opts.jobs ?? 1, queue.length));
-    await Promise.all(Array.from({ length: jobs }, lane));
+    await eachLimited(opts.seeds, one, opts.jobs ?? 1);
     return results.sort((a, b) => opts.seeds.indexOf(a.seed) - opts.seeds.indexOf(b.seed));
   });
 }
