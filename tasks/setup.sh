@@ -22,7 +22,10 @@ case ":$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e '/_npx/' -e 'node_module
   *) echo "setup: note: ${GLOBAL_BIN} is not on your PATH; add it (export PATH=\"${GLOBAL_BIN}:\$PATH\") so 'deno' is found" >&2 ;;
 esac
 
-PKGS=(gcc libc6-dev python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium)
+# No C compiler is installed for the native Python parser: where one is (cc, gcc or clang; the
+# project's machines come with GCC) it is built below, elsewhere the wasm parser does the work and
+# `deno task reporeuse parser` says how to get the faster one.
+PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -35,7 +38,7 @@ fi
 echo "setup: installing npm dependencies (deno install)"
 deno install >/dev/null 2>&1 || deno install
 
-echo "setup: building the native Python parser (once; the wasm parser is used without it)"
+echo "setup: the Python parser (the native one is built once where a C compiler is; else wasm)"
 deno task reporeuse parser
 
 echo "setup: registering the Deno Jupyter kernel"

@@ -33,14 +33,10 @@ import { eachLimited } from "../util/each.ts";
 import { WorkerPool } from "../util/pool.ts";
 import { moduleName } from "./names.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
-import { buildNativeParser, nativeParserPath } from "./native.ts";
+import type { NativeFiles } from "./native_build.ts";
+import { builtNativeParser, nativeForPackage, useNativeSummaries } from "./parser_choice.ts";
 import { pythonParser } from "./direct.ts";
-import {
-  type ModuleSummary,
-  summarizeWith,
-  SUMMARY_VERSION,
-  useNativeSummaries,
-} from "./summary.ts";
+import { type ModuleSummary, summarizeWith, SUMMARY_VERSION } from "./summary.ts";
 import type { AnalysisError } from "./types.ts";
 
 /** Options of {@link analyzePackage}. */
@@ -54,24 +50,10 @@ export interface AnalyzeOptions {
   /** Module id prefix of the package (default: the directory's own name). */
   name?: string;
   /**
-   * The native parser (lib/python/native.ts): `"auto"` (default) uses it when built and builds it
-   * first when more than {@link NATIVE_BUILD_BYTES} of source are to be parsed; `"off"` never.
+   * The native parser (lib/python/parser_choice.ts): `"auto"` (default) uses it when built and
+   * builds it first when there is much source to parse; `"off"` never.
    */
   native?: "auto" | "off";
-}
-
-/** Source to parse (UTF-16 code units) from which building the native parser pays off. */
-export const NATIVE_BUILD_BYTES = 8_000_000;
-
-/** The native library to parse `todo` with, or undefined for the wasm parser. */
-async function nativeFor(
-  todo: { source: string }[],
-  mode: AnalyzeOptions["native"] = "auto",
-): Promise<string | undefined> {
-  if (mode === "off" || todo.length === 0) return undefined;
-  const size = todo.reduce((a, t) => a + t.source.length, 0);
-  const found = size >= NATIVE_BUILD_BYTES ? await buildNativeParser() : nativeParserPath();
-  return "path" in found ? found.path : undefined;
 }
 
 /** A `.py` file of a package: its package-relative path and module id. */
@@ -430,11 +412,11 @@ class Parsing {
   /** Files parsed on the calling thread: too few for the workers, or failed in one. */
   #here: number[] = [];
   /**
-   * The native library: a path, undefined for the wasm parser, null while undecided. Asked for
+   * The native parser's files, undefined for the wasm parser, null while undecided. Asked for
    * when the first file is to be parsed (a warm run never asks); when it is not built yet, `finish`
    * decides by how much source there is.
    */
-  #native: string | undefined | null = null;
+  #native: NativeFiles | undefined | null = null;
   #asked = false;
   #pool?: WorkerPool<SummaryJob, SummaryText>;
   readonly #workers: number;
@@ -466,10 +448,7 @@ class Parsing {
     if (!this.#asked) {
       this.#asked = true;
       if (this.opts.native === "off") this.#native = undefined;
-      else {
-        const built = nativeParserPath();
-        if ("path" in built) this.#native = built.path;
-      }
+      else this.#native = builtNativeParser() ?? null;
     }
     if (this.#pool && this.#jobs.size >= POOL_FILES && this.#native !== null) this.#dispatch();
   }
@@ -477,7 +456,7 @@ class Parsing {
   /** Parses what is left; resolves when every file is summarised. */
   async finish(): Promise<void> {
     if (this.#native === null) {
-      this.#native = await nativeFor([...this.#jobs.values()], this.opts.native);
+      this.#native = await nativeForPackage([...this.#jobs.values()], this.opts.native);
     }
     if (this.#pool && this.#jobs.size >= POOL_FILES) this.#dispatch();
     else this.#here.push(...this.#waiting.splice(0));
@@ -572,8 +551,8 @@ export interface SummaryJob {
   /** Cache entry to write in the worker (key and root), when caching. */
   key?: string;
   cacheDir?: string;
-  /** The native parser's library, when it is used (lib/python/native.ts). */
-  native?: string;
+  /** The native parser's files, when it is used (lib/python/native_build.ts). */
+  native?: NativeFiles;
 }
 
 /** Builds (workers on all cores + content-hash cache) the project of a package directory. */

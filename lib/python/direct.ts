@@ -31,7 +31,7 @@
 import { createRequire } from "node:module";
 import type * as WTS from "web-tree-sitter";
 import { nodeModulesDir } from "../util/treesitter.ts";
-import { type FlatNode, loadNativeParser, type NativeParser } from "./native.ts";
+import type { FlatNode, NativeParser } from "./native.ts";
 
 /**
  * The node functions of the web-tree-sitter wasm module (lib/binding.c): each takes the tree's
@@ -74,7 +74,7 @@ export interface PythonParser {
   language: WTS.Language;
   /** The wasm module's functions, or null to use the public `Node` API. */
   wasm: WasmModule | null;
-  /** The native parser (lib/python/native.ts) once {@link useNativeParser} loaded it. */
+  /** The native parser (lib/python/native.ts) once lib/python/parser_choice.ts loaded it. */
   native: NativeParser | null;
 }
 
@@ -284,20 +284,6 @@ export async function withRoot<T>(source: string, fn: (root: SyntaxNode) => T): 
   }
 }
 
-/** Source the native parser must parse exactly as the wasm parser before it is used. */
-const SELF_CHECK = [
-  "import os, sys as system\nfrom .a import (b, c as d)\n",
-  "@dec(1)\nclass C(Base, metaclass=M):\n    '''doc \u00e9\u{1F600}'''\n    x: int = 3\n",
-  "    async def f(self, a, /, b=2, *args, c, **kw) -> 'C':\n",
-  "        async with g() as (h, i):\n            return [j async for j in h if j]\n",
-  "def gen(x):\n    yield from {k: v for k, v in x.items()}\n",
-  "match p:\n    case [1, *rest] | {'k': _} if rest:\n        pass\n    case C(a=1):\n        pass\n",
-  "s = f\"{a!r:>{w}} \\n\" + rb'x' # comment \u00fc \u{1F600}\n",
-  "y = (lambda q=1: q)(z := 2) if not a else b[1:2, ...]\n",
-  "try:\n    raise E from None\nexcept* (E, F) as e:\n    del e\nfinally:\n    global g\n",
-  "while x:\n    x -= 1; continue\nelse:\n    print(*x, sep='')\n",
-].join("");
-
 /**
  * The first difference between two trees of the same source (node for node: type, span,
  * positions, flags, children, and the child of each field in `fields`), or null if none.
@@ -334,32 +320,5 @@ export function treeDifference(
     const xs = x.children, ys = y.children;
     for (let i = 0; i < xs.length; i++) stack.push([xs[i]!, ys[i]!]);
   }
-  return null;
-}
-
-/**
- * Loads the native library at `path` into `fp` if it parses the self-check source exactly as
- * the wasm parser does, comparing the children of the given `fields` (those the caller reads:
- * a field that the reference finds below a hidden aliased child, like `alternative` of a
- * `match_statement`, is not a direct child in the flat tree); returns null when loaded, else
- * why not (then `fp` stays on wasm).
- */
-export function useNativeParser(
-  fp: PythonParser,
-  path: string,
-  fields: readonly string[],
-): string | null {
-  const native = loadNativeParser(path, fp.language);
-  if (!native) return `cannot load ${path} (needs --allow-ffi)`;
-  const root = native.parse(SELF_CHECK);
-  const tree = fp.parser.parse(SELF_CHECK);
-  if (!root || !tree) return "the self-check source gave no tree";
-  try {
-    const diff = treeDifference(root, rootOf(tree, SELF_CHECK, fp), fields);
-    if (diff) return `the native parser differs from the wasm parser: ${diff}`;
-  } finally {
-    tree.delete();
-  }
-  fp.native = native;
   return null;
 }

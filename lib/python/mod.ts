@@ -41,4 +41,10 @@ export {
   type PackageFile,
   summarizeFiles,
 } from "./analyze.ts";
-export { buildNativeParser, type NativeBuild, nativeParserPath } from "./native.ts";
+export {
+  buildNativeParser,
+  type NativeBuild,
+  type NativeFiles,
+  nativeParserFiles,
+} from "./native_build.ts";
+export { describeParser, type ParserDescription } from "./parser_choice.ts";

@@ -18,13 +18,8 @@
  * ```
  * @module
  */
-import {
-  type PythonParser,
-  pythonParser,
-  rootOf,
-  type SyntaxNode as Node,
-  useNativeParser,
-} from "./direct.ts";
+import { type PythonParser, pythonParser, rootOf, type SyntaxNode as Node } from "./direct.ts";
+import { nativeTree } from "./parser_choice.ts";
 import { BUILTINS, isInternal } from "./names.ts";
 import { PerLine } from "./per_line.ts";
 import type { AnalysisError, Definition } from "./types.ts";
@@ -135,37 +130,6 @@ export async function summarize(
   return summarizeWith(await pythonParser(), source, file, module);
 }
 
-/**
- * Every field name the summariser reads with `childForFieldName` (tests/python_native_test.ts
- * checks the list against this file): the native parser's self-check compares these.
- */
-export const SUMMARY_FIELDS = [
-  "alias",
-  "arguments",
-  "attribute",
-  "body",
-  "function",
-  "key",
-  "left",
-  "module_name",
-  "name",
-  "object",
-  "parameters",
-  "return_type",
-  "right",
-  "superclasses",
-  "type",
-  "value",
-] as const;
-
-/**
- * Puts the native parser built at `path` (lib/python/native.ts) into `fp` for summaries; returns
- * null when it is used, else why not (`fp` then stays on the wasm parser).
- */
-export function useNativeSummaries(fp: PythonParser, path: string): string | null {
-  return useNativeParser(fp, path, SUMMARY_FIELDS);
-}
-
 /** {@link summarize} with a given parser (workers keep one). */
 export function summarizeWith(
   fp: PythonParser,
@@ -175,15 +139,10 @@ export function summarizeWith(
 ): ModuleSummary {
   const isPackage = /(^|\/)__init__\.pyi?$/.test(file);
   const errors: AnalysisError[] = [];
-  // the native parser's tree when it has no syntax error, else the wasm parser's (the reference)
-  let flat: Node | null = null;
-  try {
-    flat = fp.native?.parse(source) ?? null;
-  } catch {
-    // the wasm parser does this file
-  }
+  // the native parser's tree, or null for the wasm parser's (lib/python/parser_choice.ts)
+  const flat = nativeTree(fp, source, file);
   const s = new Summarizer(source, file, module, isPackage, errors);
-  if (flat && !flat.hasError) {
+  if (flat) {
     try {
       s.run(flat);
     } catch (e) {

@@ -8,7 +8,8 @@
 /// <reference lib="deno.worker" />
 import { type SummaryJob, type SummaryText, summaryText, writeSummaryTextSync } from "./analyze.ts";
 import { pythonParser } from "./direct.ts";
-import { summarizeWith, useNativeSummaries } from "./summary.ts";
+import { summarizeWith } from "./summary.ts";
+import { useNativeSummaries } from "./parser_choice.ts";
 import { serveJobs } from "../util/pool.ts";
 
 const parser = pythonParser();
@@ -17,8 +18,8 @@ let nativeTried: string | undefined;
 
 serveJobs(async ({ source, file, module, key, cacheDir, native }: SummaryJob) => {
   const fp = await parser;
-  if (native && native !== nativeTried) {
-    nativeTried = native;
+  if (native && native.dir !== nativeTried) {
+    nativeTried = native.dir;
     useNativeSummaries(fp, native);
   }
   const text: SummaryText = summaryText(summarizeWith(fp, source, file, module));

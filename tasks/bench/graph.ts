@@ -19,8 +19,8 @@ import process from "node:process";
 import { median } from "simple-statistics";
 import { analyzePackage, listPackageFiles } from "../../lib/python/mod.ts";
 import { pythonParser } from "../../lib/python/direct.ts";
-import { buildNativeParser } from "../../lib/python/native.ts";
-import { useNativeSummaries } from "../../lib/python/summary.ts";
+import { buildNativeParser } from "../../lib/python/native_build.ts";
+import { useNativeSummaries } from "../../lib/python/parser_choice.ts";
 import { sha256 } from "../../lib/util/cache.ts";
 import { parserFor } from "../../lib/util/treesitter.ts";
 import { exists } from "../../lib/util/fs.ts";
@@ -137,10 +137,10 @@ console.log(`cores: ${navigator.hardwareConcurrency}, load average before: ${loa
 const t0 = performance.now();
 const built = await buildNativeParser();
 console.log(
-  "path" in built
+  "files" in built
     ? `native parser: ${built.built ? "built now" : "built before"} (${
       ((performance.now() - t0) / 1000).toFixed(1)
-    } s, not timed below): ${built.path}`
+    } s, not timed below): ${built.files.dir}`
     : `native parser: unavailable (${built.error}); every run below uses the wasm parser`,
 );
 
@@ -154,7 +154,7 @@ console.log(
   for (const text of sources) parser.parse(text)?.delete();
   const wasmCpu = cpu() - c0;
   const fp = await pythonParser();
-  const native = "path" in built && !useNativeSummaries(fp, built.path) ? fp.native : null;
+  const native = "files" in built && !useNativeSummaries(fp, built.files) ? fp.native : null;
   c0 = cpu();
   for (const text of sources) native?.parse(text);
   const nativeCpu = cpu() - c0;
