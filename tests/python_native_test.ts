@@ -448,3 +448,43 @@ Deno.test("native: without a C compiler, set-up and graph work on wasm and say h
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("native: our C files use tree-sitter's public API only", async () => {
+  const dir = `${root}lib/python/native`;
+  const ours = ["flat.h", "arena.h", "shm.h"];
+  let files = 0;
+  for await (const e of Deno.readDir(dir)) {
+    if (!/\.[ch]$/.test(e.name)) continue;
+    files++;
+    const text = await Deno.readTextFile(`${dir}/${e.name}`);
+    for (const m of text.matchAll(/#include\s+([<"])([^>"]+)[>"]/g)) {
+      const ok = m[1] === "<"
+        ? m[2] === "tree_sitter/api.h" || !m[2].includes("tree_sitter")
+        : ours.includes(m[2]);
+      assert.ok(ok, `${e.name} includes ${m[2]}`);
+    }
+  }
+  assert.ok(files >= 7, `${files} C files`);
+});
+
+Deno.test("native: the C runtime and the wasm parser are pinned as the docs say", async () => {
+  // a moved pin needs the node-for-node tests and sympy's graph comparison looked at again, and
+  // docs/run-logs.md ("Runtime version") brought up to date
+  const imports = JSON.parse(await Deno.readTextFile(`${root}deno.json`)).imports;
+  assert.equal(imports["tree-sitter"], "npm:tree-sitter@0.25.1");
+  assert.equal(imports["web-tree-sitter"], "npm:web-tree-sitter@0.27.1");
+  assert.equal(imports["tree-sitter-python"], "npm:tree-sitter-python@0.25.0");
+  const nm = `${root}node_modules`;
+  const api = await Deno.readTextFile(
+    `${nm}/tree-sitter/vendor/tree-sitter/lib/include/tree_sitter/api.h`,
+  );
+  const grammar = await Deno.readTextFile(`${nm}/tree-sitter-python/src/parser.c`);
+  const num = (text: string, name: string) =>
+    Number(text.match(new RegExp(`#define ${name} (\\d+)`))![1]);
+  const abi = num(grammar, "LANGUAGE_VERSION");
+  assert.ok(abi <= num(api, "TREE_SITTER_LANGUAGE_VERSION"), `grammar ABI ${abi}`);
+  assert.ok(abi >= num(api, "TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION"), `grammar ABI ${abi}`);
+  const docs = await Deno.readTextFile(`${root}docs/run-logs.md`);
+  assert.match(docs, /npm `tree-sitter@0\.25\.1`/);
+  assert.match(docs, /`web-tree-sitter@0\.27\.1`/);
+});

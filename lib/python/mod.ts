@@ -5,7 +5,8 @@
  * Two phases: {@link summarize} turns one file into a serialisable {@link ModuleSummary} (cacheable,
  * computed in workers by {@link analyzePackage}); a {@link Project} resolves summaries against each
  * other on demand. Parsing is tree-sitter's, by its wasm build or, once {@link buildNativeParser}
- * has compiled it on this machine, its native build (same results; lib/python/native.ts).
+ * has compiled it on this machine, its native build (same results; lib/python/native.ts, chosen
+ * in lib/python/parser_choice.ts).
  *
  * @example
  * ```ts
