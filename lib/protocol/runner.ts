@@ -233,6 +233,7 @@ async function runChain(
       env,
       timeoutMs: (opts.wallTimeS ?? 2400) * 1000,
       maxOutputBytes: opts.maxOutputBytes,
+      contain: true, // nothing the agent starts outlives its turn (lib/util/contain.ts)
     });
     // before anything is written there: the agent may have planted links in its log directory
     const problems = await dropOutsideLinks(turnDir, runDir);
