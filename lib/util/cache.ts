@@ -369,6 +369,8 @@ function rootSecret(root: string): Uint8Array | Error {
   return secret;
 }
 
+const decoder = new TextDecoder();
+
 /** A shape check of a cached value (e.g. `(v): v is Row => …`). */
 export type Valid<T> = (value: unknown) => value is T;
 
@@ -389,8 +391,8 @@ export class Cache {
     return `${this.dir}/${key.slice(0, 2)}/${key}.json`;
   }
 
-  /** The signature of an entry's JSON text under this cache's secret. */
-  #sign(secret: Uint8Array, key: string, json: string): string {
+  /** The signature of an entry's JSON text (or its UTF-8 bytes) under this cache's secret. */
+  #sign(secret: Uint8Array, key: string, json: string | Uint8Array): string {
     return createHmac("sha256", secret).update(`${this.#name}\n${key}\n`).update(json).digest(
       "hex",
     );
@@ -403,20 +405,20 @@ export class Cache {
    */
   async get<T>(key: string, valid?: Valid<T>): Promise<T | undefined> {
     if (!cacheUsable(this.root)) return undefined;
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = await Deno.readTextFile(this.entryPath(key));
+      bytes = await Deno.readFile(this.entryPath(key));
     } catch {
       return undefined;
     }
     const secret = rootSecret(this.root);
-    const nl = text.indexOf("\n");
-    if (secret instanceof Error || nl !== 64) return undefined;
-    const json = text.slice(nl + 1);
-    if (text.slice(0, nl) !== this.#sign(secret, key, json)) return undefined;
+    // `<64 hex digits of the signature>\n<JSON>`: the bytes are checked as read, then decoded
+    if (secret instanceof Error || bytes.length < 65 || bytes[64] !== 10) return undefined;
+    const body = bytes.subarray(65);
+    if (decoder.decode(bytes.subarray(0, 64)) !== this.#sign(secret, key, body)) return undefined;
     let value: unknown;
     try {
-      value = JSON.parse(json);
+      value = JSON.parse(decoder.decode(body));
     } catch {
       return undefined;
     }
