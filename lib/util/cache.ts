@@ -91,7 +91,7 @@ export function configuredCacheRoot(inputs: CacheRootInputs = {}): string {
   const account = inputs.home ?? accountHome();
   if (account.startsWith("/")) return `${trimSlash(account)}/.cache/reporeuse`;
   const tmp = env("TMPDIR");
-  const uid = inputs.uid ?? Deno.uid() ?? 0;
+  const uid = inputs.uid ?? whoAmI()?.uid ?? 0;
   return `${tmp?.startsWith("/") ? trimSlash(tmp) : "/tmp"}/reporeuse-cache-${uid}`;
 }
 
@@ -148,9 +148,41 @@ export function cacheDirProblem(dir: string): CacheDirProblem | null {
   return problem;
 }
 
+let me: { uid: number; gid: number } | null | undefined;
+
+/**
+ * This process's user and group: `Deno.uid()`/`Deno.gid()`, or — without `--allow-sys` — the
+ * owner of a directory it makes and removes at once; null when neither can be had.
+ */
+function whoAmI(): { uid: number; gid: number } | null {
+  if (me !== undefined) return me;
+  me = null;
+  try {
+    const uid = Deno.uid(), gid = Deno.gid();
+    if (uid !== null && gid !== null) me = { uid, gid };
+  } catch {
+    try {
+      const probe = Deno.makeTempDirSync({ prefix: "reporeuse-whoami-" });
+      try {
+        const s = Deno.statSync(probe);
+        if (s.uid !== null && s.gid !== null) me = { uid: s.uid, gid: s.gid };
+      } finally {
+        Deno.removeSync(probe);
+      }
+    } catch {
+      // no way to tell
+    }
+  }
+  return me;
+}
+
 function checkDir(dir: string): CacheDirProblem | null {
-  const uid = Deno.uid();
-  if (uid === null) return null; // not a POSIX system: no owners to check
+  if (Deno.build.os === "windows") return null; // no POSIX owners and modes to check
+  const who = whoAmI();
+  if (who === null) {
+    return { kind: "unsafe", message: `cache directory ${dir}: cannot tell who owns it` };
+  }
+  const uid = who.uid;
   const fix = "set REPOREUSE_CACHE_DIR to a directory of your own";
   const unsafe = (what: string, how: string): CacheDirProblem => ({
     kind: "unsafe",
@@ -195,7 +227,7 @@ function checkDir(dir: string): CacheDirProblem | null {
     }
     if (s.isSymlink) continue; // its target is on the real path
     const sticky = (m & 0o1000) !== 0;
-    if (!sticky && ((m & 0o002) || ((m & 0o020) && s.gid !== Deno.gid()))) {
+    if (!sticky && ((m & 0o002) || ((m & 0o020) && s.gid !== who.gid))) {
       return unsafe(`${p} above it is writable by others (mode ${octal(m)})`, fix);
     }
   }
@@ -335,7 +367,7 @@ function rootSecret(root: string): Uint8Array | Error {
   const read = (): Uint8Array | null => {
     try {
       const s = Deno.lstatSync(path);
-      const uid = Deno.uid();
+      const uid = whoAmI()?.uid ?? null;
       if (!s.isFile || (uid !== null && s.uid !== uid) || ((s.mode ?? 0) & 0o077)) return null;
       const text = Deno.readTextFileSync(path).trim();
       return /^[0-9a-f]{64}$/.test(text) ? new TextEncoder().encode(text) : null;
