@@ -170,7 +170,7 @@ export async function loadSide(
   opts: SideOptions = {},
 ): Promise<Side> {
   const useCache = opts.cache ?? true;
-  const root = opts.cacheDir ?? cacheRoot();
+  const root = cacheRoot(opts.cacheDir);
   let files: TreeFile[];
   let worktree: Map<string, Uint8Array> | undefined;
   if (rev === null) {

@@ -92,6 +92,7 @@ export async function runCalls(
       cwd: tmp,
       env: pythonEnv(workspace),
       timeoutMs: opts.timeoutMs ?? 120_000,
+      contain: true, // generated code runs here: nothing it starts outlives the run
     });
     if (r.timedOut) throw new Error(`python calls of ${module} timed out`);
     let out: { import_error: string | null; outcomes: CallOutcome[] };

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { recoverDir, writeDirAtomic } from "../util/fs.ts";
 import { averageByConfig, averageByTurn, firstLastTurns } from "../metrics/macro.ts";
 import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
+import { frameCsv } from "./csv.ts";
 import {
   CONFIG_KEYS,
   type ConfigRow,
@@ -136,7 +137,9 @@ export const SCORED_FILES = [
 export async function writeScored(s: Scored, outDir: string): Promise<void> {
   await writeDirAtomic(outDir, async (dir) => {
     const parquet = (df: pl.DataFrame, name: string) => df.writeParquet(join(dir, name));
-    const csv = (df: pl.DataFrame, name: string) => df.writeCSV(join(dir, name));
+    // for spreadsheets: formula-like text cells neutralised (lib/frames/csv.ts)
+    const csv = (df: pl.DataFrame, name: string) =>
+      Deno.writeTextFileSync(join(dir, name), frameCsv(df));
     csv(s.turns, "turns.csv");
     parquet(s.turns, "turns.parquet");
     csv(s.targets, "targets.csv");

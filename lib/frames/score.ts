@@ -258,7 +258,7 @@ function turnProgress(
 /** The shared state of a run, with W0, summaries and targets memoised. */
 async function startRun(corpus: Corpus, opts: ScoreOptions): Promise<Run> {
   const useCache = opts.cache ?? true;
-  const cacheDir = opts.cacheDir ?? cacheRoot();
+  const cacheDir = cacheRoot(opts.cacheDir);
   const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
   const total = corpus.runs.filter((r) => r.blocked.length === 0).length;
   const run: Run = {

@@ -97,6 +97,7 @@ export async function runHiddenTests(
       cwd: tmp,
       env: pythonEnv(workspace),
       timeoutMs: opts.timeoutMs ?? 600_000,
+      contain: true, // the agent's code runs here: nothing it starts outlives the tests
     });
     let xml = "";
     try {

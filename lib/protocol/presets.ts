@@ -15,7 +15,8 @@
  * @module
  */
 import { bundleLog } from "../logs/bundle.ts";
-import { exists } from "../util/fs.ts";
+import { exists, readBounded, realDirUnder, writeFresh } from "../util/fs.ts";
+import { MAX_LOG_BYTES } from "../logs/mod.ts";
 
 /** The preset names of `--agent`. */
 export const AGENT_PRESETS = [
@@ -108,9 +109,24 @@ async function since(files: string[], startedMs: number): Promise<string[]> {
   return out;
 }
 
-async function copyInto(src: string, dest: string): Promise<void> {
-  await Deno.mkdir(dest.slice(0, dest.lastIndexOf("/")), { recursive: true });
-  await Deno.copyFile(src, dest);
+/**
+ * Copies the session file `src` to `rel` in the turn directory: only a regular file (a link the
+ * agent left in its home, or a device, is not copied) of at most `MAX_LOG_BYTES`, written as a
+ * new file in real directories (never through a link planted in the turn directory).
+ */
+async function copyInto(src: string, turnDir: string, rel: string): Promise<void> {
+  if (!(await Deno.lstat(src)).isFile) {
+    throw new Error(`${src}: not a regular file (a link or device is not copied)`);
+  }
+  const bytes = readBounded(src, MAX_LOG_BYTES);
+  await writeInto(turnDir, rel, bytes);
+}
+
+/** Writes `rel` (plain segments) in the turn directory as a new file, never through a link. */
+async function writeInto(turnDir: string, rel: string, data: string | Uint8Array): Promise<void> {
+  const slash = rel.lastIndexOf("/");
+  const dir = slash < 0 ? turnDir : await realDirUnder(turnDir, rel.slice(0, slash));
+  await writeFresh(`${dir}/${rel.slice(slash + 1)}`, data);
 }
 
 async function head(path: string, bytes = 65536): Promise<string> {
@@ -153,12 +169,12 @@ const claude: Preset = {
       main = found[0];
     }
     const out = ["log.jsonl"];
-    await copyInto(main, `${c.turnDir}/log.jsonl`);
+    await copyInto(main, c.turnDir, "log.jsonl");
     // sub-agents (2.1.x): <sessionId>/subagents/agent-*.jsonl (+ .meta.json) beside the session
     const subDir = `${main.slice(0, -".jsonl".length)}/subagents`;
     for (const f of await findFiles(subDir, /\.(jsonl|json)$/, 0)) {
       const rel = `${c.sessionId}/subagents/${f.slice(subDir.length + 1)}`;
-      await copyInto(f, `${c.turnDir}/${rel}`);
+      await copyInto(f, c.turnDir, rel);
       out.push(rel);
     }
     return out;
@@ -202,7 +218,7 @@ const codex: Preset = {
     }
     const main = metas.find((m) => !m.parent && (m.cwd === c.workspace || m.cwd === undefined));
     if (!main) return [];
-    await copyInto(main.file, `${c.turnDir}/log.jsonl`);
+    await copyInto(main.file, c.turnDir, "log.jsonl");
     const out = ["log.jsonl"];
     // sub-agent rollouts: linked by their parent thread id (any depth)
     const ids = new Set([main.id]);
@@ -213,7 +229,7 @@ const codex: Preset = {
         if (m.parent && ids.has(m.parent) && !ids.has(m.id)) {
           ids.add(m.id);
           const rel = `subagents/${m.file.slice(m.file.lastIndexOf("/") + 1)}`;
-          await copyInto(m.file, `${c.turnDir}/${rel}`);
+          await copyInto(m.file, c.turnDir, rel);
           out.push(rel);
           grew = true;
         }
@@ -247,11 +263,11 @@ const gemini: Preset = {
     const pick = (mine.length ? mine : fresh).sort()[0];
     const bundled = await bundleLog(pick);
     if (bundled !== undefined) {
-      await Deno.writeTextFile(`${c.turnDir}/log.json`, bundled);
+      await writeInto(c.turnDir, "log.json", bundled);
       return ["log.json"];
     }
     const name = pick.endsWith(".jsonl") ? "log.jsonl" : "log.json";
-    await copyInto(pick, `${c.turnDir}/${name}`);
+    await copyInto(pick, c.turnDir, name);
     return [name];
   },
 };
@@ -277,7 +293,7 @@ const opencode: Preset = {
         const json = text.slice(text.indexOf("{"));
         if (r.success && json) {
           JSON.parse(json);
-          await Deno.writeTextFile(`${c.turnDir}/log.json`, json + "\n");
+          await writeInto(c.turnDir, "log.json", json + "\n");
           return ["log.json"];
         }
       } catch {
@@ -286,7 +302,7 @@ const opencode: Preset = {
     }
     const lines = c.stdout.split("\n").filter((l) => l.trim().startsWith("{"));
     if (!lines.length) return [];
-    await Deno.writeTextFile(`${c.turnDir}/log.jsonl`, lines.join("\n") + "\n");
+    await writeInto(c.turnDir, "log.jsonl", lines.join("\n") + "\n");
     return ["log.jsonl"];
   },
 };
@@ -316,7 +332,7 @@ const openhands: Preset = {
     if (!best) return [];
     const bundled = await bundleLog(best.dir);
     if (bundled === undefined) return [];
-    await Deno.writeTextFile(`${c.turnDir}/log.json`, bundled);
+    await writeInto(c.turnDir, "log.json", bundled);
     return ["log.json"];
   },
 };
@@ -365,6 +381,20 @@ const PRESETS: Record<AgentPreset, Preset> = {
  */
 export function agentPreset(name: AgentPreset): Preset {
   return PRESETS[name];
+}
+
+/**
+ * The program a preset runs (the first word of its command line), which must be on `PATH`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentPreset, presetProgram } from "./presets.ts";
+ * assert.equal(presetProgram(agentPreset("claude-code")), "claude");
+ * ```
+ */
+export function presetProgram(p: Preset): string {
+  return p.command.split(" ")[0];
 }
 
 /**

@@ -16,11 +16,18 @@
  *
  * @module
  */
-import { runProcess } from "../util/process.ts";
+import { findExecutable, runProcess } from "../util/process.ts";
 import { shellQuote } from "../util/text.ts";
-import { exists, readBounded } from "../util/fs.ts";
+import {
+  exists,
+  isPlainSegment,
+  linkOnPath,
+  readBounded,
+  realDirUnder,
+  writeFresh,
+} from "../util/fs.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
-import { collectPresetLogs, type Preset, presetCommand } from "./presets.ts";
+import { collectPresetLogs, type Preset, presetCommand, presetProgram } from "./presets.ts";
 import { prepareWorkspace } from "./prepare.ts";
 import {
   type Memory,
@@ -110,20 +117,67 @@ export function configDirName(c: RunConfig): string {
   return `${c.harness}__${c.model}__${c.memory}`.replace(/[^A-Za-z0-9._-]+/g, "-");
 }
 
-/** Runs the agent on every turn of the chains and records the runs. */
+/**
+ * Runs the agent on every turn of the chains and records the runs. Throws an Error (one line)
+ * before any agent runs when the configuration name or a chain is not one plain directory name,
+ * when a preset's program is not on `PATH`, or when `runs/` or `runs/<config>` is a symbolic link;
+ * and during the run when the agent command is not found (bash's exit 127).
+ *
+ * Nothing is written through a link: every directory the runner writes into is checked component
+ * by component after the agent (and the hidden tests, which run its code) stopped — every process
+ * they started is gone by then (lib/util/contain.ts), so nothing changes behind the checks — and a
+ * link found in the way is removed (never followed) and listed in meta.json "problems".
+ */
 export async function runProtocol(opts: RunOptions): Promise<TurnOutcome[]> {
   const log = opts.log ?? (() => {});
-  const given = opts.corpus.replace(/\/+$/, "");
-  // absolute: the agent runs in the workspace, and {log_dir} must point back here
-  const corpus = given.startsWith("/") ? given : `${Deno.cwd()}/${given}`;
   const configName = opts.configName ?? configDirName(opts.config);
-  const runDir = `${corpus}/runs/${configName}`;
-  await Deno.mkdir(runDir, { recursive: true });
-  const root = opts.workRoot ?? await Deno.makeTempDir({ prefix: "reporeuse-run-" });
+  if (!isPlainSegment(configName)) {
+    throw new Error(
+      `configuration name ${
+        JSON.stringify(configName)
+      } is not one plain directory name (no '/', not '.' or '..'): runs go to runs/<config>/`,
+    );
+  }
+  for (const chain of opts.chains ?? []) {
+    if (!isPlainSegment(chain)) {
+      throw new Error(`chain ${JSON.stringify(chain)} is not one plain directory name of tasks/`);
+    }
+  }
+  if (opts.preset) {
+    const program = presetProgram(opts.preset);
+    if (!findExecutable(program, opts.env?.PATH ?? Deno.env.get("PATH") ?? "")) {
+      throw new Error(
+        `the ${opts.preset.name} preset runs '${program}', which is not on PATH: install it, or give --agent a command template`,
+      );
+    }
+  }
+  const given = opts.corpus.replace(/\/+$/, "") || "/";
+  // absolute and real: the agent runs in the workspace, and {log_dir} must point back here;
+  // every later write checks that no component of this path was replaced by a link
+  let corpus: string;
+  try {
+    corpus = await Deno.realPath(given);
+  } catch (e) {
+    throw new Error(`${given}: cannot read the corpus (${(e as Error).message.split("\n")[0]})`);
+  }
+  // links the user made (before any agent ran) are refused rather than replaced
+  for (const rel of ["runs", `runs/${configName}`]) {
+    if ((await Deno.lstat(`${corpus}/${rel}`).catch(() => null))?.isSymlink) {
+      throw new Error(
+        `${corpus}/${rel} is a symbolic link: run writes only into real directories (remove the link, or choose another --config)`,
+      );
+    }
+  }
+  const runDir = await realDirUnder(corpus, `runs/${configName}`);
+  const root = await Deno.realPath(
+    opts.workRoot
+      ? await Deno.mkdir(opts.workRoot, { recursive: true }).then(() => opts.workRoot!)
+      : await Deno.makeTempDir({ prefix: "reporeuse-run-" }),
+  );
   // Every chain runs in the same workspace path (one after the other), so the paths in the
   // agents' logs all start with config.cwd.
   const config = { ...opts.config, cwd: opts.config.cwd ?? `${root}/workspace` };
-  await Deno.writeTextFile(`${runDir}/config.json`, JSON.stringify(config, null, 2) + "\n");
+  await writeFresh(`${runDir}/config.json`, JSON.stringify(config, null, 2) + "\n");
   let chains = opts.chains;
   if (!chains) {
     chains = [];
@@ -133,7 +187,7 @@ export async function runProtocol(opts: RunOptions): Promise<TurnOutcome[]> {
   const outcomes: TurnOutcome[] = [];
   try {
     for (const chain of chains) {
-      outcomes.push(...await runChain(chain, corpus, runDir, root, opts, log));
+      outcomes.push(...await runChain(chain, corpus, configName, root, opts, log));
     }
   } finally {
     if (!opts.workRoot) await Deno.remove(root, { recursive: true }).catch(() => {});
@@ -144,7 +198,7 @@ export async function runProtocol(opts: RunOptions): Promise<TurnOutcome[]> {
 async function runChain(
   chain: string,
   corpus: string,
-  runDir: string,
+  configName: string,
   root: string,
   opts: RunOptions,
   log: (line: string) => void,
@@ -174,15 +228,31 @@ async function runChain(
   );
   const ws = `${root}/workspace`;
   await Deno.remove(ws, { recursive: true }).catch(() => {});
+  await realDirUnder(root, "workspace"); // a real directory, reached through no link
   log(`${chain}: preparing the workspace from ${w0}`);
   await prepareWorkspace(w0, ws, { package: spec.repo.package, python: opts.python });
   const outcomes: TurnOutcome[] = [];
   const sources: SubmittedSource[] = [];
+  const runDir = `${corpus}/runs/${configName}`;
   for (const [i, turn] of spec.turns.entries()) {
     const n = turn.turn ?? i + 1;
-    const turnDir = `${runDir}/${chain}/turn${n}`;
+    const turnRel = `runs/${configName}/${chain}/turn${n}`;
+    const problems: string[] = [];
+    /**
+     * The turn's run directory, made real: a link found in its place or above it (left by an
+     * agent) is removed, never followed, and listed with this turn.
+     */
+    const checked = async (rel = turnRel) => {
+      const replaced: string[] = [];
+      const dir = await realDirUnder(corpus, rel, replaced);
+      for (const r of replaced) {
+        problems.push(`${r} (left by an agent); nothing written through it`);
+      }
+      return dir;
+    };
+    const turnDir = `${await checked(`runs/${configName}/${chain}`)}/turn${n}`;
     await Deno.remove(turnDir, { recursive: true }).catch(() => {});
-    await Deno.mkdir(turnDir, { recursive: true });
+    await Deno.mkdir(turnDir);
     // the chain's own requirement text when it has no goal to render from
     const written = turn.goal
       ? null
@@ -197,11 +267,9 @@ async function runChain(
       submitTo: turn.path,
       module: turn.module,
     });
-    const inputs = `${root}/inputs/${chain}/turn${n}`;
-    await Deno.mkdir(inputs, { recursive: true });
-    await Deno.writeTextFile(`${inputs}/requirement.md`, requirement);
-    await Deno.writeTextFile(`${inputs}/prompt.md`, prompt);
-    await Deno.writeTextFile(`${turnDir}/prompt.md`, prompt);
+    const inputs = await realDirUnder(root, `inputs/${chain}/turn${n}`);
+    await writeFresh(`${inputs}/requirement.md`, requirement);
+    await writeFresh(`${inputs}/prompt.md`, prompt);
     const values: Record<string, string> = {
       prompt_file: `${inputs}/prompt.md`,
       requirement_file: `${inputs}/requirement.md`,
@@ -213,10 +281,9 @@ async function runChain(
       chain,
       memory: opts.config.memory,
       log_dir: turnDir,
-      scratch: `${root}/scratch/${chain}/turn${n}`,
+      scratch: await realDirUnder(root, `scratch/${chain}/turn${n}`),
       session_id: crypto.randomUUID(),
     };
-    await Deno.mkdir(values.scratch, { recursive: true });
     const env: Record<string, string> = { ...opts.env };
     if (opts.preset) {
       Object.assign(
@@ -233,11 +300,16 @@ async function runChain(
       env,
       timeoutMs: (opts.wallTimeS ?? 2400) * 1000,
       maxOutputBytes: opts.maxOutputBytes,
+      contain: true, // nothing the agent starts outlives its turn (lib/util/contain.ts)
     });
-    // before anything is written there: the agent may have planted links in its log directory
-    const problems = await dropOutsideLinks(turnDir, runDir);
+    // before anything is written there (every process of the agent is gone): the agent may have
+    // replaced its log directory, or a directory above it, by a link, or planted links in it
+    await checked();
+    problems.push(...await dropOutsideLinks(turnDir, runDir));
+    await writeFresh(`${turnDir}/prompt.md`, prompt);
     await writeFresh(`${turnDir}/agent-stdout.txt`, r.stdout);
     await writeFresh(`${turnDir}/agent-stderr.txt`, r.stderr);
+    const missing = notFound(r.code, r.stderr);
     if (r.timedOut) {
       log(`${chain} turn ${n}: the agent timed out after ${opts.wallTimeS ?? 2400} s`);
     }
@@ -259,7 +331,13 @@ async function runChain(
         stdout: r.stdout,
       }, (line) => log(`${chain} turn ${n}: ${line}`));
     } else if (!r.cut.stdout) await adoptStdoutLog(turnDir, r.stdout); // a cut stdout is no whole log
-    const read = await readSubmission(ws, turn.path);
+    // a workspace replaced by a link would be read, and tested, wherever it points
+    const wsLink = linkOnPath(ws);
+    const read = wsLink === null ? await readSubmission(ws, turn.path) : {
+      source: null,
+      problem:
+        `the workspace was replaced (${wsLink} is a link or no directory): no submission read, the chain stops here`,
+    };
     if (read.problem) problems.push(read.problem);
     for (const p of problems) log(`${chain} turn ${n}: ${p}`);
     const submission = read.source;
@@ -267,7 +345,7 @@ async function runChain(
     const cases = allCases[i];
     let passed = 0;
     if (submission !== null) {
-      await writeFresh(`${turnDir}/submission.py`, submission);
+      await writeFresh(`${await checked()}/submission.py`, submission);
       const tests = await runHiddenTests(
         ws,
         turn.module,
@@ -276,11 +354,13 @@ async function runChain(
         { python: opts.python, timeoutMs: (opts.testTimeS ?? 600) * 1000 },
       );
       passed = tests.results.filter((x) => x.passed).length;
+      // the tests ran the agent's code: check again before writing
       await writeFresh(
-        `${turnDir}/results.json`,
+        `${await checked()}/results.json`,
         JSON.stringify({ cases: tests.results }, null, 2) + "\n",
       );
     }
+    await checked();
     const meta = {
       seconds: Math.round(r.seconds * 10) / 10,
       exit_code: r.code,
@@ -290,6 +370,7 @@ async function runChain(
       ...(problems.length ? { problems } : {}),
     };
     await writeFresh(`${turnDir}/meta.json`, JSON.stringify(meta, null, 2) + "\n");
+    if (missing) throw new Error(`${chain} turn ${n}: ${missing}`);
     log(
       `${chain} turn ${n}: ${
         submission === null ? "no submission" : `${passed}/${cases.length} passed`
@@ -305,8 +386,25 @@ async function runChain(
       exitCode: r.code,
       seconds: r.seconds,
     });
+    if (wsLink !== null) {
+      log(`${chain} turn ${n}: ${read.problem}`);
+      break;
+    }
   }
   return outcomes;
+}
+
+/**
+ * Why an agent command that exited 126 or 127 was not run at all (bash: "command not found",
+ * "Permission denied", "No such file or directory" for the command itself), or null.
+ */
+export function notFound(code: number, stderr: string): string | null {
+  if (code !== 127 && code !== 126) return null;
+  const line = stderr.split("\n").find((l) =>
+    /^bash: (line \d+: )?[^:]+: (command not found|No such file or directory|Permission denied|cannot execute)/
+      .test(l)
+  );
+  return line ? `the agent command could not be run (exit ${code}: ${line})` : null;
 }
 
 /** Largest submission read back: 16 MiB (a module is a few KB; more is an agent gone wrong). */
@@ -340,12 +438,6 @@ export async function readSubmission(
   } catch (e) {
     return { source: null, problem: `${rel}: ${(e as Error).message}; counted as no submission` };
   }
-}
-
-/** Writes a file the runner owns, replacing whatever the agent put at that name (never through a link). */
-async function writeFresh(path: string, text: string): Promise<void> {
-  await Deno.remove(path, { recursive: true }).catch(() => {});
-  await Deno.writeTextFile(path, text, { createNew: true });
 }
 
 /**
@@ -385,7 +477,7 @@ async function adoptStdoutLog(turnDir: string, stdout: string): Promise<void> {
   if (!text) return;
   try {
     JSON.parse(text);
-    await Deno.writeTextFile(`${turnDir}/log.json`, text + "\n");
+    await writeFresh(`${turnDir}/log.json`, text + "\n");
     return;
   } catch {
     // not one JSON document
@@ -394,7 +486,7 @@ async function adoptStdoutLog(turnDir: string, stdout: string): Promise<void> {
   if (lines.every((l) => l.trim().startsWith("{"))) {
     try {
       lines.forEach((l) => JSON.parse(l));
-      await Deno.writeTextFile(`${turnDir}/log.jsonl`, text + "\n");
+      await writeFresh(`${turnDir}/log.jsonl`, text + "\n");
     } catch {
       // not JSONL either: no log
     }

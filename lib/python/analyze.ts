@@ -289,7 +289,7 @@ export async function summarizeFiles(
   opts: AnalyzeOptions = {},
 ): Promise<SummarizedFiles> {
   const useCache = opts.cache ?? true;
-  const cacheDir = opts.cacheDir ?? cacheRoot();
+  const cacheDir = cacheRoot(opts.cacheDir);
   const errors: AnalysisError[] = [];
   const got = new Results(files.length);
   const keys: string[] = new Array(files.length).fill("");
@@ -572,7 +572,7 @@ export async function analyzePackage(
     const graphs = new Cache(
       "python-graph",
       SUMMARY_VERSION * 1000 + RESOLVER_VERSION,
-      opts.cacheDir ?? cacheRoot(),
+      cacheRoot(opts.cacheDir),
     );
     project.useGraphCache(`${graphs.dir}/${done.packageKey}.edges.json`);
   }

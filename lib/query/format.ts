@@ -4,6 +4,8 @@
  * @module
  */
 import pl from "nodejs-polars";
+import { frameCsv } from "../frames/csv.ts";
+import { escapeMarkdown } from "../util/text.ts";
 
 /** Output formats of the `query` command. */
 export const FORMATS = ["table", "csv", "json", "md"] as const;
@@ -73,10 +75,10 @@ export function toTable(df: pl.DataFrame): string {
     .join("\n");
 }
 
-/** GitHub-flavoured Markdown table; `|` in cells is escaped. */
+/** GitHub-flavoured Markdown table; cells are escaped (no raw HTML, `|` or inline markup). */
 export function toMarkdown(df: pl.DataFrame): string {
   const cols = columns(df);
-  const esc = (s: string) => s.replaceAll("|", "\\|");
+  const esc = escapeMarkdown;
   const rows = cells(df);
   return [
     `| ${cols.map((c) => esc(c.name)).join(" | ")} |`,
@@ -87,20 +89,11 @@ export function toMarkdown(df: pl.DataFrame): string {
 
 /**
  * CSV as Polars writes it (full float precision, null as an empty field), so `pl.readCSV` reads
- * back the same frame; list columns become JSON arrays.
+ * back the same frame; list columns become JSON arrays, and text cells a spreadsheet would run as
+ * a formula get a leading `'` (lib/frames/csv.ts).
  */
 export function toCSV(df: pl.DataFrame): string {
-  let out = df;
-  for (const [i, name] of df.columns.entries()) {
-    const variant = String((df.dtypes[i] as unknown as { variant: string }).variant);
-    if (variant === "List" || variant === "Array" || variant === "Struct") {
-      const values = df.getColumn(name).toArray().map((v) =>
-        v === null || v === undefined ? null : JSON.stringify(plain(v))
-      );
-      out = out.withColumn(pl.Series(name, values, pl.Utf8));
-    }
-  }
-  return out.writeCSV().toString();
+  return frameCsv(df);
 }
 
 /** JSON array of row objects (BigInt → number, NaN/Infinity → null). */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { escapeMarkdown } from "../util/text.ts";
 import type pl from "nodejs-polars";
 import {
   asTurnRows,
@@ -277,7 +278,8 @@ function configRows<C extends { config: ConfigKey; chains: number; interval: Int
       const c = cs.find((x) => columnOf(x) === col);
       return c ? text(c.interval, col) : "–";
     });
-    return `| ${k.harness} | ${k.model} | ${k.memory} | ${cs[0].chains} | ${texts.join(" | ")} |`;
+    const keys = [k.harness, k.model, k.memory].map(escapeMarkdown).join(" | ");
+    return `| ${keys} | ${cs[0].chains} | ${texts.join(" | ")} |`;
   });
 }
 
@@ -295,7 +297,7 @@ export function ciMarkdown(
   const lines = [
     "## 95% cluster-bootstrap intervals of the Table 2 and Table 4 cells",
     "",
-    `> **Data: ${opts.provenance}**`,
+    `> **Data: ${escapeMarkdown(opts.provenance)}**`,
     "",
     `Percentile intervals from a cluster bootstrap that resamples whole task chains with replacement ` +
     `(B = ${B} replicates, seed = ${seed}, PRNG mulberry32; the same seed gives the same intervals). ` +
@@ -346,7 +348,9 @@ export function ciMarkdown(
     for (const p of paired) {
       lines.push(
         "",
-        `### A = ${configId(p.a)} vs B = ${configId(p.b)} (${p.chains} common chains)`,
+        `### A = ${escapeMarkdown(configId(p.a))} vs B = ${
+          escapeMarkdown(configId(p.b))
+        } (${p.chains} common chains)`,
         "",
         "| Metric | A | B | Δ (A − B) [95% CI] |",
         "|---|---:|---:|---:|",

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { csvField, escapeHtml } from "../util/text.ts";
+import { csvField, escapeHtml, escapeMarkdown } from "../util/text.ts";
 
 /** A numeric column. */
 export interface Column {
@@ -179,10 +179,6 @@ function cellText(
   return { value, paper: fmt(p, d, c.signed), diff: fmt(diff, d, true) };
 }
 
-function mdEscape(s: string): string {
-  return s.replaceAll("|", "\\|");
-}
-
 /** Markdown rendering: header with provenance, cells "computed / paper (Δ)". */
 export function toMarkdown(t: TableData): string {
   const best = bestCells(t);
@@ -195,20 +191,20 @@ export function toMarkdown(t: TableData): string {
   const lines = [
     `## ${t.title}`,
     "",
-    `> **Data: ${t.provenance}**`,
+    `> **Data: ${escapeMarkdown(t.provenance)}**`,
     "",
-    t.caption,
+    escapeMarkdown(t.caption),
     "",
     (t.rows.some((r) => r.paper)
       ? "Cells: computed / paper (difference, computed − paper)."
       : "Cells: computed values.") +
     (t.columns.some((c) => c.best) ? " Bold: best computed value per column." : ""),
     "",
-    `| ${head.map(mdEscape).join(" | ")} |`,
+    `| ${head.map(escapeMarkdown).join(" | ")} |`,
     `|${head.map((_, i) => (i < t.keys.length ? "---" : "---:")).join("|")}|`,
   ];
   t.rows.forEach((row, i) => {
-    const cells = keyCells(t, i).map(mdEscape);
+    const cells = keyCells(t, i).map(escapeMarkdown);
     for (const c of t.columns) {
       const x = cellText(t, row, c);
       const v = best.has(`${i}:${c.key}`) ? `**${x.value}**` : x.value;
@@ -217,20 +213,25 @@ export function toMarkdown(t: TableData): string {
     if (checks) {
       const off = offColumns(t, row);
       cells.push(
-        !row.paper ? "" : off.length ? `✗ ${off.map((c) => c.key).join(", ")}` : "✓",
+        !row.paper
+          ? ""
+          : off.length
+          ? `✗ ${escapeMarkdown(off.map((c) => c.key).join(", "))}`
+          : "✓",
       );
     }
     lines.push(`| ${cells.join(" | ")} |`);
   });
+  // captions, notes and the summary carry data (configuration names, paths): escaped too
   const summary = checkSummary(t);
   lines.push("");
-  if (summary) lines.push(summary, "");
-  for (const n of t.notes) lines.push(`- ${n}`);
+  if (summary) lines.push(escapeMarkdown(summary), "");
+  for (const n of t.notes) lines.push(`- ${escapeMarkdown(n)}`);
   if (t.notes.length) lines.push("");
   return lines.join("\n");
 }
 
-/** RFC 4180 field quoting (lib/util/text.ts). */
+/** One CSV field: RFC 4180 quoting, spreadsheet formulas neutralised (lib/util/text.ts). */
 export { csvField };
 
 /**
@@ -349,7 +350,7 @@ export function toLaTeX(t: TableData): string {
   }
   out.push(`\\end{${env}}`);
   const summary = checkSummary(t);
-  if (summary) out.push(`% ${summary}`);
+  if (summary) out.push(`% ${summary.replace(/\s+/g, " ")}`); // one comment line
   return out.join("\n") + "\n";
 }
 

@@ -303,3 +303,107 @@ export async function outputProblem(dir: string, files: readonly string[]): Prom
   }
   return null;
 }
+
+/**
+ * Whether `name` is one plain path segment, safe to join to a directory as a name of its own:
+ * not empty, not `.` or `..`, no `/`, NUL or other control character, at most 255 bytes.
+ *
+ * ```ts
+ * import { isPlainSegment } from "./fs.ts";
+ * console.assert(isPlainSegment("claude__opus__none") && isPlainSegment("c-01.v2"));
+ * console.assert(!isPlainSegment("../../x") && !isPlainSegment("..") && !isPlainSegment("a/b"));
+ * console.assert(!isPlainSegment("") && !isPlainSegment("a\nb"));
+ * ```
+ */
+export function isPlainSegment(name: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return name !== "" && name !== "." && name !== ".." && !/[/\u0000-\u001f\u007f]/.test(name) &&
+    new TextEncoder().encode(name).length <= 255;
+}
+
+/**
+ * The first component of the absolute path `path` (from `/` down, `path` included) that is a
+ * symbolic link or not a directory, or null when every one is a real directory. A real path
+ * checked this way again later shows whether anything on it was replaced meanwhile.
+ */
+export function linkOnPath(path: string): string | null {
+  const parts = path.split("/").filter(Boolean);
+  for (let i = 1; i <= parts.length; i++) {
+    const p = `/${parts.slice(0, i).join("/")}`;
+    try {
+      const s = Deno.lstatSync(p);
+      if (s.isSymlink || !s.isDirectory) return p;
+    } catch {
+      return p;
+    }
+  }
+  return null;
+}
+
+/**
+ * Makes `base/rel` a real directory without ever following a link: each component of `rel`
+ * (plain segments) is looked at with `lstat`; a missing one is made; a symbolic link, file or
+ * anything else in the way is removed — the link itself, never its target — and a directory made
+ * in its place, with one line per replacement in `replaced` (`<rel>: a link to <target>, removed`).
+ * `base` must be a real directory reached through no link ({@link linkOnPath}), else this
+ * throws. Meant for directories a hostile process could have touched, once it is gone.
+ *
+ * ```ts
+ * import { realDirUnder } from "./fs.ts";
+ * const base = await Deno.realPath(await Deno.makeTempDir());
+ * const outside = await Deno.makeTempDir();
+ * await Deno.symlink(outside, `${base}/a`);
+ * const replaced: string[] = [];
+ * await realDirUnder(base, "a/b", replaced);
+ * console.assert(!(await Deno.lstat(`${base}/a`)).isSymlink && [...Deno.readDirSync(outside)].length === 0);
+ * console.assert(replaced[0] === `a: a link to ${outside}, removed`);
+ * ```
+ */
+export async function realDirUnder(
+  base: string,
+  rel: string,
+  replaced: string[] = [],
+): Promise<string> {
+  const link = linkOnPath(base);
+  if (link !== null) {
+    throw new Error(`${link} is a symbolic link or no directory: nothing is written through it`);
+  }
+  let dir = base;
+  const segments = rel.split("/").filter((s) => s !== "");
+  for (const [i, seg] of segments.entries()) {
+    if (!isPlainSegment(seg)) throw new Error(`${rel}: not a plain relative path`);
+    dir = `${dir}/${seg}`;
+    const at = await Deno.lstat(dir).catch(() => null);
+    if (at?.isDirectory) continue;
+    if (at) {
+      const what = at.isSymlink
+        ? `a link to ${await Deno.readLink(dir).catch(() => "?")}`
+        : at.isFile
+        ? "a file"
+        : "not a directory";
+      await Deno.remove(dir, { recursive: true });
+      replaced.push(`${segments.slice(0, i + 1).join("/")}: ${what}, removed`);
+    }
+    await Deno.mkdir(dir);
+  }
+  return dir;
+}
+
+/**
+ * Writes a new file at `path`, replacing whatever stood at that name (a file, a directory, or a
+ * link — the link itself, never its target): nothing is written through a link planted there.
+ * The directory holding it must be one the writer owns ({@link realDirUnder}).
+ *
+ * ```ts
+ * import { writeFresh } from "./fs.ts";
+ * const dir = await Deno.makeTempDir(), victim = await Deno.makeTempFile();
+ * await Deno.symlink(victim, `${dir}/meta.json`);
+ * await writeFresh(`${dir}/meta.json`, "{}");
+ * console.assert(Deno.readTextFileSync(victim) === "" && Deno.readTextFileSync(`${dir}/meta.json`) === "{}");
+ * ```
+ */
+export async function writeFresh(path: string, data: string | Uint8Array): Promise<void> {
+  await Deno.remove(path, { recursive: true }).catch(() => {});
+  if (typeof data === "string") await Deno.writeTextFile(path, data, { createNew: true });
+  else await Deno.writeFile(path, data, { createNew: true });
+}

@@ -1,7 +1,8 @@
 /**
  * Running external processes under a wall-time limit: the process is started in its own session
  * (`setsid`), so on timeout the whole process group — the agent and everything it spawned — is
- * killed, not only the direct child.
+ * killed, not only the direct child. With `contain`, no process it starts outlives it, not even
+ * one that left the group (`setsid`, double fork): lib/util/contain.ts.
  *
  * @example
  * ```ts
@@ -11,6 +12,7 @@
  * ```
  * @module
  */
+import { contain, sweep } from "./contain.ts";
 
 /** Outcome of {@link runProcess}. */
 export interface ProcessResult {
@@ -43,6 +45,11 @@ export interface ProcessOptions {
    * first and last halves are kept, cut at line ends, with a note of the cut between them.
    */
   maxOutputBytes?: number;
+  /**
+   * Kill every process the command started when it ends or times out, wherever it went
+   * (lib/util/contain.ts: a PID namespace, else a subreaper, plus a sweep by a marker variable).
+   */
+  contain?: boolean;
 }
 
 /** Default cap of a process's captured stdout and of its stderr: 32 MiB each. */
@@ -70,14 +77,16 @@ export async function runProcess(
   if (!findExecutable(argv[0], opts.env?.PATH ?? Deno.env.get("PATH") ?? "")) {
     throw new Error(`cannot start '${argv[0]}': not found or not executable`);
   }
-  const [cmd, ...args] = SETSID ? [SETSID, ...argv] : argv;
+  const contained = opts.contain ? contain(argv) : undefined;
+  const inner = contained?.argv ?? argv;
+  const [cmd, ...args] = SETSID ? [SETSID, ...inner] : inner;
   const started = performance.now();
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(cmd, {
       args,
       cwd: opts.cwd,
-      env: opts.env,
+      env: contained ? { ...opts.env, ...contained.env } : opts.env,
       stdin: opts.stdin === undefined ? "null" : "piped",
       stdout: "piped",
       stderr: "piped",
@@ -91,9 +100,14 @@ export async function runProcess(
     await w.close().catch(() => {});
   }
   let timedOut = false;
+  let grace: ReturnType<typeof setTimeout> | undefined;
   const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => {
     timedOut = true;
-    killGroup(child.pid);
+    if (contained?.stopSignal === "SIGTERM") {
+      // the supervisor kills its whole tree, then exits; the group goes if it does not
+      signal(child.pid, "SIGTERM");
+      grace = setTimeout(() => killGroup(child.pid), STOP_GRACE_MS);
+    } else killGroup(child.pid);
   }, opts.timeoutMs);
   const max = opts.maxOutputBytes ?? MAX_OUTPUT_BYTES;
   const stdoutP = collect(child.stdout, max);
@@ -102,6 +116,7 @@ export async function runProcess(
     const status = await child.status;
     // the leader is gone: whatever it left running in its group goes too (closing the pipes)
     killGroup(child.pid);
+    if (contained) sweep(contained.id);
     const [out, err] = await Promise.all([stdoutP.done(2000), stderrP.done(2000)]);
     const [stdout, stderr] = [out.text, err.text];
     if (opts.stdoutFile) await Deno.writeTextFile(opts.stdoutFile, stdout);
@@ -116,6 +131,18 @@ export async function runProcess(
     };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    if (grace !== undefined) clearTimeout(grace);
+  }
+}
+
+/** How long a contained command's supervisor has to kill its tree after SIGTERM. */
+const STOP_GRACE_MS = 5000;
+
+function signal(pid: number, sig: Deno.Signal): void {
+  try {
+    Deno.kill(pid, sig);
+  } catch {
+    // already gone
   }
 }
 

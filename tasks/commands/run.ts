@@ -5,6 +5,7 @@
  * @module
  */
 import { parseOptions } from "./_args.ts";
+import { isPlainSegment } from "../../lib/util/fs.ts";
 import { configDirName, runProtocol } from "../../lib/protocol/runner.ts";
 import type { Memory } from "../../lib/protocol/requirement.ts";
 import {
@@ -30,11 +31,18 @@ removed. A failed turn does not end the chain. Runs are written to
 <corpus>/runs/<config>/<chain>/turn<N>/ (agent log, submission.py, results.json, meta.json),
 ready for \`deno task reporeuse score <corpus>\`.
 
+The agent is treated as hostile (docs/security.md). No process it starts outlives its turn
+(it runs as PID 1 of its own PID namespace, else under a subreaper that kills its whole tree).
 Links are never followed out of the workspace: a submission that is (or passes through) a link
 out of it counts as no submission, and links the agent leaves in its log directory that lead out
-of the run directory are removed; meta.json "problems" says which. The agent's stdout and stderr
-are kept up to 32 MiB each (the head and the tail, with a note of the cut; meta.json
-"output_cut" counts the bytes cut).
+of the run directory are removed; a log directory (or a directory above it) the agent replaced by
+a link is made a real directory again, nothing written through the link; meta.json "problems"
+says which. The agent's stdout and stderr are kept up to 32 MiB each (the head and the tail,
+with a note of the cut; meta.json "output_cut" counts the bytes cut).
+
+Exit status: 0 when every turn ran; 1 when the run could not go on (the preset's program is not
+on PATH, the agent command is not found, runs/<config> is a link); 2 on a usage error (--config
+and --chain take one plain directory name each).
 
 The agent command is run with bash in the workspace. Placeholders (shell-quoted), also exported
 as REPOREUSE_<NAME> environment variables:
@@ -91,6 +99,7 @@ Example:
   deno task reporeuse run data/sample --harness demo --model none --memory interface \\
     --python /usr/bin/python3 --agent 'cp my_solution.py {submit_path}'`;
 
+/** A usage error: one line, exit 2. */
 function fail(message: string): number {
   console.error(`reporeuse run: ${message}`);
   return 2;
@@ -140,6 +149,20 @@ export async function run(args: string[]): Promise<number> {
   const testTime = seconds("test-timeout", v["test-timeout"], 600);
   if (typeof wall === "string") return fail(wall);
   if (typeof testTime === "string") return fail(testTime);
+  for (
+    const [flag, names] of [["--config", v.config ? [v.config] : []], [
+      "--chain",
+      v.chain ?? [],
+    ]] as const
+  ) {
+    for (const name of names) {
+      if (!isPlainSegment(name)) {
+        return fail(
+          `${flag} ${JSON.stringify(name)}: one plain directory name (no '/', not '.' or '..')`,
+        );
+      }
+    }
+  }
   try {
     if (!(await Deno.stat(`${corpus}/tasks`)).isDirectory) throw new Error();
   } catch {
@@ -172,6 +195,8 @@ export async function run(args: string[]): Promise<number> {
     );
     return 0;
   } catch (e) {
-    return fail((e as Error).message.split("\n")[0]);
+    // the run could not go on (a missing agent program, a corpus that is not one): exit 1
+    console.error(`reporeuse run: ${(e as Error).message.split("\n")[0]}`);
+    return 1;
   }
 }
