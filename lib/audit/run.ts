@@ -39,12 +39,18 @@ export const CHANGED_SCHEMA = {
   from_id: "str",
   reused: "str[]",
   n_reused: "i32",
+  context: "str",
 } as const;
 
-/** Columns of the findings frame. */
+/**
+ * Columns of the findings frame: one row per pair (F, G) — each finding's best pair
+ * (`primary`, `rank` 0) and its alternatives (rank 1, 2, …).
+ */
 export const FINDINGS_SCHEMA = {
   commit: "str",
   kind: "str",
+  primary: "bool",
+  rank: "i32",
   function: "str",
   file: "str",
   line: "i32",
@@ -52,8 +58,12 @@ export const FINDINGS_SCHEMA = {
   target_file: "str",
   target_line: "i32",
   overlap: "f64",
+  weighted_overlap: "f64",
   similarity: "f64",
-  score: "f64",
+  confidence: "f64",
+  context: "str",
+  within: "bool",
+  notes: "str[]",
   shared: "str[]",
   missing: "str[]",
 } as const;
@@ -81,21 +91,29 @@ export function auditRows(r: ChangeAudit, commit: string) {
       reused: c.reused,
       n_reused: c.reused.length,
     })),
-    findings: r.findings.map((f) => ({
-      commit,
-      kind: f.kind,
-      function: f.function.id,
-      file: f.function.file,
-      line: f.function.line,
-      target: f.target.id,
-      target_file: f.target.file,
-      target_line: f.target.line,
-      overlap: f.overlap,
-      similarity: f.similarity,
-      score: f.score,
-      shared: f.shared,
-      missing: f.missing,
-    })),
+    findings: r.findings.flatMap((f) =>
+      [f, ...f.alternatives].map((p, rank) => ({
+        commit,
+        kind: p.kind,
+        primary: rank === 0,
+        rank,
+        function: p.function.id,
+        file: p.function.file,
+        line: p.function.line,
+        target: p.target.id,
+        target_file: p.target.file,
+        target_line: p.target.line,
+        overlap: p.overlap,
+        weighted_overlap: p.weightedOverlap,
+        similarity: p.similarity,
+        confidence: p.confidence,
+        context: p.context,
+        within: p.within,
+        notes: p.notes,
+        shared: p.shared,
+        missing: p.missing,
+      }))
+    ),
     problems: r.problems.map((p) => ({ commit, ...p })),
   };
 }
@@ -184,6 +202,7 @@ export async function auditHistory(repo: string, opts: HistoryOptions): Promise<
       reimplementations: count("reimplementation"),
       clones: count("clone"),
       candidates: count("candidate"),
+      within: r.findings.filter((f) => f.within).length,
       problems: r.problems.length,
       seconds: (performance.now() - t0) / 1000,
     });
@@ -210,6 +229,7 @@ export const COMMITS_SCHEMA = {
   reimplementations: "i32",
   clones: "i32",
   candidates: "i32",
+  within: "i32",
   problems: "i32",
   seconds: "f64",
 } as const;
