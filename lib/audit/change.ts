@@ -678,8 +678,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       for (const c of ev.missing) union += weights.weight(c);
       const calleeSim = union > 0 ? ev.sharedWeight / union : 0;
       const sim = similarity(h.features, gh.features);
-      const score = 0.45 * calleeSim + 0.25 * sim + 0.2 * jaccard(hWords, nameWords(gh.name)) +
-        0.1 * jaccard(h.params, gh.params);
+      // F's name is a signal, its parameter and local names are not (renaming them changes nothing)
+      const score = 0.55 * calleeSim + 0.25 * sim + 0.2 * jaccard(hWords, nameWords(gh.name));
       if (score < 0.35) continue;
       found.push(pair("candidate", h, gh, ev, sim, candidateConfidence(score), false, []));
     }
@@ -743,9 +743,13 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     if (!changedIds.has(p.target.id)) return true;
     const back = byPair.get(`${p.kind}\0${p.target.id}\0${p.function.id}`);
     if (!back) return true;
-    // both directions hold: keep the better one (ties: the function first in id order as F)
-    const c = byEvidence(p, back);
-    return c < 0 || (c === 0 && p.function.id < back.function.id);
+    // both directions hold: keep the better evidence; on a tie the later function (by file and
+    // line) is the copy, F
+    const c = back.confidence - p.confidence || back.sharedWeight - p.sharedWeight ||
+      back.similarity - p.similarity;
+    if (c !== 0) return c < 0;
+    return cmp(p.function.file, back.function.file) > 0 ||
+      (p.function.file === back.function.file && p.function.line > back.function.line);
   });
   const groups = new Map<string, (Pair & { sharedWeight: number })[]>();
   for (const p of kept) {

@@ -33,6 +33,7 @@ import {
   SUMMARY_VERSION,
 } from "../python/mod.ts";
 import { RESOLVER_VERSION } from "../python/project.ts";
+import { REUSE_KINDS } from "../metrics/targets.ts";
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
 import { listTree, listWorktree, readBlobs, type TreeFile } from "./git.ts";
 import { type DefShape, fileShapes, SHAPE_VERSION } from "./shape.ts";
@@ -46,7 +47,7 @@ import {
 } from "./context.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 4;
+export const SIDE_VERSION = 5;
 
 /** A function or method of a side. */
 export interface SideDef {
@@ -69,7 +70,7 @@ export interface SideDef {
    * resolved ids, canonical external names, `.attr` for methods of values of unknown type.
    */
   callees: string[];
-  /** Every resolved target this def's own scope uses (calls, references, other edge kinds). */
+  /** Every resolved target this def's own scope uses as reuse (`REUSE_KINDS` of lib/metrics). */
   uses: string[];
   /** Where it lives (lib/audit/context.ts): the project's code, tests, vendored or generated. */
   context: Context;
@@ -399,7 +400,8 @@ async function buildSide(
       const info = project.resolveModule(s.module);
       const usesOf = new Map<string, Set<string>>();
       for (const u of info.uses) {
-        if (!u.resolved || u.target.startsWith("builtins.")) continue;
+        // what the benchmark counts as reuse (eq. 1): calls, decorators, dunders, references
+        if (!u.resolved || u.target.startsWith("builtins.") || !REUSE_KINDS.has(u.kind)) continue;
         let set = usesOf.get(u.scope);
         if (!set) usesOf.set(u.scope, set = new Set());
         set.add(u.target);

@@ -32,6 +32,8 @@ export const help =
   `Usage: deno task reporeuse audit <repo-dir> [--base REV] [--head REV] [--format text|json|md|sarif]
           [--fail-on LEVEL] [--fail-contexts LIST] [--include GLOB]... [--exclude GLOB]...
           [--min-callees N] [--max-targets N] [--full-report URL]
+       deno task reporeuse audit <repo-dir> --history A..B [--commits N] [--format json|csv|parquet]
+          [--output PATH] [--include GLOB]... [--exclude GLOB]... [--min-callees N] [--max-targets N]
 
 Audits the Python functions a change adds or modifies (moved or renamed code is matched, not
 reported) against the code that already exists, with the RepoReuse paper's rule (§3.3.2). For
@@ -94,6 +96,17 @@ Options:
   --full-report URL   where the full report is, named in a Markdown comment that had to be cut.
   -h, --help          this text
 
+History (every commit of a range audited against its first parent, oldest first):
+  --history A..B      the first-parent commits of B that are not in A (B defaults to HEAD; '..B'
+                      or a single revision B: its whole first-parent history).
+  --commits N         at most the newest N commits of the range.
+  --format F          json (default: one file, rows of each frame), csv or parquet (a directory of
+                      commits, changed, findings and problems files; csv joins list cells by ';').
+  --output PATH       where to write (json: a file, default stdout; csv/parquet: a directory,
+                      required). Written all or nothing.
+  Progress goes to stderr. Every tree's index is cached by content, so an interrupted run
+  started again redoes only what was not cached.
+
 Exit status: 0 clean (or --fail-on none), 1 re-implementation at or above --fail-on in a failing
 context, 2 bad input (not a git repository, unknown revision, shallow clone missing the base, bad
 option).`;
@@ -115,6 +128,9 @@ export async function run(args: string[]): Promise<number> {
       "min-callees": { type: "string", default: String(REIMPLEMENTATION_MIN_CALLEES) },
       "max-targets": { type: "string", default: String(MAX_TARGETS) },
       "full-report": { type: "string" },
+      history: { type: "string" },
+      commits: { type: "string" },
+      output: { type: "string" },
     },
   }, " (see --help)");
   if (!parsed) return 2;
@@ -123,6 +139,7 @@ export async function run(args: string[]): Promise<number> {
     console.error(`${p}: expected exactly one <repo-dir> (see --help)`);
     return 2;
   }
+  if (values.history !== undefined) return await history(p, positionals[0], values);
   const format = values.format as Format;
   if (!FORMATS.includes(format)) {
     console.error(`${p}: --format must be one of ${FORMATS.join(", ")}, got '${values.format}'`);
@@ -177,4 +194,89 @@ export async function run(args: string[]): Promise<number> {
   }
   console.log(formatReport(report, format, { fullReport: values["full-report"] }));
   return exitStatus(report, { threshold, contexts: contexts as Context[] });
+}
+
+/** `--history`: audits every commit of a range and writes the frames. */
+async function history(
+  p: string,
+  repo: string,
+  values: Record<string, string | string[] | boolean | undefined>,
+): Promise<number> {
+  const { auditHistory, HISTORY_FORMATS, writeHistory } = await import("../../lib/audit/run.ts");
+  type HistoryFormat = (typeof HISTORY_FORMATS)[number];
+  for (const o of ["base", "head", "full-report"]) {
+    if (values[o] !== undefined) {
+      console.error(`${p}: --${o} does not apply to --history (see --help)`);
+      return 2;
+    }
+  }
+  const format = (values.format === "text" ? "json" : values.format) as HistoryFormat;
+  if (!HISTORY_FORMATS.includes(format)) {
+    console.error(
+      `${p}: --format must be one of ${HISTORY_FORMATS.join(", ")} with --history, got '${values.format}'`,
+    );
+    return 2;
+  }
+  const output = values.output as string | undefined;
+  if (format !== "json" && output === undefined) {
+    console.error(`${p}: --format ${format} writes a directory: give it with --output`);
+    return 2;
+  }
+  let commits: number | undefined;
+  if (values.commits !== undefined) {
+    commits = Number(values.commits);
+    if (!Number.isInteger(commits) || commits < 1) {
+      console.error(`${p}: --commits must be a positive integer, got '${values.commits}'`);
+      return 2;
+    }
+  }
+  const min = Number(values["min-callees"]);
+  const maxTargets = Number(values["max-targets"]);
+  if (
+    !Number.isInteger(min) || min < REIMPLEMENTATION_MIN_CALLEES || !Number.isInteger(maxTargets) ||
+    maxTargets < 0
+  ) {
+    console.error(`${p}: bad --min-callees or --max-targets (see --help)`);
+    return 2;
+  }
+  const range = String(values.history);
+  const t0 = performance.now();
+  let last = 0;
+  let found = 0;
+  let h;
+  try {
+    h = await auditHistory(repo, {
+      range: range.includes("..") ? range : `..${range}`,
+      commits,
+      minCallees: min,
+      maxTargets,
+      include: values.include as string[] | undefined,
+      exclude: values.exclude as string[] | undefined,
+      onCommit(done, total, commit, r) {
+        found += r.findings.length;
+        const now = performance.now();
+        if (now - last >= 1000 || done === total) {
+          last = now;
+          console.error(
+            `${p}: [${done}/${total}] ${commit.slice(0, 12)} — ${found} finding(s) so far, ${
+              ((now - t0) / 1000).toFixed(0)
+            } s`,
+          );
+        }
+      },
+    });
+  } catch (e) {
+    if (e instanceof AuditError) {
+      console.error(`${p}: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  const provenance = `reporeuse audit --history ${range} of ${repo}` +
+    (commits ? ` (newest ${commits})` : "") + `, ${new Date().toISOString()}`;
+  if (output === undefined) {
+    const { historyToJson } = await import("../../lib/audit/run.ts");
+    console.log(JSON.stringify(historyToJson(h, provenance)));
+  } else await writeHistory(h, format, output, provenance);
+  return 0;
 }
