@@ -146,7 +146,12 @@ Deno.test("a copy of G, the same copy with every local renamed, and a rebuild in
   const copy = await auditReport({ repo, base: c0, head: heads.copy });
   const renamed = await auditReport({ repo, base: c0, head: heads.renamed });
   const rebuilt = await auditReport({ repo, base: c0, head: heads.rebuilt });
-  for (const [r, f] of [[copy, "Shade.lookup"], [renamed, "Shade.lookup"], [rebuilt, "Swatch.pick"]] as const) {
+  for (
+    const [r, f] of [[copy, "Shade.lookup"], [renamed, "Shade.lookup"], [
+      rebuilt,
+      "Swatch.pick",
+    ]] as const
+  ) {
     assert.equal(r.findings.length, 1, JSON.stringify(r.findings.map((x) => x.target.id)));
     assert.equal(r.findings[0].kind, "reimplementation");
     assert.ok(r.findings[0].function.id.endsWith(f));
@@ -155,7 +160,8 @@ Deno.test("a copy of G, the same copy with every local renamed, and a rebuild in
     assert.equal(r.findings[0].shared.length, 6);
   }
   // renaming every local and parameter changes nothing the audit reports
-  const strip = (r: typeof copy) => JSON.stringify(r.findings.map(({ function: _f, ...rest }) => rest));
+  const strip = (r: typeof copy) =>
+    JSON.stringify(r.findings.map(({ function: _f, ...rest }) => rest));
   assert.equal(strip(renamed), strip(copy));
   assert.equal(renamed.findings[0].similarity, 1);
   // the rebuild shares G's helpers but not its shape: still the rule's re-implementation, no gate
@@ -168,9 +174,21 @@ Deno.test("a copy of G, the same copy with every local renamed, and a rebuild in
   const conf = copy.findings[0].confidence;
   assert.ok(conf >= 0.7, `confidence ${conf}`);
   assert.equal(await quiet(["audit", repo, "--base", c0, "--head", heads.copy]), 1);
-  assert.equal(await quiet(["audit", repo, "--base", c0, "--head", heads.copy, "--fail-on", "none"]), 0);
   assert.equal(
-    await quiet(["audit", repo, "--base", c0, "--head", heads.copy, "--fail-on", String(Math.min(1, conf + 0.001))]),
+    await quiet(["audit", repo, "--base", c0, "--head", heads.copy, "--fail-on", "none"]),
+    0,
+  );
+  assert.equal(
+    await quiet([
+      "audit",
+      repo,
+      "--base",
+      c0,
+      "--head",
+      heads.copy,
+      "--fail-on",
+      String(Math.min(1, conf + 0.001)),
+    ]),
     0,
   );
 });
@@ -200,7 +218,9 @@ Deno.test("every rule finding agrees with the benchmark's metric on the same pai
         }
       }
     }
-    const withinChange = r.findings.flatMap(all).filter((p) => p.within && p.kind === "reimplementation")
+    const withinChange = r.findings.flatMap(all).filter((p) =>
+      p.within && p.kind === "reimplementation"
+    )
       .map((p) => `${p.function.id} -> ${p.target.id}`);
     const got = rulePairs(r.findings).filter((p) => !withinChange.includes(p));
     assert.deepEqual(got, expected.sort(), name);
@@ -288,10 +308,22 @@ Deno.test("test, vendored and generated code: own sections, not failing by defau
     assert.equal(re[0].context, ctx);
     assert.equal(re[0].target.id, G);
     assert.deepEqual(sections(r).map((s) => s.key), [ctx]);
-    assert.equal(await quiet(["audit", repo, "--base", c0, "--head", heads[ctx], "--fail-on", "any"]), 0);
+    assert.equal(
+      await quiet(["audit", repo, "--base", c0, "--head", heads[ctx], "--fail-on", "any"]),
+      0,
+    );
     assert.equal(
       await quiet([
-        "audit", repo, "--base", c0, "--head", heads[ctx], "--fail-on", "any", "--fail-contexts", `code,${ctx}`,
+        "audit",
+        repo,
+        "--base",
+        c0,
+        "--head",
+        heads[ctx],
+        "--fail-on",
+        "any",
+        "--fail-contexts",
+        `code,${ctx}`,
       ]),
       1,
     );
@@ -304,7 +336,12 @@ Deno.test("test, vendored and generated code: own sections, not failing by defau
   assert.deepEqual(r.findings, []);
   assert.deepEqual(r.excluded, ["seaborn/_vendor/__init__.py", "seaborn/_vendor/shade.py"]);
   // --include that does not cover the target's file: G is no target either
-  const inc = await auditReport({ repo, base: c0, head: heads.copy, include: ["seaborn/_core/shade.py"] });
+  const inc = await auditReport({
+    repo,
+    base: c0,
+    head: heads.copy,
+    include: ["seaborn/_core/shade.py"],
+  });
   assert.deepEqual(inc.findings.filter((f) => f.kind === "reimplementation"), []);
 });
 
@@ -315,7 +352,10 @@ Deno.test("two new functions of one change copying each other: one finding, with
     ["reimplementation", "seaborn._core.twins.cool", "seaborn._core.twins.warm"],
   ]);
   assert.deepEqual(sections(r).map((s) => s.key)[0], "within");
-  assert.equal(await quiet(["audit", repo, "--base", c0, "--head", heads.twins, "--fail-on", "any"]), 1);
+  assert.equal(
+    await quiet(["audit", repo, "--base", c0, "--head", heads.twins, "--fail-on", "any"]),
+    1,
+  );
 });
 
 Deno.test("--history A..B writes the frames of auditHistory as JSON, CSV and Parquet", async () => {
@@ -323,17 +363,31 @@ Deno.test("--history A..B writes the frames of auditHistory as JSON, CSV and Par
   await write(repo, "seaborn/_core/shade.py", COPY);
   const c2 = await commit(repo, "shade too");
   const out = await Deno.makeTempDir();
-  assert.equal(await quiet(["audit", repo, "--history", `${c0}..${c2}`, "--output", `${out}/h.json`]), 0);
+  assert.equal(
+    await quiet(["audit", repo, "--history", `${c0}..${c2}`, "--output", `${out}/h.json`]),
+    0,
+  );
   const j = JSON.parse(await Deno.readTextFile(`${out}/h.json`));
   assert.deepEqual(j.commits.map((c: { commit: string }) => c.commit), [heads.twins, c2]);
   const primary = j.findings.filter((f: { primary: boolean }) => f.primary);
   assert.deepEqual(
-    primary.map((f: { commit: string; target: string; within: boolean }) => [f.commit, f.target, f.within]),
+    primary.map((
+      f: { commit: string; target: string; within: boolean },
+    ) => [f.commit, f.target, f.within]),
     [[heads.twins, "seaborn._core.twins.warm", true], [c2, G, false]],
   );
   for (const format of ["csv", "parquet"]) {
     assert.equal(
-      await quiet(["audit", repo, "--history", `${c0}..${c2}`, "--format", format, "--output", `${out}/${format}`]),
+      await quiet([
+        "audit",
+        repo,
+        "--history",
+        `${c0}..${c2}`,
+        "--format",
+        format,
+        "--output",
+        `${out}/${format}`,
+      ]),
       0,
     );
     const names = [...Deno.readDirSync(`${out}/${format}`)].map((e) => e.name).sort();
@@ -409,11 +463,15 @@ Deno.test("noise: one finding per F with capped alternatives; symmetric pairs on
   assert.equal(r.findings.length, 1);
   assert.equal(r.findings[0].alternatives.length, 5);
   assert.deepEqual(r.findings[0].omitted, { reimplementation: 2, clone: 0, candidate: 0 });
-  assert.equal(auditChange(side(targets), side([...targets, f]), { maxTargets: 0 }).findings[0]
-    .alternatives.length, 7);
+  assert.equal(
+    auditChange(side(targets), side([...targets, f]), { maxTargets: 0 }).findings[0]
+      .alternatives.length,
+    7,
+  );
   // p.x.a and p.x.b both edited in one change, each now calling what the other does: one pair
   const a0 = def("p.x.a", ["p.u.a"]), b0 = def("p.x.b", ["p.u.b", "p.u.c", "p.u.d"]);
-  const a1 = def("p.x.a", ["p.u.b", "p.u.c", "p.u.d"], "a1"), b1 = def("p.x.b", ["p.u.b", "p.u.c", "p.u.d"], "b1");
+  const a1 = def("p.x.a", ["p.u.b", "p.u.c", "p.u.d"], "a1"),
+    b1 = def("p.x.b", ["p.u.b", "p.u.c", "p.u.d"], "b1");
   const both = auditChange(side([a0, b0]), side([a1, b1]));
   assert.equal(both.findings.flatMap(all).filter((p) => p.kind === "reimplementation").length, 1);
 });
@@ -456,7 +514,9 @@ function scope(p: Project, id: string): { uses: Set<string>; calls: Set<string> 
     if (u.resolved && REUSE_KINDS.has(u.kind)) uses.add(u.target);
   }
   for (const x of p.definitions()) {
-    if (x.id === id || x.id.startsWith(id + ".")) for (const k of p.calleeKeys(x.id)) calls.add(k);
+    if (x.id === id || x.id.startsWith(id + ".")) {
+      for (const k of p.calleeKeys(x.id)) calls.add(k);
+    }
   }
   return { uses, calls };
 }

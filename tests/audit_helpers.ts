@@ -54,4 +54,3 @@ export async function seabornRepo(): Promise<string> {
   await commit(repo, "seaborn 0.12.2");
   return repo;
 }
-

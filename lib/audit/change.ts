@@ -167,6 +167,11 @@ export const CLONE_THRESHOLD = 0.9;
 export const CLONE_MIN_SIZE = 40;
 /** Default number of alternatives shown per finding. */
 export const MAX_TARGETS = 5;
+/**
+ * Duplicates within a change are searched among at most this many new functions (outside
+ * generated files); a larger change is listed as a problem instead.
+ */
+export const MAX_WITHIN = 20000;
 
 /** Words of an identifier (`getHTTPResponse_code` → get, http, response, code). */
 export function nameWords(name: string): string[] {
@@ -364,16 +369,17 @@ function shapeIndex(defs: readonly SideDef[], threshold: number, minSize: number
 
 const shapeMemo = new WeakMap<Side, Map<string, ShapeIndex>>();
 
-function headShapeIndex(head: Side, threshold: number, minSize: number): ShapeIndex {
-  let m = shapeMemo.get(head);
-  if (!m) shapeMemo.set(head, m = new Map());
+/** The shape index of every def of a side (built once per side: a base was a head before). */
+function sideShapeIndex(side: Side, threshold: number, minSize: number): ShapeIndex {
+  let m = shapeMemo.get(side);
+  if (!m) shapeMemo.set(side, m = new Map());
   const key = `${threshold}/${minSize}`;
   let ix = m.get(key);
   if (!ix) {
-    const six = sideIndex(head);
+    const six = sideIndex(side);
     m.set(
       key,
-      ix = shapeIndex(head.defs.filter((d) => six.byId.get(d.id) === d), threshold, minSize),
+      ix = shapeIndex(side.defs.filter((d) => six.byId.get(d.id) === d), threshold, minSize),
     );
   }
   return ix;
@@ -508,7 +514,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
 
   const rules = baseRuleIndex(base, minCallees);
   const cands = candidateIndex(base);
-  const shapes = headShapeIndex(head, cloneThreshold, cloneMinSize);
+  const shapes = sideShapeIndex(base, cloneThreshold, cloneMinSize);
   const weights = bix.weights.functions > 0 ? bix.weights : hix.weights;
   const contextOf = (f: SideDef, g: SideDef): Context =>
     f.context !== "code" ? f.context : g.context;
@@ -631,13 +637,14 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     // structural clones (the shape prefix index finds every G at least cloneThreshold alike)
     const hTotal = featureTotal(h.features);
     if (h.size >= cloneMinSize) {
-      for (const g of shapeCandidates(shapes, h)) {
-        if (flagged.has(g.id) || self(g) || uses.has(g.id) || g.uses.includes(h.id)) continue;
-        const g0 = baseById.get(g.id);
-        if (!g0 || !existingTarget(g0)) continue;
-        const gTotal = featureTotal(g.features);
+      // G as it was before the change (the existing function), as for the rule
+      for (const g0 of shapeCandidates(shapes, h)) {
+        if (flagged.has(g0.id) || self(g0) || uses.has(g0.id) || !existingTarget(g0)) continue;
+        const g = headById.get(g0.id)!;
+        if (g.uses.includes(h.id)) continue;
+        const gTotal = featureTotal(g0.features);
         if (Math.min(hTotal, gTotal) < cloneThreshold * Math.max(hTotal, gTotal)) continue;
-        const sim = similarity(h.features, g.features);
+        const sim = similarity(h.features, g0.features);
         if (sim < cloneThreshold) continue;
         const notes: Note[] = [];
         // a clone already before the change (both edited alike)
@@ -647,10 +654,10 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         const ev = evidence(bix.keys.get(g0)!, calls);
         const raw = cloneConfidence({
           similarity: sim,
-          size: Math.min(h.size, g.size),
+          size: Math.min(h.size, g0.size),
           weightedOverlap: ev.weightedOverlap ?? 0,
         });
-        flagged.add(g.id);
+        flagged.add(g0.id);
         pairs.push(pair("clone", h, g, ev, sim, raw, false, notes));
       }
     }
@@ -689,9 +696,18 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
 
   // ---- duplicates made within the change: two new functions ----------------------------------
   const fresh = audited.filter(({ h }) =>
-    status.get(h.id)?.status === "added" && headById.get(h.id) === h && callable(h, hix)
+    status.get(h.id)?.status === "added" && headById.get(h.id) === h && callable(h, hix) &&
+    h.context !== "generated"
   );
-  if (fresh.length > 1) {
+  if (fresh.length > MAX_WITHIN) {
+    problems.push({
+      side: "head",
+      file: fresh[0].h.file,
+      line: null,
+      message:
+        `${fresh.length} new functions: duplicates within the change not searched (more than ${MAX_WITHIN})`,
+    });
+  } else if (fresh.length > 1) {
     const within = ruleIndex(fresh.map((x) => x.h), hix, minCallees);
     const withinShapes = shapeIndex(fresh.map((x) => x.h), cloneThreshold, cloneMinSize);
     const freshSet = new Set(fresh.map((x) => x.h));

@@ -120,6 +120,8 @@ export class Project {
   #attrMemo = new Map<string, Map<string, Value | null>>();
   /** The callee key of each call-kind use (see {@link calleeKeys}). */
   #keys = new WeakMap<Use, string | null>();
+  /** Call-kind uses of each resolved module, by scope id. */
+  #byScope = new Map<string, Map<string, Use[]>>();
   #bindingMemo = new Map<Binding, Value | null>();
   #busyBindings = new Set<Binding>();
   #mroMemo = new Map<ModuleSummary, ({ m: ModuleSummary; i: number }[] | undefined)[]>();
@@ -375,12 +377,27 @@ export class Project {
     const hit = this.#defIndex().get(id);
     if (!hit) return [];
     const out = new Set<string>();
-    for (const u of this.resolveModule(hit.m.module).uses) {
-      if (u.scope !== id || !CALL_KINDS.has(u.kind)) continue;
+    for (const u of this.#callUses(hit.m.module).get(id) ?? []) {
       if (u.resolved && u.target.startsWith("builtins.")) continue;
       out.add(u.target);
     }
     return [...out].sort(cmp);
+  }
+
+  /** The call-kind uses of a module by scope (memoised: one pass per module, not per def). */
+  #callUses(module: string): Map<string, Use[]> {
+    let by = this.#byScope.get(module);
+    if (!by) {
+      by = new Map();
+      for (const u of this.resolveModule(module).uses) {
+        if (!CALL_KINDS.has(u.kind)) continue;
+        const list = by.get(u.scope);
+        if (list) list.push(u);
+        else by.set(u.scope, [u]);
+      }
+      this.#byScope.set(module, by);
+    }
+    return by;
   }
 
   /**
@@ -416,8 +433,7 @@ export class Project {
     const hit = this.#defIndex().get(id);
     if (!hit) return [];
     const out = new Set<string>();
-    for (const u of this.resolveModule(hit.m.module).uses) {
-      if (u.scope !== id || !CALL_KINDS.has(u.kind)) continue;
+    for (const u of this.#callUses(hit.m.module).get(id) ?? []) {
       const key = this.#keys.get(u);
       if (key) out.add(key);
     }

@@ -213,7 +213,9 @@ async function history(
   const format = (values.format === "text" ? "json" : values.format) as HistoryFormat;
   if (!HISTORY_FORMATS.includes(format)) {
     console.error(
-      `${p}: --format must be one of ${HISTORY_FORMATS.join(", ")} with --history, got '${values.format}'`,
+      `${p}: --format must be one of ${
+        HISTORY_FORMATS.join(", ")
+      } with --history, got '${values.format}'`,
     );
     return 2;
   }
