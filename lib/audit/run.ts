@@ -277,12 +277,27 @@ export function historyToJson(h: HistoryFrames, provenance: string): HistoryJson
   };
 }
 
-/** The frames of a {@link HistoryJson} snapshot (typed per the schemas). */
+/**
+ * The frames of a {@link HistoryJson} snapshot (typed per the schemas). A snapshot recorded before
+ * confidences (report version 1: one row per finding, a `score`) reads with `confidence` = its
+ * score, every row `primary`, in the project's `code`, not `within` a change.
+ */
 export function historyFromJson(j: HistoryJson): HistoryFrames {
+  const findings = j.findings.map((f) =>
+    "confidence" in f ? f : {
+      ...f,
+      confidence: f.score ?? null,
+      primary: true,
+      rank: 0,
+      context: "code",
+      within: false,
+      notes: [],
+    }
+  );
   return {
     commits: toFrame(j.commits, COMMITS_SCHEMA, []),
     changed: toFrame(j.changed, CHANGED_SCHEMA, []),
-    findings: toFrame(j.findings, FINDINGS_SCHEMA, []),
+    findings: toFrame(findings, FINDINGS_SCHEMA, []),
     problems: toFrame(j.problems, PROBLEMS_SCHEMA, []),
   };
 }
