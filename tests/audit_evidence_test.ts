@@ -24,7 +24,7 @@ import { REUSE_KINDS, scoreTargets } from "../lib/metrics/targets.ts";
 import { analyzePackage, type Project, summarize } from "../lib/python/mod.ts";
 import { Project as ProjectClass } from "../lib/python/project.ts";
 import { main } from "../tasks/cli.ts";
-import { commit, SEABORN, seabornRepo, sh, write } from "./audit_helpers.ts";
+import { commit, SEABORN, seabornRepo, sh, sideDef, write } from "./audit_helpers.ts";
 
 const G = "seaborn._core.properties.Color._get_values";
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-ev-cache-" });
@@ -431,23 +431,8 @@ Deno.test("noise: one finding per F with capped alternatives; symmetric pairs on
   const { auditChange } = await import("../lib/audit/mod.ts");
   type SideDef = import("../lib/audit/mod.ts").SideDef;
   type Side = import("../lib/audit/mod.ts").Side;
-  const def = (id: string, callees: string[], hash = id): SideDef => ({
-    id,
-    kind: "function",
-    file: id.split(".").slice(0, -1).join("/") + ".py",
-    start: 1,
-    end: 2,
-    name: id.split(".").pop()!,
-    signature: "def f()",
-    params: [],
-    hash,
-    size: 1,
-    features: [7, 1],
-    callees,
-    uses: callees,
-    context: "code",
-    test: false,
-  });
+  const def = (id: string, callees: string[], hash = id): SideDef =>
+    sideDef(id, id.split(".").slice(0, -1).join("/") + ".py", callees, hash);
   const abc = ["p.u.a", "p.u.b", "p.u.c"];
   const targets = Array.from({ length: 8 }, (_, i) => def(`p.t${i}.g`, abc));
   const side = (defs: SideDef[]): Side => ({

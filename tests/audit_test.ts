@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { auditHistory, auditReport, formatSarif, gitBlobId } from "../lib/audit/mod.ts";
 import { main } from "../tasks/cli.ts";
-import { commit, seabornRepo, sh, write } from "./audit_helpers.ts";
+import { commit, seabornRepo, sh, sideDef, write } from "./audit_helpers.ts";
 
 const G = "seaborn._core.properties.Color._get_values";
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-cache-" });
@@ -398,29 +398,7 @@ Deno.test("targets and notes: local defs and tests are no targets; pre-existing,
   type SideDef = import("../lib/audit/mod.ts").SideDef;
   type Side = import("../lib/audit/mod.ts").Side;
   assert.deepEqual(calleeSet({ callees: ["p.f", "p.C", "p.f"] }), ["p.C", "p.f"]);
-  const def = (
-    id: string,
-    file: string,
-    callees: string[],
-    hash = id,
-    uses = callees,
-  ): SideDef => ({
-    id,
-    kind: "function",
-    file,
-    start: 1,
-    end: 2,
-    name: id.split(".").pop()!,
-    signature: "def f()",
-    params: [],
-    hash,
-    size: 1,
-    features: [7, 1],
-    callees,
-    uses,
-    context: file.startsWith("tests/") ? "test" : "code",
-    test: id.split(".").pop()!.startsWith("test"),
-  });
+  const def = sideDef;
   const abc = ["p.u.a", "p.u.b", "p.u.c"];
   const side = (defs: SideDef[], files: [string, string][]): Side => ({
     rev: "x",
