@@ -12,58 +12,11 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { auditHistory, auditReport, formatSarif, gitBlobId } from "../lib/audit/mod.ts";
 import { main } from "../tasks/cli.ts";
+import { commit, seabornRepo, sh, sideDef, write } from "./audit_helpers.ts";
 
-const SEABORN = "/usr/lib/python3/dist-packages/seaborn";
 const G = "seaborn._core.properties.Color._get_values";
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-cache-" });
 Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
-
-async function sh(cwd: string, cmd: string[], input?: string): Promise<string> {
-  const child = new Deno.Command(cmd[0], {
-    args: cmd.slice(1),
-    cwd,
-    stdin: input === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: {
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.org",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.org",
-    },
-  }).spawn();
-  if (input !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(input));
-    await w.close();
-  }
-  const out = await child.output();
-  if (!out.success) throw new Error(`${cmd.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
-async function commit(repo: string, message: string): Promise<string> {
-  await sh(repo, ["git", "add", "-A"]);
-  await sh(repo, ["git", "commit", "-q", "--allow-empty", "-m", message]);
-  return await sh(repo, ["git", "rev-parse", "HEAD"]);
-}
-
-async function write(repo: string, path: string, text: string | Uint8Array) {
-  await Deno.mkdir(`${repo}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
-  if (typeof text === "string") await Deno.writeTextFile(`${repo}/${path}`, text);
-  else await Deno.writeFile(`${repo}/${path}`, text);
-}
-
-/** A git repository holding seaborn (one commit), built once for the file. */
-async function seabornRepo(): Promise<string> {
-  const repo = await Deno.makeTempDir({ prefix: "reporeuse-audit-repo-" });
-  await sh(repo, ["git", "init", "-q", "-b", "main"]);
-  await sh(repo, ["cp", "-r", SEABORN, `${repo}/seaborn`]);
-  await sh(repo, ["find", ".", "-name", "__pycache__", "-prune", "-exec", "rm", "-rf", "{}", "+"]);
-  await write(repo, "README.md", "seaborn copy\n");
-  await commit(repo, "seaborn 0.12.2");
-  return repo;
-}
 
 const BODY = `        n = len(levels)
         values = scale.values
@@ -286,10 +239,21 @@ Deno.test("auditHistory: one row per commit, re-implementations where planted", 
   const h = await auditHistory(repo, { commits: 10, rev: "shade" });
   const subjects = h.commits.getColumn("subject").toArray();
   assert.deepEqual(subjects, ["seaborn 0.12.2", "shade", "move", "docs"]);
-  assert.deepEqual(h.commits.getColumn("reimplementations").toArray(), [0, 1, 0, 0]);
+  // the root commit's duplicates are all within that change (seaborn's own near-copies)
+  const within = h.commits.getColumn("within").toArray() as number[];
+  assert.ok(within[0] > 0);
+  const commits = h.commits.getColumn("commit").toArray();
+  const notWithin = h.findings.filter(
+    pl.col("primary").and(pl.col("kind").eq(pl.lit("reimplementation"))).and(
+      pl.col("within").not(),
+    ),
+  ).getColumn("commit").toArray();
+  assert.deepEqual(commits.map((c) => notWithin.filter((x) => x === c).length), [0, 1, 0, 0]);
   assert.deepEqual(h.commits.getColumn("moved").toArray(), [0, 0, 3, 0]);
   assert.deepEqual(h.commits.getColumn("added").toArray().slice(1), [1, 0, 0]);
-  const re = h.findings.filter(pl.col("kind").eq(pl.lit("reimplementation")));
+  const re = h.findings.filter(
+    pl.col("kind").eq(pl.lit("reimplementation")).and(pl.col("within").not()),
+  );
   assert.deepEqual(re.getColumn("target").toArray(), [G]);
 });
 
@@ -319,7 +283,16 @@ Deno.test("bad input: one-line errors, exit 2, never a crash", async (t) => {
       assert.equal(await main(["audit", repo, "--min-callees", "2"]), 2);
       assert.match(errors.pop()!, /--min-callees must be an integer >= 3/);
       assert.equal(await main(["audit", repo, "--fail-on", "clone"]), 2);
-      assert.match(errors.pop()!, /--fail-on must be one of reimplementation, none/);
+      assert.match(errors.pop()!, /--fail-on must be none, any, low, medium, high or a confidence/);
+      assert.equal(await main(["audit", repo, "--fail-on", "1.5"]), 2);
+      assert.match(errors.pop()!, /--fail-on must be/);
+      assert.equal(await main(["audit", repo, "--fail-contexts", "code,docs"]), 2);
+      assert.match(
+        errors.pop()!,
+        /--fail-contexts takes code, test, vendored, generated, got 'docs'/,
+      );
+      assert.equal(await main(["audit", repo, "--max-targets=-1"]), 2);
+      assert.match(errors.pop()!, /--max-targets must be a non-negative integer/);
     });
     await t.step("shallow clone missing the base", async () => {
       const shallow = await Deno.makeTempDir();
@@ -394,11 +367,13 @@ Deno.test("A...B: the merge base of A and B against B (a pull request's range)",
     console.log = orig;
   }
   const json = JSON.parse(lines.join("\n"));
-  assert.equal(json.version, 1);
+  assert.equal(json.version, 2);
   assert.deepEqual(json.summary, {
     reimplementation: 1,
     clone: 0,
     candidate: json.summary.candidate,
+    within: 0,
+    pairs: { reimplementation: 1, clone: 0 },
   });
   assert.equal(json.findings[0].target.id, G);
   assert.equal(json.findings[0].target.line, 702);
@@ -418,30 +393,12 @@ Deno.test("shapes: code hash ignores comments, docstring, name and layout; simil
   assert.ok(similarity(a.features, d.features) < 0.3);
 });
 
-Deno.test("supporting rules: a constructor counts once; local defs, tests and pre-existing pairs are not targets", async () => {
+Deno.test("targets and notes: local defs and tests are no targets; pre-existing, extracted pairs stay re-implementations with notes", async () => {
   const { auditChange, calleeSet } = await import("../lib/audit/mod.ts");
   type SideDef = import("../lib/audit/mod.ts").SideDef;
   type Side = import("../lib/audit/mod.ts").Side;
-  assert.deepEqual(calleeSet({ callees: ["p.C", "p.C.__init__", "p.f", "p.D.__init__"] }), [
-    "p.C",
-    "p.f",
-    "p.D.__init__",
-  ]);
-  const def = (id: string, file: string, callees: string[], hash = id): SideDef => ({
-    id,
-    kind: "function",
-    file,
-    start: 1,
-    end: 2,
-    name: id.split(".").pop()!,
-    signature: "def f()",
-    params: [],
-    hash,
-    size: 1,
-    features: [7, 1], // same shape: the rule is corroborated
-    callees,
-    uses: callees,
-  });
+  assert.deepEqual(calleeSet({ callees: ["p.f", "p.C", "p.f"] }), ["p.C", "p.f"]);
+  const def = sideDef;
   const abc = ["p.u.a", "p.u.b", "p.u.c"];
   const side = (defs: SideDef[], files: [string, string][]): Side => ({
     rev: "x",
@@ -451,36 +408,45 @@ Deno.test("supporting rules: a constructor counts once; local defs, tests and pr
     ids: [...defs.map((d) => d.id), ...abc],
     errors: [],
   });
-  // G = p.u.ctor calls C() + a + b: 3 callee ids, but only 2 calls once C.__init__ is folded
-  const ctor = def("p.u.ctor", "p/u.py", ["p.u.C", "p.u.C.__init__", "p.u.a"]);
   const outer = def("p.u.outer", "p/u.py", []);
   const inner = def("p.u.outer.helper", "p/u.py", abc); // local to outer: not callable
-  const test = def("tests.test_u.test_abc", "tests/test_u.py", abc);
-  const base = side([ctor, outer, inner, test], [["p/u.py", "1"], ["tests/test_u.py", "2"]]);
-  const f = def("p.n.f", "p/n.py", [...abc, "p.u.C", "p.u.C.__init__"]);
-  const head = side([ctor, outer, inner, test, f], [["p/u.py", "1"], ["tests/test_u.py", "2"], [
+  const test = def("tests.test_u.test_abc", "tests/test_u.py", abc); // a test: run, not called
+  const base = side([outer, inner, test], [["p/u.py", "1"], ["tests/test_u.py", "2"]]);
+  const f = def("p.n.f", "p/n.py", abc);
+  const head = side([outer, inner, test, f], [["p/u.py", "1"], ["tests/test_u.py", "2"], [
     "p/n.py",
     "3",
   ]]);
-  assert.deepEqual(
-    auditChange(base, head).findings.filter((x) => x.kind === "reimplementation"),
-    [],
-  );
-  // with a real target: g calls a, b, c; f modified, but f's old version already covered g
+  assert.deepEqual(auditChange(base, head).findings, []);
+  // a real target g; f modified, and f's old version already re-implemented g: still reported
+  // (the rule holds), noted as pre-existing, at a lower confidence than a new re-implementation
   const g = def("p.u.g", "p/u.py", abc);
   const f0 = def("p.n.f", "p/n.py", abc, "old");
   const b2 = side([g, f0], [["p/u.py", "1"], ["p/n.py", "3"]]);
   const h2 = side([g, { ...f, hash: "new" }], [["p/u.py", "1"], ["p/n.py", "4"]]);
   const r = auditChange(b2, h2);
   assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [["p.n.f", "modified"]]);
-  assert.deepEqual(r.findings.filter((x) => x.kind === "reimplementation"), []);
-  // …while a new function doing the same is reported
+  assert.deepEqual(r.findings.map((x) => [x.kind, x.target.id, x.notes]), [
+    ["reimplementation", "p.u.g", ["preexisting"]],
+  ]);
   const h3 = side([g, f0, def("p.n.k", "p/n.py", abc)], [["p/u.py", "1"], ["p/n.py", "5"]]);
-  assert.deepEqual(
-    auditChange(b2, h3).findings.filter((x) => x.kind === "reimplementation").map((x) => [
-      x.function.id,
-      x.target.id,
-    ]),
-    [["p.n.k", "p.n.f"], ["p.n.k", "p.u.g"]],
-  );
+  const r3 = auditChange(b2, h3);
+  // one finding for k: the best target, the other as an alternative
+  assert.deepEqual(r3.findings.map((x) => [x.function.id, x.target.id, x.notes]), [
+    ["p.n.k", "p.n.f", []],
+  ]);
+  assert.deepEqual(r3.findings[0].alternatives.map((x) => [x.kind, x.target.id]), [
+    ["reimplementation", "p.u.g"],
+  ]);
+  assert.ok(r3.findings[0].confidence > r.findings[0].confidence);
+  // g now calls the new k (k was extracted from g): a rule hit, noted, much less confident
+  const gx = { ...g, hash: "gx", callees: ["p.n.k"], uses: ["p.n.k"] };
+  const h4 = side([gx, f0, def("p.n.k", "p/n.py", abc)], [["p/u.py", "6"], ["p/n.py", "5"]]);
+  const r4 = auditChange(b2, h4);
+  const kg = [r4.findings.find((x) => x.function.id === "p.n.k")!].flatMap((x) => [
+    x,
+    ...x.alternatives,
+  ]).find((x) => x.target.id === "p.u.g")!;
+  assert.deepEqual(kg.notes, ["extracted", "target-rewritten"]);
+  assert.ok(kg.confidence < 0.3);
 });

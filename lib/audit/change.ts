@@ -1,10 +1,18 @@
 /**
  * The audit of one change: which functions it adds or changes (moved and renamed code matched,
  * not reported), and for each changed function F what it reuses, which existing function G it
- * re-implements (the paper's §3.3.2 rule, `isReimplemented` of lib/metrics), which G it is a
- * structural clone of, and which G it could have called.
+ * re-implements (the paper's §3.3.2 rule, decided by `isReimplemented` of lib/metrics and by
+ * nothing else), which G it is a structural clone of, which G it could have called — and which
+ * other new function of the same change it duplicates.
  *
- * Pure: works on two {@link Side} indexes; lib/audit/run.ts reads them from git.
+ * Every pair the rule holds for is a re-implementation; the evidence (callee weights, shape,
+ * context, notes: lib/audit/evidence.ts) gives it a confidence and an order, never a veto. Each F
+ * gets one finding — its best target — with the others as alternatives (at most `maxTargets`,
+ * the rest counted in `omitted`); a pair of changed functions is reported once.
+ *
+ * Pure: works on two {@link Side} indexes; lib/audit/run.ts reads them from git. Each side's
+ * indexes (callees, shapes) are built once per side object and reused, so an audit costs time in
+ * proportion to the functions it changed.
  *
  * @example
  * ```ts
@@ -14,7 +22,7 @@
  * const def = (id: string, file: string, start: number, callees: string[]): SideDef => ({
  *   id, kind: "function", file, start, end: start + 3, name: id.split(".").pop()!,
  *   signature: `def ${id.split(".").pop()}(x)`, params: ["x"], hash: id, size: 10,
- *   features: [7, 1], callees, uses: callees,
+ *   features: [7, 1], callees, uses: callees, context: "code", test: false,
  * });
  * const g = def("p.util.clean", "p/util.py", 10, ["p.util.a", "p.util.b", "p.util.c"]);
  * const base: Side = { rev: "b", files: [{ path: "p/util.py", oid: "1" }], modules: {},
@@ -38,6 +46,16 @@ import {
 } from "../metrics/mod.ts";
 import type { Side, SideDef } from "./side.ts";
 import { featureTotal, similarity } from "./shape.ts";
+import { type Context, globMatcher } from "./context.ts";
+import {
+  adjust,
+  type CalleeWeights,
+  calleeWeights,
+  candidateConfidence,
+  cloneConfidence,
+  type Note,
+  ruleConfidence,
+} from "./evidence.ts";
 
 /** How a changed function relates to the base side. */
 export type ChangeStatus = "added" | "modified" | "moved";
@@ -53,10 +71,15 @@ export interface ChangedFunction {
   from: { id: string; file: string; line: number } | null;
   /** Existing repository definitions it uses (resolved calls and references), sorted. */
   reused: string[];
+  /** Where it lives (lib/audit/context.ts). */
+  context: Context;
 }
 
 /** Kinds of finding, most serious first. */
 export type FindingKind = "reimplementation" | "clone" | "candidate";
+
+/** Every {@link FindingKind}, most serious first. */
+export const FINDING_KINDS: readonly FindingKind[] = ["reimplementation", "clone", "candidate"];
 
 /** Where a function is. */
 export interface Location {
@@ -66,20 +89,38 @@ export interface Location {
   end: number;
 }
 
-/** One finding about a changed function F and an existing function G. */
-export interface Finding {
+/** One pair: a changed function F and a function G it duplicates or could call, with evidence. */
+export interface Pair {
   kind: FindingKind;
   function: Location;
   target: Location;
   /** |G's callees ∩ F's calls| / |G's callees| (the paper's overlap), null when G calls nothing. */
   overlap: number | null;
-  /** G's non-builtin callees that F calls too, and those it does not. */
+  /** G's callee keys that F calls too, and those it does not. */
   shared: string[];
   missing: string[];
+  /** The weight of each of G's callee keys (IDF in the repository, lib/audit/evidence.ts). */
+  weights: Record<string, number>;
+  /** Σ weights of `shared` / Σ weights of G's callees; null when G calls nothing. */
+  weightedOverlap: number | null;
   /** Normalised-AST similarity of F and G in [0, 1]. */
   similarity: number;
-  /** Ranking score in [0, 1] (see {@link auditChange}). */
-  score: number;
+  /** How sure the audit is, in [0, 1] (lib/audit/evidence.ts); the order of every report. */
+  confidence: number;
+  /** F's context, or G's when F is in the project's own code. */
+  context: Context;
+  /** G is itself new in this change (a duplicate made within the change). */
+  within: boolean;
+  /** Facts that lowered the confidence (`preexisting`, `extracted`, `target-rewritten`). */
+  notes: Note[];
+}
+
+/** The finding of one changed function: its best pair, and the other targets as alternatives. */
+export interface Finding extends Pair {
+  /** Other targets of F, best first (at most `maxTargets`). */
+  alternatives: Pair[];
+  /** Alternatives left off by the cap, per kind. */
+  omitted: Record<FindingKind, number>;
 }
 
 /** A problem with a file of the change (listed, never fatal). */
@@ -98,44 +139,49 @@ export interface ChangeOptions {
   cloneThreshold?: number;
   /** Functions smaller than this many AST nodes are never reported as clones (default 40). */
   cloneMinSize?: number;
-  /**
-   * A rule hit is reported as a re-implementation when F and G are also this alike in shape
-   * (default {@link REIMPLEMENTATION_MIN_SIMILARITY}); below, it is listed as a candidate.
-   */
-  minSimilarity?: number;
-  /** At most this many candidates per changed function (default 3). */
+  /** At most this many reuse candidates per changed function (default 3). */
   candidates?: number;
+  /** At most this many alternatives per finding (default 5; 0: no cap). */
+  maxTargets?: number;
+  /** Globs of paths to audit (default all); applies to changed functions and targets alike. */
+  include?: readonly string[];
+  /** Globs of paths never audited nor offered as targets. */
+  exclude?: readonly string[];
 }
 
 /** Result of {@link auditChange}. */
 export interface ChangeAudit {
   /** `.py` files added, modified or deleted. */
   files: { path: string; status: "added" | "modified" | "deleted" }[];
+  /** Changed `.py` files left out by `include`/`exclude`. */
+  excluded: string[];
   changed: ChangedFunction[];
+  /** One per changed function with any pair, most confident first. */
   findings: Finding[];
   problems: FileProblem[];
 }
 
-/**
- * Structural similarity that corroborates the paper's rule (see docs/audit.md, "Precision"): rule
- * hits between functions less alike than this were mostly functions sharing generic helpers.
- */
-export const REIMPLEMENTATION_MIN_SIMILARITY = 0.6;
 /** Default structural similarity of a clone. */
 export const CLONE_THRESHOLD = 0.9;
 /** Default minimum size (AST nodes) of a clone. */
 export const CLONE_MIN_SIZE = 40;
-
-/** Whether a def is a test function (never a target: tests are run, not called). */
-export function isTestFunction(d: { name: string; file: string }): boolean {
-  return /^test/i.test(d.name) &&
-    /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_tests?\.py$/.test(d.file);
-}
+/** Default number of alternatives shown per finding. */
+export const MAX_TARGETS = 5;
+/**
+ * Duplicates within a change are searched among at most this many new functions (outside
+ * generated files); a larger change is listed as a problem instead.
+ */
+export const MAX_WITHIN = 20000;
 
 /** Words of an identifier (`getHTTPResponse_code` → get, http, response, code). */
 export function nameWords(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/)
     .filter((w) => w.length > 0);
+}
+
+/** The distinct callee keys of a def, sorted. */
+export function calleeSet(d: { callees: readonly string[] }): string[] {
+  return [...new Set(d.callees)].sort(cmp);
 }
 
 function jaccard<T>(a: Iterable<T>, b: Iterable<T>): number {
@@ -155,20 +201,220 @@ function nested(inner: string, outer: string): boolean {
   return inner.startsWith(outer + ".");
 }
 
+const KIND_ORDER: Record<FindingKind, number> = { reimplementation: 0, clone: 1, candidate: 2 };
+
+// ---- per-side indexes, built once per side object ----------------------------------------------
+
+interface SideIndex {
+  byId: Map<string, SideDef>;
+  /** Def ids sorted, for the defs nested in a def (a contiguous range). */
+  sorted: SideDef[];
+  weights: CalleeWeights;
+  keys: Map<SideDef, string[]>;
+}
+
+const sideIndexes = new WeakMap<Side, SideIndex>();
+
+function sideIndex(side: Side): SideIndex {
+  let ix = sideIndexes.get(side);
+  if (ix) return ix;
+  const byId = new Map(side.defs.map((d) => [d.id, d]));
+  const sorted = [...side.defs].sort((a, b) => cmp(a.id, b.id));
+  const keys = new Map<SideDef, string[]>();
+  for (const d of side.defs) keys.set(d, calleeSet(d));
+  ix = { byId, sorted, weights: calleeWeights(keys.values()), keys };
+  sideIndexes.set(side, ix);
+  return ix;
+}
+
+/** Defs nested in `f` (ids `f.id.…`), in id order. */
+function* descendants(ix: SideIndex, f: SideDef): Generator<SideDef> {
+  const prefix = f.id + ".";
+  let lo = 0, hi = ix.sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ix.sorted[mid].id < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < ix.sorted.length && ix.sorted[i].id.startsWith(prefix); i++) {
+    const d = ix.sorted[i];
+    if (ix.byId.get(d.id) === d) yield d;
+  }
+}
+
+/** Inverted index of callee keys → defs (rule prefixes, or rare keys for candidates). */
+interface KeyIndex {
+  postings: Map<string, SideDef[]>;
+}
+
+function post(index: Map<string, SideDef[]>, key: string | number, d: SideDef): void {
+  const k = String(key);
+  const list = index.get(k);
+  if (list) list.push(d);
+  else index.set(k, [d]);
+}
+
 /**
- * Audits the change from `base` to `head` (see module doc). Supporting rules beside the paper's:
- * a target G must exist on both sides, not be F itself, F's old self, a def nested in F or
- * containing it, a test function, nor call F (then the change extracted F out of G). For a
- * function modified in place, a re-implementation already true of its base version is not
- * reported again. Findings are ranked by `score`: overlap and similarity for re-implementations;
- * similarity for clones; callee overlap, similarity, name and parameter likeness for candidates.
+ * The rule's prefix index of a set of defs: each def G with n ≥ `minCallees` keys is posted under
+ * its `n − ⌊0.8·n⌋ + 1` rarest keys. A function calling ≥ 80% of G's keys misses at most
+ * `n − ⌈0.8·n⌉` of them, so it calls one of these: looking F's calls up finds every G the rule
+ * can hold for (the decision stays `isReimplemented`'s).
+ */
+function ruleIndex(
+  defs: Iterable<SideDef>,
+  ix: SideIndex,
+  minCallees: number,
+): KeyIndex {
+  const postings = new Map<string, SideDef[]>();
+  for (const g of defs) {
+    const keys = ix.keys.get(g) ?? calleeSet(g);
+    const n = keys.length;
+    if (n < minCallees) continue;
+    const prefix = n - Math.floor(REIMPLEMENTATION_SHARE * n) + 1;
+    const order = [...keys].sort((a, b) => ix.weights.df(a) - ix.weights.df(b) || cmp(a, b));
+    for (const k of order.slice(0, prefix)) post(postings, k, g);
+  }
+  return { postings };
+}
+
+const ruleMemo = new WeakMap<Side, Map<number, KeyIndex>>();
+
+function baseRuleIndex(base: Side, minCallees: number): KeyIndex {
+  let m = ruleMemo.get(base);
+  if (!m) ruleMemo.set(base, m = new Map());
+  let ix = m.get(minCallees);
+  if (!ix) {
+    const six = sideIndex(base);
+    m.set(
+      minCallees,
+      ix = ruleIndex(base.defs.filter((d) => six.byId.get(d.id) === d), six, minCallees),
+    );
+  }
+  return ix;
+}
+
+/** Rare keys (called by few functions) of every def of a side: where candidates are found. */
+const candidateMemo = new WeakMap<Side, KeyIndex>();
+
+function rareCap(w: CalleeWeights): number {
+  return Math.max(20, Math.floor(w.functions / 50));
+}
+
+function candidateIndex(base: Side): KeyIndex {
+  let ix = candidateMemo.get(base);
+  if (ix) return ix;
+  const six = sideIndex(base);
+  const cap = rareCap(six.weights);
+  const postings = new Map<string, SideDef[]>();
+  for (const g of base.defs) {
+    if (six.byId.get(g.id) !== g) continue;
+    for (const k of six.keys.get(g)!) if (six.weights.df(k) <= cap) post(postings, k, g);
+  }
+  candidateMemo.set(base, ix = { postings });
+  return ix;
+}
+
+/**
+ * Prefix index of shapes for clones (weighted Jaccard ≥ t, SourcererCC's prefix filter): each
+ * def of at least `minSize` nodes is posted under the features of its first `T − ⌈t·T⌉ + 1`
+ * feature units (T its total count), in a global order of rarest feature first. Two functions
+ * with similarity ≥ t share a unit of these prefixes, so every clone is found.
+ */
+interface ShapeIndex {
+  postings: Map<number, SideDef[]>;
+  rank: Map<number, number>;
+  threshold: number;
+}
+
+function shapePrefix(
+  features: ArrayLike<number>,
+  rank: Map<number, number>,
+  threshold: number,
+): number[] {
+  const total = featureTotal(features);
+  const need = total - Math.ceil(threshold * total - 1e-9) + 1;
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < features.length; i += 2) pairs.push([features[i], features[i + 1]]);
+  pairs.sort((a, b) => (rank.get(a[0]) ?? 0) - (rank.get(b[0]) ?? 0) || a[0] - b[0]);
+  const out: number[] = [];
+  let units = 0;
+  for (const [f, c] of pairs) {
+    if (units >= need) break;
+    out.push(f);
+    units += c;
+  }
+  return out;
+}
+
+function shapeIndex(defs: readonly SideDef[], threshold: number, minSize: number): ShapeIndex {
+  const df = new Map<number, number>();
+  const big = defs.filter((d) => d.size >= minSize && d.features.length > 0);
+  for (const d of big) {
+    for (let i = 0; i < d.features.length; i += 2) {
+      df.set(d.features[i], (df.get(d.features[i]) ?? 0) + 1);
+    }
+  }
+  const rank = new Map<number, number>();
+  [...df].sort((a, b) => a[1] - b[1] || a[0] - b[0]).forEach(([f], i) => rank.set(f, i));
+  const postings = new Map<number, SideDef[]>();
+  for (const d of big) {
+    for (const f of shapePrefix(d.features, rank, threshold)) {
+      const list = postings.get(f);
+      if (list) list.push(d);
+      else postings.set(f, [d]);
+    }
+  }
+  return { postings, rank, threshold };
+}
+
+const shapeMemo = new WeakMap<Side, Map<string, ShapeIndex>>();
+
+/** The shape index of every def of a side (built once per side: a base was a head before). */
+function sideShapeIndex(side: Side, threshold: number, minSize: number): ShapeIndex {
+  let m = shapeMemo.get(side);
+  if (!m) shapeMemo.set(side, m = new Map());
+  const key = `${threshold}/${minSize}`;
+  let ix = m.get(key);
+  if (!ix) {
+    const six = sideIndex(side);
+    m.set(
+      key,
+      ix = shapeIndex(side.defs.filter((d) => six.byId.get(d.id) === d), threshold, minSize),
+    );
+  }
+  return ix;
+}
+
+/** Defs whose shape may be ≥ t alike to `f` (a superset; similarity decides). */
+function shapeCandidates(ix: ShapeIndex, f: SideDef): Set<SideDef> {
+  const out = new Set<SideDef>();
+  for (const feat of shapePrefix(f.features, ix.rank, ix.threshold)) {
+    for (const d of ix.postings.get(feat) ?? []) out.add(d);
+  }
+  return out;
+}
+
+// ---- the audit ---------------------------------------------------------------------------------
+
+/**
+ * Audits the change from `base` to `head` (see module doc).
+ *
+ * Targets: a G is a function F could call — it exists on both sides, is not local to another
+ * function, not a test (`test…` in test code), not F itself, F's old self, nor nested in F or
+ * around it, and its path is audited (`include`/`exclude`). Its callees are those of its version
+ * before the change (as the benchmark takes W0's). For every such pair the rule holds for, a
+ * re-implementation is reported; notes lower its confidence when F's old version already
+ * re-implemented G (`preexisting`), when G now calls F (`extracted`: the change moved code out of
+ * G into F) or when the change rewrote G so that the rule no longer holds for it
+ * (`target-rewritten`).
  */
 export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): ChangeAudit {
   const minCallees = Math.max(opts.minCallees ?? REIMPLEMENTATION_MIN_CALLEES, 1);
   const cloneThreshold = opts.cloneThreshold ?? CLONE_THRESHOLD;
   const cloneMinSize = opts.cloneMinSize ?? CLONE_MIN_SIZE;
   const maxCandidates = opts.candidates ?? 3;
-  const minSimilarity = opts.minSimilarity ?? REIMPLEMENTATION_MIN_SIMILARITY;
+  const maxTargets = opts.maxTargets ?? MAX_TARGETS;
+  const keep = globMatcher(opts.include, opts.exclude);
 
   const baseOid = new Map(base.files.map((f) => [f.path, f.oid]));
   const headOid = new Map(head.files.map((f) => [f.path, f.oid]));
@@ -181,8 +427,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   for (const f of base.files) {
     if (!headOid.has(f.path)) files.push({ path: f.path, status: "deleted" });
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const touched = new Set(files.map((f) => f.path));
+  files.sort((a, b) => cmp(a.path, b.path));
+  const excluded = files.filter((f) => !keep(f.path)).map((f) => f.path);
+  const touched = new Set(files.filter((f) => keep(f.path)).map((f) => f.path));
 
   const problems: FileProblem[] = [];
   for (const [side, s] of [["base", base], ["head", head]] as const) {
@@ -193,20 +440,18 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     }
   }
 
-  const baseById = new Map(base.defs.map((d) => [d.id, d]));
-  const headById = new Map(head.defs.map((d) => [d.id, d]));
-  const baseIds = new Set(base.ids);
+  const bix = sideIndex(base), hix = sideIndex(head);
+  const baseById = bix.byId, headById = hix.byId;
   const headIds = new Set(head.ids);
 
   // ---- changed functions, moves matched ------------------------------------------------------
   const changedDefs = head.defs.filter((d) => touched.has(d.file));
   const removed = base.defs.filter((d) => touched.has(d.file) && !headIds.has(d.id));
   const removedByHash = new Map<string, SideDef[]>();
+  const removedByName = new Map<string, SideDef[]>();
   for (const d of removed) {
-    if (!d.hash) continue;
-    const list = removedByHash.get(d.hash);
-    if (list) list.push(d);
-    else removedByHash.set(d.hash, [d]);
+    if (d.hash) post(removedByHash, d.hash, d);
+    post(removedByName, d.name, d);
   }
   const used = new Set<string>();
   const status = new Map<string, { status: ChangeStatus; from: SideDef | null }>();
@@ -226,8 +471,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   for (const h of changedDefs) {
     if (status.has(h.id) || baseById.has(h.id)) continue;
     let best: SideDef | null = null, bestSim = 0.6;
-    for (const d of removed) {
-      if (used.has(d.id) || d.name !== h.name) continue;
+    for (const d of removedByName.get(h.name) ?? []) {
+      if (used.has(d.id)) continue;
       const s = similarity(h.features, d.features);
       if (s >= bestSim) [best, bestSim] = [d, s];
     }
@@ -237,65 +482,104 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     } else status.set(h.id, { status: "added", from: null });
   }
 
-  // ---- what each changed function calls ------------------------------------------------------
-  const headList = head.defs;
-  const scopeOf = (side: Side, byId: Map<string, SideDef>, f: SideDef) => {
-    const uses = new Set(f.uses), calls = new Set([...f.callees, ...f.uses]);
-    // nested defs belong to F's body
-    for (const d of side.defs) {
-      if (nested(d.id, f.id) && byId.get(d.id) === d) {
-        for (const u of d.uses) (uses.add(u), calls.add(u));
-        for (const c of d.callees) calls.add(c);
-      }
+  // ---- what a function calls: its own keys and those of the defs nested in it ----------------
+  const scopeOf = (ix: SideIndex, f: SideDef) => {
+    const uses = new Set(f.uses), calls = new Set(ix.keys.get(f) ?? calleeSet(f));
+    for (const d of descendants(ix, f)) {
+      for (const u of d.uses) uses.add(u);
+      for (const c of ix.keys.get(d) ?? d.callees) calls.add(c);
     }
     return { uses, calls };
   };
 
-  // targets: defs of both sides, callable from elsewhere (not local to a function), not tests
-  const local = (g: SideDef) => {
+  /** G is a function something could call: not local to a function, not a test, audited. */
+  const callable = (g: SideDef, ix: SideIndex) => {
+    if (g.test || !keep(g.file)) return false;
     for (let i = g.id.lastIndexOf("."); i > 0; i = g.id.lastIndexOf(".", i - 1)) {
-      if (headById.has(g.id.slice(0, i))) return true;
+      if (ix.byId.has(g.id.slice(0, i))) return false;
     }
-    return false;
+    return true;
   };
-  const existing = (g: SideDef) => baseIds.has(g.id) && !isTestFunction(g) && !local(g);
-  const byCallee = new Map<string, SideDef[]>();
-  // per-def values computed once per audit (a large package has tens of thousands of defs)
-  const calleeMemo = new Map<SideDef, string[]>();
-  const calleesOf = (g: SideDef) => {
-    let c = calleeMemo.get(g);
-    if (!c) calleeMemo.set(g, c = calleeSet(g));
-    return c;
-  };
-  const totals = new Map<SideDef, number>();
-  const totalOf = (g: SideDef) => {
-    let t = totals.get(g);
-    if (t === undefined) totals.set(g, t = featureTotal(g.features));
-    return t;
-  };
-  for (const g of headList) {
-    if (g.callees.length < minCallees || calleesOf(g).length < minCallees || !existing(g)) continue;
-    for (const c of calleesOf(g)) {
-      const list = byCallee.get(c);
-      if (list) list.push(g);
-      else byCallee.set(c, [g]);
+  const targetMemo = new Map<SideDef, boolean>();
+  /** A base def that exists on the head side too and is callable there. */
+  const existingTarget = (g0: SideDef) => {
+    let ok = targetMemo.get(g0);
+    if (ok === undefined) {
+      const gh = headById.get(g0.id);
+      ok = baseById.get(g0.id) === g0 && gh !== undefined && callable(gh, hix) && callable(g0, bix);
+      targetMemo.set(g0, ok);
     }
-  }
+    return ok;
+  };
 
-  const words = new Map<SideDef, string[]>();
-  const wordsOf = (g: SideDef) => {
-    let w = words.get(g);
-    if (!w) words.set(g, w = nameWords(g.name));
-    return w;
+  const rules = baseRuleIndex(base, minCallees);
+  const cands = candidateIndex(base);
+  const shapes = sideShapeIndex(base, cloneThreshold, cloneMinSize);
+  const weights = bix.weights.functions > 0 ? bix.weights : hix.weights;
+  const contextOf = (f: SideDef, g: SideDef): Context =>
+    f.context !== "code" ? f.context : g.context;
+
+  const evidence = (callees: readonly string[], calls: ReadonlySet<string>) => {
+    const shared: string[] = [], missing: string[] = [];
+    const w: Record<string, number> = {};
+    let sw = 0, tw = 0;
+    for (const c of callees) {
+      const x = weights.weight(c);
+      w[c] = Math.round(x * 1000) / 1000;
+      tw += x;
+      if (calls.has(c)) {
+        shared.push(c);
+        sw += x;
+      } else missing.push(c);
+    }
+    return {
+      shared,
+      missing,
+      weights: w,
+      sharedWeight: sw,
+      overlap: callees.length ? shared.length / callees.length : null,
+      weightedOverlap: tw > 0 ? sw / tw : null,
+    };
   };
+
+  const pair = (
+    kind: FindingKind,
+    f: SideDef,
+    g: SideDef,
+    ev: ReturnType<typeof evidence>,
+    sim: number,
+    raw: number,
+    within: boolean,
+    notes: Note[],
+  ): Pair & { sharedWeight: number } => {
+    const context = contextOf(f, g);
+    return {
+      kind,
+      function: loc(f),
+      target: loc(g),
+      overlap: ev.overlap === null ? null : round(ev.overlap),
+      shared: ev.shared,
+      missing: ev.missing,
+      weights: ev.weights,
+      weightedOverlap: ev.weightedOverlap === null ? null : round(ev.weightedOverlap),
+      similarity: round(sim),
+      confidence: adjust(raw, context, notes),
+      context,
+      within,
+      notes,
+      sharedWeight: ev.sharedWeight,
+    };
+  };
+
   const changed: ChangedFunction[] = [];
-  const findings: Finding[] = [];
+  const pairs: (Pair & { sharedWeight: number })[] = [];
+  const audited: { h: SideDef; uses: Set<string>; calls: Set<string> }[] = [];
   for (const h of changedDefs) {
     const st = status.get(h.id);
     if (!st) continue;
-    const { uses, calls } = scopeOf(head, headById, h);
+    const { uses, calls } = scopeOf(hix, h);
     const reused = [...uses].filter((t) =>
-      t !== h.id && !nested(t, h.id) && baseIds.has(t) && headIds.has(t)
+      t !== h.id && !nested(t, h.id) && baseById.has(t) && headIds.has(t)
     ).sort();
     changed.push({
       id: h.id,
@@ -305,129 +589,221 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       status: st.status,
       from: st.from ? { id: st.from.id, file: st.from.file, line: st.from.start } : null,
       reused,
+      context: h.context,
     });
     if (st.status === "moved") continue;
-    const excluded = (g: SideDef) =>
-      g.id === h.id || g.id === st.from?.id || nested(g.id, h.id) || nested(h.id, g.id) ||
-      g.uses.includes(h.id) || !existing(g);
-    const before = st.from && st.status === "modified" ? scopeOf(base, baseById, st.from) : null;
+    audited.push({ h, uses, calls });
+    const self = (g: SideDef) =>
+      g.id === h.id || g.id === st.from?.id || nested(g.id, h.id) || nested(h.id, g.id);
+    const before = st.from && st.status === "modified" ? scopeOf(bix, st.from) : null;
+    const hCalls = calls.size;
 
-    // re-implementations: the paper's rule over G's sharing a callee with F
-    const hits = new Map<SideDef, number>();
-    for (const c of calls) {
-      for (const g of byCallee.get(c) ?? []) hits.set(g, (hits.get(g) ?? 0) + 1);
-    }
+    // re-implementations: every G the rule holds for (the prefix index finds them all)
+    const seen = new Set<SideDef>();
     const flagged = new Set<string>();
-    const hTotal = totalOf(h);
-    for (const [g, n] of hits) {
-      const callees = calleesOf(g);
-      // cheap pre-filter only; the decision is isReimplemented's
-      if (n < REIMPLEMENTATION_SHARE * callees.length - 1e-9 || excluded(g)) continue;
-      const called = uses.has(g.id);
-      const r = isReimplemented(called, callees, calls);
-      if (!r.reimplemented || callees.length < minCallees) continue;
-      // G as it existed before the change must be re-implemented too (a stub filled in by the same
-      // change is not an existing implementation)
-      const g0 = baseById.get(g.id) ?? g;
-      if (g0 !== g) {
-        const old = calleeSet(g0);
-        if (old.length < minCallees || !isReimplemented(called, old, calls).reimplemented) continue;
+    for (const c of calls) {
+      for (const g0 of rules.postings.get(c) ?? []) {
+        if (seen.has(g0)) continue;
+        seen.add(g0);
+        if (self(g0) || !existingTarget(g0)) continue;
+        const callees = bix.keys.get(g0)!;
+        const called = uses.has(g0.id);
+        const r = isReimplemented(called, callees, calls);
+        if (!r.reimplemented) continue;
+        const gh = headById.get(g0.id)!;
+        const notes: Note[] = [];
+        if (
+          before && isReimplemented(before.uses.has(g0.id), callees, before.calls).reimplemented
+        ) {
+          notes.push("preexisting");
+        }
+        if (gh.uses.includes(h.id)) notes.push("extracted");
+        if (
+          gh.hash !== g0.hash && !isReimplemented(called, hix.keys.get(gh)!, calls).reimplemented
+        ) notes.push("target-rewritten");
+        const ev = evidence(callees, calls);
+        const sim = similarity(h.features, gh.features);
+        const raw = ruleConfidence({
+          weightedOverlap: ev.weightedOverlap ?? 0,
+          sharedWeight: ev.sharedWeight,
+          focus: hCalls ? ev.shared.length / hCalls : 0,
+          similarity: sim,
+        });
+        flagged.add(g0.id);
+        pairs.push(pair("reimplementation", h, gh, ev, sim, raw, false, notes));
       }
-      // not introduced by this change: F's old version already re-implemented G's old version
-      if (
-        before && isReimplemented(before.uses.has(g.id), calleeSet(g0), before.calls).reimplemented
-      ) continue;
-      const sim = similarity(h.features, g.features);
-      flagged.add(g.id);
-      // the rule corroborated by the shape: built alike, not just calling common helpers
-      const kind = sim >= minSimilarity ? "reimplementation" : "candidate";
-      findings.push(finding(kind, h, g, callees, calls, sim, 0.6 * (r.overlap ?? 0) + 0.4 * sim));
     }
 
-    // structural clones and candidates over every existing function
-    const clones: Finding[] = [];
-    const cands: Finding[] = [];
-    const hWords = nameWords(h.name);
-    for (const g of headList) {
-      // cheapest tests first: a candidate shares a callee, a clone has a comparable size
-      let any = false;
-      for (const c of g.callees) {
-        if (calls.has(c)) {
-          any = true;
-          break;
+    // structural clones (the shape prefix index finds every G at least cloneThreshold alike)
+    const hTotal = featureTotal(h.features);
+    if (h.size >= cloneMinSize) {
+      // G as it was before the change (the existing function), as for the rule
+      for (const g0 of shapeCandidates(shapes, h)) {
+        if (flagged.has(g0.id) || self(g0) || uses.has(g0.id) || !existingTarget(g0)) continue;
+        const g = headById.get(g0.id)!;
+        if (g.uses.includes(h.id)) continue;
+        const gTotal = featureTotal(g0.features);
+        if (Math.min(hTotal, gTotal) < cloneThreshold * Math.max(hTotal, gTotal)) continue;
+        const sim = similarity(h.features, g0.features);
+        if (sim < cloneThreshold) continue;
+        const notes: Note[] = [];
+        // a clone already before the change (both edited alike)
+        if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) {
+          notes.push("preexisting");
         }
+        const ev = evidence(bix.keys.get(g0)!, calls);
+        const raw = cloneConfidence({
+          similarity: sim,
+          size: Math.min(h.size, g0.size),
+          weightedOverlap: ev.weightedOverlap ?? 0,
+        });
+        flagged.add(g0.id);
+        pairs.push(pair("clone", h, g, ev, sim, raw, false, notes));
       }
-      const sizeOk = h.size >= cloneMinSize && g.size >= cloneMinSize &&
-        Math.min(hTotal, totalOf(g)) >= cloneThreshold * Math.max(hTotal, totalOf(g));
-      if (!any && !sizeOk) continue;
-      if (flagged.has(g.id) || uses.has(g.id) || excluded(g)) continue;
-      const callees = calleesOf(g);
-      let shared = 0;
-      for (const c of callees) if (calls.has(c)) shared++;
-      const nameSim = jaccard(hWords, wordsOf(g));
-      const sim = similarity(h.features, g.features);
-      const g0 = baseById.get(g.id) ?? g;
-      if (sizeOk && sim >= cloneThreshold) {
-        // a clone already before the change (both edited alike) is not new
-        if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) continue;
-        clones.push(finding("clone", h, g, callees, calls, sim, sim));
-        continue;
-      }
-      if (shared === 0) continue;
+    }
+
+    // candidates: existing functions sharing F's rare callees
+    const shared = new Map<SideDef, number>();
+    for (const c of calls) {
+      for (const g0 of cands.postings.get(c) ?? []) shared.set(g0, (shared.get(g0) ?? 0) + 1);
+    }
+    const found: (Pair & { sharedWeight: number })[] = [];
+    const hWords = nameWords(h.name);
+    for (const [g0] of shared) {
+      if (flagged.has(g0.id) || uses.has(g0.id) || self(g0) || !existingTarget(g0)) continue;
+      const gh = headById.get(g0.id)!;
+      if (gh.uses.includes(h.id)) continue;
+      const callees = bix.keys.get(g0)!;
+      const ev = evidence(callees, calls);
       if (before) {
         let sharedBefore = 0;
-        for (const c of calleeSet(g0)) if (before.calls.has(c)) sharedBefore++;
-        if (sharedBefore >= shared) continue; // the change added no shared callee
+        for (const c of callees) if (before.calls.has(c)) sharedBefore++;
+        if (sharedBefore >= ev.shared.length) continue; // the change added no shared callee
       }
-      const calleeSim = jaccard(callees, calls);
-      const paramSim = jaccard(h.params, g.params);
-      const score = 0.45 * calleeSim + 0.25 * sim + 0.2 * nameSim + 0.1 * paramSim;
+      let union = 0;
+      for (const c of calls) union += weights.weight(c);
+      for (const c of ev.missing) union += weights.weight(c);
+      const calleeSim = union > 0 ? ev.sharedWeight / union : 0;
+      const sim = similarity(h.features, gh.features);
+      // F's name is a signal, its parameter and local names are not (renaming them changes nothing)
+      const score = 0.55 * calleeSim + 0.25 * sim + 0.2 * jaccard(hWords, nameWords(gh.name));
       if (score < 0.35) continue;
-      cands.push(finding("candidate", h, g, callees, calls, sim, score));
+      found.push(pair("candidate", h, gh, ev, sim, candidateConfidence(score), false, []));
     }
-    const top = (xs: Finding[], n: number) =>
-      xs.sort((a, b) => b.score - a.score || cmp(a.target.id, b.target.id)).slice(0, n);
-    findings.push(...top(clones, 3), ...top(cands, maxCandidates));
+    found.sort(byEvidence);
+    pairs.push(...found.slice(0, maxCandidates));
   }
-  const order: Record<FindingKind, number> = { reimplementation: 0, clone: 1, candidate: 2 };
+
+  // ---- duplicates made within the change: two new functions ----------------------------------
+  const fresh = audited.filter(({ h }) =>
+    status.get(h.id)?.status === "added" && headById.get(h.id) === h && callable(h, hix) &&
+    h.context !== "generated"
+  );
+  if (fresh.length > MAX_WITHIN) {
+    problems.push({
+      side: "head",
+      file: fresh[0].h.file,
+      line: null,
+      message:
+        `${fresh.length} new functions: duplicates within the change not searched (more than ${MAX_WITHIN})`,
+    });
+  } else if (fresh.length > 1) {
+    const within = ruleIndex(fresh.map((x) => x.h), hix, minCallees);
+    const withinShapes = shapeIndex(fresh.map((x) => x.h), cloneThreshold, cloneMinSize);
+    const freshSet = new Set(fresh.map((x) => x.h));
+    for (const { h, uses, calls } of fresh) {
+      const other = (g: SideDef) =>
+        g !== h && freshSet.has(g) && !nested(g.id, h.id) && !nested(h.id, g.id) &&
+        !uses.has(g.id) && !g.uses.includes(h.id);
+      const flagged = new Set<SideDef>();
+      const seen = new Set<SideDef>();
+      for (const c of calls) {
+        for (const g of within.postings.get(c) ?? []) {
+          if (seen.has(g) || !other(g)) continue;
+          seen.add(g);
+          const callees = hix.keys.get(g)!;
+          if (!isReimplemented(uses.has(g.id), callees, calls).reimplemented) continue;
+          const ev = evidence(callees, calls);
+          const sim = similarity(h.features, g.features);
+          const raw = ruleConfidence({
+            weightedOverlap: ev.weightedOverlap ?? 0,
+            sharedWeight: ev.sharedWeight,
+            focus: calls.size ? ev.shared.length / calls.size : 0,
+            similarity: sim,
+          });
+          flagged.add(g);
+          pairs.push(pair("reimplementation", h, g, ev, sim, raw, true, []));
+        }
+      }
+      if (h.size < cloneMinSize) continue;
+      for (const g of shapeCandidates(withinShapes, h)) {
+        if (flagged.has(g) || !other(g)) continue;
+        const sim = similarity(h.features, g.features);
+        if (sim < cloneThreshold) continue;
+        const ev = evidence(hix.keys.get(g)!, calls);
+        const raw = cloneConfidence({
+          similarity: sim,
+          size: Math.min(h.size, g.size),
+          weightedOverlap: ev.weightedOverlap ?? 0,
+        });
+        pairs.push(pair("clone", h, g, ev, sim, raw, true, []));
+      }
+    }
+  }
+
+  // ---- one report per pair of changed functions, one finding per function --------------------
+  const changedIds = new Set(audited.map((x) => x.h.id));
+  const byPair = new Map<string, Pair & { sharedWeight: number }>();
+  for (const p of pairs) byPair.set(`${p.kind}\0${p.function.id}\0${p.target.id}`, p);
+  const kept = pairs.filter((p) => {
+    if (!changedIds.has(p.target.id)) return true;
+    const back = byPair.get(`${p.kind}\0${p.target.id}\0${p.function.id}`);
+    if (!back) return true;
+    // both directions hold: keep the better evidence; on a tie the later function (by file and
+    // line) is the copy, F
+    const c = back.confidence - p.confidence || back.sharedWeight - p.sharedWeight ||
+      back.similarity - p.similarity;
+    if (c !== 0) return c < 0;
+    return cmp(p.function.file, back.function.file) > 0 ||
+      (p.function.file === back.function.file && p.function.line > back.function.line);
+  });
+  const groups = new Map<string, (Pair & { sharedWeight: number })[]>();
+  for (const p of kept) {
+    const k = `${p.function.id}\0${p.function.line}`;
+    const list = groups.get(k);
+    if (list) list.push(p);
+    else groups.set(k, [p]);
+  }
+  const findings: Finding[] = [];
+  for (const list of groups.values()) {
+    list.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byEvidence(a, b));
+    const [best, ...rest] = list.map(strip);
+    const shown = maxTargets > 0 ? rest.slice(0, maxTargets) : rest;
+    const omitted = { reimplementation: 0, clone: 0, candidate: 0 };
+    for (const p of rest.slice(shown.length)) omitted[p.kind]++;
+    findings.push({ ...best, alternatives: shown, omitted });
+  }
   findings.sort((a, b) =>
-    order[a.kind] - order[b.kind] || b.score - a.score || cmp(a.function.id, b.function.id) ||
-    cmp(a.target.id, b.target.id)
+    b.confidence - a.confidence || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+    cmp(a.function.id, b.function.id) || cmp(a.target.id, b.target.id)
   );
   changed.sort((a, b) => cmp(a.file, b.file) || a.line - b.line);
-  return { files, changed, findings, problems };
+  return { files, excluded, changed, findings, problems };
 }
 
-/**
- * The distinct non-builtin callees of a def as the rule counts them: `C()` is one call, so a
- * class's `C.__init__` (which the code model adds beside `C`) is dropped when `C` is there.
- */
-export function calleeSet(d: { callees: readonly string[] }): string[] {
-  const set = new Set(d.callees);
-  return [...set].filter((c) => !(c.endsWith(".__init__") && set.has(c.slice(0, -9))));
+/** Order of pairs: confidence, then the evidence (rare callees shared, shape), then ids. */
+function byEvidence(
+  a: Pair & { sharedWeight: number },
+  b: Pair & { sharedWeight: number },
+): number {
+  return b.confidence - a.confidence || b.sharedWeight - a.sharedWeight ||
+    b.similarity - a.similarity || cmp(a.target.id, b.target.id) ||
+    cmp(a.function.id, b.function.id);
 }
 
-/** A finding of F about G, with the evidence: G's callees F calls and does not call. */
-function finding(
-  kind: FindingKind,
-  h: SideDef,
-  g: SideDef,
-  callees: string[],
-  calls: ReadonlySet<string>,
-  sim: number,
-  score: number,
-): Finding {
-  const shared = callees.filter((c) => calls.has(c)).sort();
-  return {
-    kind,
-    function: loc(h),
-    target: loc(g),
-    overlap: callees.length ? shared.length / callees.length : null,
-    shared,
-    missing: callees.filter((c) => !calls.has(c)).sort(),
-    similarity: round(sim),
-    score: round(score),
-  };
+function strip(p: Pair & { sharedWeight: number }): Pair {
+  const { sharedWeight: _w, ...rest } = p;
+  return rest;
 }
 
 function round(x: number): number {

@@ -1,10 +1,26 @@
 /**
- * The audit report in four formats: terminal text, JSON, Markdown (a pull-request comment) and
- * SARIF 2.1.0 (code-scanning upload), plus the exit status of `--fail-on`.
+ * The audit report in four formats — terminal text, JSON, Markdown (a pull-request comment that
+ * fits GitHub's 65,536-character limit) and SARIF 2.1.0 (code-scanning upload) — and the exit
+ * status of `--fail-on`.
  *
+ * Findings are grouped in sections: the project's own code (re-implementations and clones), the
+ * duplicates made within the change, reuse candidates, then test, vendored and generated code
+ * (lib/audit/context.ts); each finding names its best target, its evidence (callees shared with
+ * their weights, the shape similarity, notes) and its confidence, and lists its alternatives.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseFailOn } from "./format.ts";
+ * assert.equal(parseFailOn("none"), null);
+ * assert.equal(parseFailOn("high"), 0.7);
+ * assert.equal(parseFailOn("0.35"), 0.35);
+ * assert.throws(() => parseFailOn("often"));
+ * ```
  * @module
  */
-import type { Finding } from "./change.ts";
+import type { Finding, FindingKind, Pair } from "./change.ts";
+import type { Context } from "./context.ts";
 import type { AuditReport } from "./report.ts";
 
 /** Output formats of the `audit` command. */
@@ -12,13 +28,82 @@ export const FORMATS = ["text", "json", "md", "sarif"] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** Version of the JSON report shape. */
-export const REPORT_VERSION = 1;
+export const REPORT_VERSION = 2;
 
-const TITLE: Record<Finding["kind"], string> = {
+/** Named confidence thresholds of `--fail-on`. */
+export const CONFIDENCE_LEVELS = { any: 0, low: 0.3, medium: 0.5, high: 0.7 } as const;
+
+/**
+ * Default `--fail-on` threshold: a re-implementation in the project's own code with at least
+ * this confidence fails the check (docs/audit.md, "Precision", says how it was chosen).
+ */
+export const DEFAULT_FAIL_ON = CONFIDENCE_LEVELS.medium;
+
+/** Contexts whose findings fail the check by default (tests, vendored, generated code do not). */
+export const DEFAULT_FAIL_CONTEXTS: readonly Context[] = ["code"];
+
+/** GitHub's limit on a comment body, in characters. */
+export const GITHUB_COMMENT_LIMIT = 65536;
+
+/**
+ * A `--fail-on` value as a confidence threshold: `none` (null: never fail), `any` (every
+ * re-implementation), `low`, `medium`, `high`, `reimplementation` (the default, kept for
+ * scripts written before confidences), or a number in [0, 1]. Throws on anything else.
+ */
+export function parseFailOn(value: string): number | null {
+  if (value === "none") return null;
+  if (value === "reimplementation") return DEFAULT_FAIL_ON;
+  if (Object.hasOwn(CONFIDENCE_LEVELS, value)) {
+    return CONFIDENCE_LEVELS[value as keyof typeof CONFIDENCE_LEVELS];
+  }
+  const x = Number(value);
+  if (value.trim() !== "" && Number.isFinite(x) && x >= 0 && x <= 1) return x;
+  throw new Error(
+    `--fail-on must be none, any, low, medium, high or a confidence in [0, 1], got '${value}'`,
+  );
+}
+
+const TITLE: Record<FindingKind, string> = {
   reimplementation: "re-implements",
   clone: "structural clone of",
   candidate: "could call",
 };
+
+const CONTEXT_TITLE: Record<Exclude<Context, "code">, string> = {
+  test: "Test code",
+  vendored: "Vendored code",
+  generated: "Generated code",
+};
+
+const NOTE_TEXT: Record<string, string> = {
+  preexisting: "already so before the change",
+  extracted: "the target now calls this function (code extracted from it)",
+  "target-rewritten": "the change rewrote the target",
+};
+
+/** Sections of a report, in order: a title and the findings in it. */
+export function sections(r: AuditReport): { key: string; title: string; findings: Finding[] }[] {
+  const out: { key: string; title: string; findings: Finding[] }[] = [
+    { key: "code", title: "Re-implementations and clones", findings: [] },
+    { key: "within", title: "Duplicated within the change", findings: [] },
+    { key: "candidate", title: "Existing functions it could call", findings: [] },
+    { key: "test", title: CONTEXT_TITLE.test, findings: [] },
+    { key: "vendored", title: CONTEXT_TITLE.vendored, findings: [] },
+    { key: "generated", title: CONTEXT_TITLE.generated, findings: [] },
+  ];
+  const at = new Map(out.map((s) => [s.key, s]));
+  for (const f of r.findings) {
+    const key = f.context !== "code"
+      ? f.context
+      : f.within
+      ? "within"
+      : f.kind === "candidate"
+      ? "candidate"
+      : "code";
+    at.get(key)!.findings.push(f);
+  }
+  return out.filter((s) => s.findings.length);
+}
 
 function pct(x: number | null): string {
   return x === null ? "–" : `${Math.round(x * 100)}%`;
@@ -28,26 +113,52 @@ function short(commit: string | null, rev: string): string {
   return commit ? `${rev} (${commit.slice(0, 12)})` : rev;
 }
 
-function evidence(f: Finding): string {
+function weighted(keys: readonly string[], w: Record<string, number>): string {
+  return keys.map((k) => `${k} (${(w[k] ?? 0).toFixed(2)})`).join(", ");
+}
+
+/** One line of evidence: callees, weighted overlap, shape, confidence. */
+function evidence(p: Pair): string {
   const parts: string[] = [];
-  if (f.kind !== "clone" || f.shared.length) {
+  const n = p.shared.length + p.missing.length;
+  if (p.kind !== "clone" || p.shared.length) {
     parts.push(
-      `calls ${f.shared.length}/${f.shared.length + f.missing.length} of its callees (${
-        pct(f.overlap)
+      `calls ${p.shared.length}/${n} of its callees (${pct(p.overlap)}, weighted ${
+        pct(p.weightedOverlap)
       })`,
     );
   }
-  parts.push(`AST similarity ${f.similarity.toFixed(2)}`);
+  parts.push(`AST similarity ${p.similarity.toFixed(2)}`);
+  parts.push(`confidence ${p.confidence.toFixed(2)}`);
   return parts.join(", ");
 }
 
+function notes(p: Pair): string {
+  return p.notes.map((n) => NOTE_TEXT[n] ?? n).join("; ");
+}
+
 function counts(r: AuditReport) {
-  const by = (k: Finding["kind"]) => r.findings.filter((f) => f.kind === k).length;
+  const by = (k: FindingKind) => r.findings.filter((f) => f.kind === k).length;
+  const pairs = (k: FindingKind) =>
+    r.findings.reduce(
+      (n, f) =>
+        n + (f.kind === k ? 1 : 0) + f.alternatives.filter((a) => a.kind === k).length +
+        f.omitted[k],
+      0,
+    );
   return {
     reimplementation: by("reimplementation"),
     clone: by("clone"),
     candidate: by("candidate"),
+    within: r.findings.filter((f) => f.within).length,
+    pairs: { reimplementation: pairs("reimplementation"), clone: pairs("clone") },
   };
+}
+
+function omittedText(f: Finding): string {
+  const parts = (Object.entries(f.omitted) as [FindingKind, number][]).filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`);
+  return parts.length ? `+ ${parts.join(", ")} more target(s) (--max-targets)` : "";
 }
 
 /** The readable terminal report. */
@@ -62,24 +173,47 @@ export function formatText(r: AuditReport): string {
   );
   out.push(
     `${r.files.length} Python file(s) changed; ${reported.length} function(s) added or changed` +
-      (moved ? `, ${moved} moved or renamed (not audited)` : ""),
+      (moved ? `, ${moved} moved or renamed (not audited)` : "") +
+      (r.excluded.length ? `; ${r.excluded.length} file(s) excluded by --include/--exclude` : ""),
   );
   const c = counts(r);
   out.push(
-    `${c.reimplementation} re-implementation(s), ${c.clone} structural clone(s), ${c.candidate} candidate(s)`,
+    `${c.reimplementation} re-implementation(s), ${c.clone} structural clone(s), ${c.candidate} candidate(s)` +
+      (c.within ? ` (${c.within} within the change)` : ""),
   );
-  for (const ch of reported) {
-    const fs = r.findings.filter((f) => f.function.id === ch.id);
-    out.push("", `${ch.file}:${ch.line} ${ch.id} (${ch.status})`);
-    if (ch.reused.length) out.push(`  reuses: ${ch.reused.join(", ")}`);
-    for (const f of fs) {
-      out.push(`  ${TITLE[f.kind]} ${f.target.id} at ${f.target.file}:${f.target.line}`);
-      out.push(`    ${evidence(f)}`);
-      if (f.kind === "reimplementation" || f.kind === "candidate") {
-        if (f.shared.length) out.push(`    shared: ${f.shared.join(", ")}`);
-        if (f.missing.length) out.push(`    not called: ${f.missing.join(", ")}`);
+  for (const s of sections(r)) {
+    out.push("", `== ${s.title} ==`);
+    for (const f of s.findings) {
+      out.push(
+        "",
+        `${f.function.file}:${f.function.line} ${f.function.id}`,
+        `  ${TITLE[f.kind]} ${f.target.id} at ${f.target.file}:${f.target.line}${
+          f.within ? " (new in this change too)" : ""
+        }`,
+        `    ${evidence(f)}`,
+      );
+      if (f.kind !== "clone" && f.shared.length) {
+        out.push(`    shared: ${weighted(f.shared, f.weights)}`);
       }
+      if (f.kind !== "clone" && f.missing.length) {
+        out.push(`    not called: ${weighted(f.missing, f.weights)}`);
+      }
+      if (f.notes.length) out.push(`    note: ${notes(f)}`);
+      for (const a of f.alternatives) {
+        out.push(
+          `  also ${TITLE[a.kind]} ${a.target.id} at ${a.target.file}:${a.target.line}: ${
+            evidence(a)
+          }${a.notes.length ? `; ${notes(a)}` : ""}`,
+        );
+      }
+      const more = omittedText(f);
+      if (more) out.push(`  ${more}`);
     }
+  }
+  const reuse = reported.filter((x) => x.reused.length);
+  if (reuse.length) {
+    out.push("", "== Reuse of existing functions ==");
+    for (const x of reuse) out.push(`${x.file}:${x.line} ${x.id} reuses ${x.reused.join(", ")}`);
   }
   if (r.problems.length) {
     out.push("", "Files with problems (analysed as far as possible):");
@@ -95,68 +229,134 @@ export function formatJson(r: AuditReport): string {
   return JSON.stringify({ version: REPORT_VERSION, ...r, summary: counts(r) }, null, 2);
 }
 
+/** Text for a Markdown table cell or list item: pipes, line breaks and markup made inert. */
 function mdCell(s: string): string {
-  return s.replaceAll("|", "\\|").replaceAll("\n", " ");
+  return s.replace(/[\\`*_{}[\]()<>#+!|~]/g, "\\$&").replace(/[\r\n]+/g, " ");
 }
 
-/** Markdown for a pull-request comment. */
-export function formatMarkdown(r: AuditReport): string {
+function mdCode(s: string): string {
+  // a code span as long as needed, its content kept on one line
+  const text = s.replace(/[\r\n]+/g, " ");
+  let fence = "`";
+  while (text.includes(fence)) fence += "`";
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text.replaceAll("|", "\\|")}${pad}${fence}`;
+}
+
+/** Options of {@link formatMarkdown}. */
+export interface MarkdownOptions {
+  /** Largest comment, in UTF-16 code units (default {@link GITHUB_COMMENT_LIMIT}). */
+  limit?: number;
+  /** Where the full report is (a URL or a file name), named when the comment is cut. */
+  fullReport?: string;
+}
+
+/**
+ * Markdown for a pull-request comment: a headline, a table per section (most confident first,
+ * alternatives in the same row), reuse and problems in collapsed sections. When the whole does
+ * not fit `limit`, the least confident rows are left off and a line says how many and where the
+ * full report is.
+ */
+export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): string {
+  const limit = opts.limit ?? GITHUB_COMMENT_LIMIT;
   const c = counts(r);
   const reported = r.changed.filter((x) => x.status !== "moved");
-  const out = [
+  const head = [
     "### reporeuse audit",
     "",
-    `${short(r.base.commit, r.base.rev)} → ${
-      short(r.head.commit, r.head.rev)
+    `${mdCell(short(r.base.commit, r.base.rev))} → ${
+      mdCell(short(r.head.commit, r.head.rev))
     }: ${reported.length} function(s) added or changed in ${r.files.length} Python file(s).`,
     "",
     c.reimplementation
-      ? `**${c.reimplementation} re-implementation(s)** of existing functions (the new code calls ≥ 80% of what the existing function calls, instead of calling it).`
+      ? `**${c.reimplementation} function(s) re-implement existing code** (they call ≥ 80% of what an existing function calls instead of calling it; RepoReuse §3.3.2).`
       : "No re-implementation of existing functions found.",
   ];
-  const table = (kind: Finding["kind"], heading: string) => {
-    const fs = r.findings.filter((f) => f.kind === kind);
-    if (!fs.length) return;
-    out.push(
-      "",
-      `#### ${heading}`,
-      "",
-      "| New or changed | Existing | Evidence |",
-      "|---|---|---|",
+  const secs = sections(r);
+  const row = (f: Finding) => {
+    const also = f.alternatives.map((a) =>
+      `${TITLE[a.kind]} ${mdCode(a.target.id)} (${a.confidence.toFixed(2)})`
     );
-    for (const f of fs) {
-      out.push(
-        `| \`${mdCell(f.function.id)}\` ${mdCell(f.function.file)}:${f.function.line} | \`${
-          mdCell(f.target.id)
-        }\` ${mdCell(f.target.file)}:${f.target.line} | ${mdCell(evidence(f))} |`,
-      );
-    }
+    const more = omittedText(f);
+    const ev = [
+      mdCell(evidence(f)),
+      f.kind !== "clone" && f.shared.length
+        ? `shared: ${mdCell(weighted(f.shared, f.weights))}`
+        : "",
+      f.notes.length ? `note: ${mdCell(notes(f))}` : "",
+      also.length ? `also: ${also.join(", ")}` : "",
+      more ? mdCell(more) : "",
+    ].filter(Boolean).join("<br>");
+    return `| ${f.confidence.toFixed(2)} | ${TITLE[f.kind]} | ${mdCode(f.function.id)} ${
+      mdCell(f.function.file)
+    }:${f.function.line} | ${mdCode(f.target.id)} ${
+      mdCell(f.target.file)
+    }:${f.target.line} | ${ev} |`;
   };
-  table("reimplementation", "Re-implementations");
-  table("clone", "Structural clones");
-  table("candidate", "Existing functions it could call");
+  const tail: string[] = [];
   const reuse = reported.filter((x) => x.reused.length);
   if (reuse.length) {
-    out.push("", "<details><summary>Reuse of existing functions</summary>", "");
-    for (const x of reuse) {
-      out.push(`- \`${x.id}\` calls ${x.reused.map((t) => `\`${t}\``).join(", ")}`);
-    }
-    out.push("", "</details>");
+    tail.push("", "<details><summary>Reuse of existing functions</summary>", "");
+    for (const x of reuse) tail.push(`- ${mdCode(x.id)} calls ${x.reused.map(mdCode).join(", ")}`);
+    tail.push("", "</details>");
   }
   if (r.problems.length) {
-    out.push("", "#### Files with problems", "");
+    tail.push("", "<details><summary>Files with problems</summary>", "");
     for (const p of r.problems) {
-      out.push(
-        `- ${p.side}: \`${mdCell(p.file)}\`${p.line ? `:${p.line}` : ""} — ${mdCell(p.message)}`,
+      tail.push(
+        `- ${p.side}: ${mdCode(p.file)}${p.line ? `:${p.line}` : ""} — ${mdCell(p.message)}`,
       );
     }
+    tail.push("", "</details>");
   }
-  return out.join("\n");
+  const render = (rows: number, withTail: boolean) => {
+    const out = [...head];
+    let left = rows, cut = 0;
+    for (const s of secs) {
+      const shown = s.findings.slice(0, Math.max(0, left));
+      left -= shown.length;
+      cut += s.findings.length - shown.length;
+      if (!shown.length) continue;
+      out.push(
+        "",
+        `#### ${s.title} (${s.findings.length})`,
+        "",
+        "| Confidence | Finding | New or changed | Existing | Evidence |",
+        "|---:|---|---|---|---|",
+        ...shown.map(row),
+      );
+    }
+    if (withTail) out.push(...tail);
+    if (cut || !withTail) {
+      const where = opts.fullReport
+        ? `the full report: ${mdCell(opts.fullReport)}`
+        : "the full report: run `reporeuse audit --format json` (or see the SARIF upload)";
+      out.push(
+        "",
+        `_${cut ? `${cut} less confident finding(s)` : "Some details"}${
+          !withTail && cut ? " and the reuse and problem lists" : ""
+        } not shown to fit GitHub's comment limit; see ${where}._`,
+      );
+    }
+    return out.join("\n");
+  };
+  const total = secs.reduce((n, s) => n + s.findings.length, 0);
+  let text = render(total, true);
+  if (text.length <= limit) return text;
+  // keep the most rows that fit (rows are taken in section order, most confident first)
+  let lo = 0, hi = total;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (render(mid, false).length <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  text = render(lo, false);
+  return text.length <= limit ? text : text.slice(0, limit);
 }
 
 /** The SARIF rule of each finding kind: id, name, level (of its results too) and descriptions. */
 const RULES: Record<
-  Finding["kind"],
+  FindingKind,
   { id: string; name: string; level: "warning" | "note"; short: string; full: string }
 > = {
   reimplementation: {
@@ -165,7 +365,7 @@ const RULES: Record<
     level: "warning",
     short: "New code re-implements an existing function",
     full:
-      "A new or changed function does not call an existing function G but calls at least 80% of G's non-builtin callees (G calling at least three): RepoReuse paper, §3.3.2.",
+      "A new or changed function does not call an existing function G but calls at least 80% of G's non-builtin callees (G calling at least three): RepoReuse paper, §3.3.2. The confidence (result rank) weighs the shared callees by rarity, the shape similarity and the context.",
   },
   clone: {
     id: "RR002",
@@ -191,9 +391,9 @@ export const SARIF_RULES = {
   candidate: RULES.candidate.id,
 } as const;
 
-/** A SARIF 2.1.0 log with one run of tool `reporeuse`. */
+/** A SARIF 2.1.0 log with one run of tool `reporeuse` (one result per finding). */
 export function formatSarif(r: AuditReport, version = "0.1.0"): string {
-  const kinds = Object.keys(RULES) as Finding["kind"][];
+  const kinds = Object.keys(RULES) as FindingKind[];
   const rules = kinds.map((k) => ({
     id: RULES[k].id,
     name: RULES[k].name,
@@ -202,35 +402,49 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
     defaultConfiguration: { level: RULES[k].level },
   }));
   const region = (line: number, end: number) => ({ startLine: line, endLine: Math.max(line, end) });
+  const location = (l: Pair["target"]) => ({
+    artifactLocation: { uri: l.file, uriBaseId: "SRCROOT" },
+    region: region(l.line, l.end),
+  });
   const results = r.findings.map((f) => ({
     ruleId: RULES[f.kind].id,
     ruleIndex: kinds.indexOf(f.kind),
-    level: RULES[f.kind].level,
+    level: f.context === "code" ? RULES[f.kind].level : "note",
+    rank: Math.round(f.confidence * 1000) / 10,
     message: {
-      text: `${f.function.id} ${TITLE[f.kind]} [${f.target.id}](1) (${evidence(f)})`,
+      text: `${f.function.id} ${TITLE[f.kind]} [${f.target.id}](1) (${evidence(f)})${
+        f.alternatives.length ? `; also ${f.alternatives.length} other target(s)` : ""
+      }`,
     },
     locations: [{
-      physicalLocation: {
-        artifactLocation: { uri: f.function.file, uriBaseId: "SRCROOT" },
-        region: region(f.function.line, f.function.end),
-      },
+      physicalLocation: location(f.function),
       logicalLocations: [{ fullyQualifiedName: f.function.id, kind: "function" }],
     }],
-    relatedLocations: [{
-      id: 1,
-      physicalLocation: {
-        artifactLocation: { uri: f.target.file, uriBaseId: "SRCROOT" },
-        region: region(f.target.line, f.target.end),
-      },
-      message: { text: f.target.id },
-    }],
+    relatedLocations: [
+      { id: 1, physicalLocation: location(f.target), message: { text: f.target.id } },
+      ...f.alternatives.map((a, i) => ({
+        id: i + 2,
+        physicalLocation: location(a.target),
+        message: { text: `${TITLE[a.kind]} ${a.target.id} (confidence ${a.confidence})` },
+      })),
+    ],
     partialFingerprints: { "reporeuse/v1": `${f.kind}:${f.function.id}:${f.target.id}` },
     properties: {
+      confidence: f.confidence,
+      context: f.context,
+      within: f.within,
+      notes: f.notes,
       overlap: f.overlap,
+      weightedOverlap: f.weightedOverlap,
       similarity: f.similarity,
-      score: f.score,
       shared: f.shared,
       missing: f.missing,
+      weights: f.weights,
+      alternatives: f.alternatives.map((a) => ({
+        kind: a.kind,
+        target: a.target.id,
+        confidence: a.confidence,
+      })),
     },
   }));
   const log = {
@@ -271,26 +485,42 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
   return JSON.stringify(log, null, 2);
 }
 
-/** The formatter of each output format. */
-const FORMATTERS: Record<Format, (r: AuditReport) => string> = {
-  text: formatText,
-  json: formatJson,
-  md: formatMarkdown,
-  sarif: (r) => formatSarif(r),
-};
-
-/** The report in a format. */
-export function formatReport(r: AuditReport, format: Format): string {
-  return FORMATTERS[format](r);
+/** The report in a format (`md` takes {@link MarkdownOptions}). */
+export function formatReport(r: AuditReport, format: Format, md: MarkdownOptions = {}): string {
+  switch (format) {
+    case "text":
+      return formatText(r);
+    case "json":
+      return formatJson(r);
+    case "md":
+      return formatMarkdown(r, md);
+    case "sarif":
+      return formatSarif(r);
+  }
 }
 
-/** `--fail-on` values. */
-export const FAIL_ON = ["reimplementation", "none"] as const;
-export type FailOn = (typeof FAIL_ON)[number];
+/** What fails the check (`--fail-on`, `--fail-contexts`). */
+export interface FailOn {
+  /** Confidence threshold (null: never fail). */
+  threshold: number | null;
+  /** Contexts whose findings count (default {@link DEFAULT_FAIL_CONTEXTS}). */
+  contexts?: readonly Context[];
+}
 
-/** Exit status: 1 when `failOn` is `reimplementation` and there is one, else 0. */
+/**
+ * The re-implementations that fail the check: those at or above the threshold, in the contexts
+ * that count (a duplicate made within the change counts like any other).
+ */
+export function failing(r: AuditReport, failOn: FailOn): Pair[] {
+  const threshold = failOn.threshold;
+  if (threshold === null) return [];
+  const contexts = new Set(failOn.contexts ?? DEFAULT_FAIL_CONTEXTS);
+  return r.findings.flatMap((f) => [f, ...f.alternatives]).filter((p) =>
+    p.kind === "reimplementation" && p.confidence >= threshold && contexts.has(p.context)
+  );
+}
+
+/** Exit status: 1 when a re-implementation fails the check ({@link failing}), else 0. */
 export function exitStatus(r: AuditReport, failOn: FailOn): number {
-  return failOn === "reimplementation" && r.findings.some((f) => f.kind === "reimplementation")
-    ? 1
-    : 0;
+  return failing(r, failOn).length ? 1 : 0;
 }

@@ -33,8 +33,10 @@ export {
 } from "./git.ts";
 export { type DefShape, fileShapes, SHAPE_VERSION, similarity } from "./shape.ts";
 export {
+  fileContexts,
   loadSide,
   moduleIds,
+  packageModules,
   paramNames,
   type Side,
   type SideDef,
@@ -51,12 +53,32 @@ export {
   CLONE_THRESHOLD,
   type FileProblem,
   type Finding,
+  FINDING_KINDS,
   type FindingKind,
-  isTestFunction,
   type Location,
+  MAX_TARGETS,
   nameWords,
-  REIMPLEMENTATION_MIN_SIMILARITY,
+  type Pair,
 } from "./change.ts";
+export {
+  type Context,
+  CONTEXTS,
+  fileContext,
+  GENERATED_MIN_BYTES,
+  generatedFile,
+  globMatcher,
+  globToRegExp,
+  isTestPath,
+} from "./context.ts";
+export {
+  adjust,
+  type CalleeWeights,
+  calleeWeights,
+  CONTEXT_FACTOR,
+  type Note,
+  NOTE_FACTOR,
+  ruleConfidence,
+} from "./evidence.ts";
 export {
   audit,
   type AuditFrames,
@@ -77,8 +99,11 @@ export {
   PROBLEMS_SCHEMA,
 } from "./run.ts";
 export {
+  CONFIDENCE_LEVELS,
+  DEFAULT_FAIL_CONTEXTS,
+  DEFAULT_FAIL_ON,
   exitStatus,
-  FAIL_ON,
+  failing,
   type FailOn,
   type Format,
   formatJson,
@@ -87,6 +112,10 @@ export {
   FORMATS,
   formatSarif,
   formatText,
+  GITHUB_COMMENT_LIMIT,
+  type MarkdownOptions,
+  parseFailOn,
   REPORT_VERSION,
   SARIF_RULES,
+  sections,
 } from "./format.ts";

@@ -7,15 +7,9 @@
  */
 import pl from "nodejs-polars";
 import { toFrame } from "../frames/mod.ts";
+import { writeDirAtomic, writeFileAtomic } from "../util/fs.ts";
 import { auditChange, type ChangeAudit, type ChangeOptions } from "./change.ts";
-import {
-  AuditError,
-  commitInfo,
-  firstParentLog,
-  parents,
-  repoRoot,
-  resolveRevision,
-} from "./git.ts";
+import { AuditError, commitInfo, git, parents, repoRoot, resolveRevision } from "./git.ts";
 import { loadSide, type Side, type SideOptions } from "./side.ts";
 import { type AuditOptions, type AuditReport, auditReport, emptySide } from "./report.ts";
 
@@ -39,12 +33,18 @@ export const CHANGED_SCHEMA = {
   from_id: "str",
   reused: "str[]",
   n_reused: "i32",
+  context: "str",
 } as const;
 
-/** Columns of the findings frame. */
+/**
+ * Columns of the findings frame: one row per pair (F, G) — each finding's best pair
+ * (`primary`, `rank` 0) and its alternatives (rank 1, 2, …).
+ */
 export const FINDINGS_SCHEMA = {
   commit: "str",
   kind: "str",
+  primary: "bool",
+  rank: "i32",
   function: "str",
   file: "str",
   line: "i32",
@@ -52,8 +52,12 @@ export const FINDINGS_SCHEMA = {
   target_file: "str",
   target_line: "i32",
   overlap: "f64",
+  weighted_overlap: "f64",
   similarity: "f64",
-  score: "f64",
+  confidence: "f64",
+  context: "str",
+  within: "bool",
+  notes: "str[]",
   shared: "str[]",
   missing: "str[]",
 } as const;
@@ -81,21 +85,29 @@ export function auditRows(r: ChangeAudit, commit: string) {
       reused: c.reused,
       n_reused: c.reused.length,
     })),
-    findings: r.findings.map((f) => ({
-      commit,
-      kind: f.kind,
-      function: f.function.id,
-      file: f.function.file,
-      line: f.function.line,
-      target: f.target.id,
-      target_file: f.target.file,
-      target_line: f.target.line,
-      overlap: f.overlap,
-      similarity: f.similarity,
-      score: f.score,
-      shared: f.shared,
-      missing: f.missing,
-    })),
+    findings: r.findings.flatMap((f) =>
+      [f, ...f.alternatives].map((p, rank) => ({
+        commit,
+        kind: p.kind,
+        primary: rank === 0,
+        rank,
+        function: p.function.id,
+        file: p.function.file,
+        line: p.function.line,
+        target: p.target.id,
+        target_file: p.target.file,
+        target_line: p.target.line,
+        overlap: p.overlap,
+        weighted_overlap: p.weightedOverlap,
+        similarity: p.similarity,
+        confidence: p.confidence,
+        context: p.context,
+        within: p.within,
+        notes: p.notes,
+        shared: p.shared,
+        missing: p.missing,
+      }))
+    ),
     problems: r.problems.map((p) => ({ commit, ...p })),
   };
 }
@@ -126,12 +138,40 @@ export async function audit(opts: AuditOptions): Promise<AuditFrames & { report:
 
 /** Options of {@link auditHistory}. */
 export interface HistoryOptions extends ChangeOptions, SideOptions {
-  /** Number of commits (first-parent, newest first from `rev`). */
-  commits: number;
+  /** At most this many commits (the newest of the range); default: all of the range. */
+  commits?: number;
   /** Where the history ends (default `HEAD`). */
   rev?: string;
-  /** Called after each commit (progress). */
-  onCommit?: (done: number, total: number, commit: string) => void;
+  /**
+   * A range `A..B`: the first-parent commits of B that are not commits of A (`git rev-list
+   * --first-parent A..B`); B defaults to HEAD. Without it, the first-parent history of `rev`.
+   */
+  range?: string;
+  /** Called after each commit (progress), with what it found. */
+  onCommit?: (done: number, total: number, commit: string, audit: ChangeAudit) => void;
+}
+
+/** The first-parent commits an {@link auditHistory} visits, oldest first. */
+export async function historyCommits(root: string, opts: HistoryOptions): Promise<string[]> {
+  if (opts.commits !== undefined && (!Number.isInteger(opts.commits) || opts.commits < 1)) {
+    throw new AuditError(`commits: expected a positive integer, got ${opts.commits}`);
+  }
+  const max = opts.commits === undefined ? [] : [`--max-count=${opts.commits}`];
+  let args: string[];
+  if (opts.range !== undefined) {
+    const at = opts.range.indexOf("..");
+    if (at < 0 || opts.range.includes("...")) {
+      throw new AuditError(`${opts.range}: expected a range A..B`);
+    }
+    const a = opts.range.slice(0, at), b = opts.range.slice(at + 2) || "HEAD";
+    const from = a ? await resolveRevision(root, a) : null;
+    const to = await resolveRevision(root, b);
+    args = ["rev-list", "--first-parent", ...max, to, ...(from ? [`^${from}`] : [])];
+  } else {
+    args = ["rev-list", "--first-parent", ...max, await resolveRevision(root, opts.rev ?? "HEAD")];
+  }
+  const out = new TextDecoder().decode(await git(root, args));
+  return out.split("\n").filter(Boolean).reverse();
 }
 
 /** The frames of a history run, plus one row per commit (`commits`). */
@@ -140,18 +180,18 @@ export interface HistoryFrames extends AuditFrames {
 }
 
 /**
- * Audits each of the last `commits` commits against its first parent (a root commit against the
- * empty tree), oldest first. Each tree's index is cached, so a commit's base is the previous one's
+ * Audits each first-parent commit of a range ({@link HistoryOptions}: `range` A..B, or the
+ * history of `rev`, at most the last `commits`) against its first parent (a root commit against
+ * the empty tree), oldest first. Each tree's index is cached, so a commit's base is the previous one's
  * head. The `commits` frame has per commit: order, date, subject, files and functions changed,
  * findings per kind, and `seconds` spent.
  */
-export async function auditHistory(repo: string, opts: HistoryOptions): Promise<HistoryFrames> {
-  if (!Number.isInteger(opts.commits) || opts.commits < 1) {
-    throw new AuditError(`commits: expected a positive integer, got ${opts.commits}`);
-  }
+export async function auditHistory(
+  repo: string,
+  opts: HistoryOptions = {},
+): Promise<HistoryFrames> {
   const root = await repoRoot(repo);
-  const tip = await resolveRevision(root, opts.rev ?? "HEAD");
-  const list = (await firstParentLog(root, tip, opts.commits)).reverse();
+  const list = await historyCommits(root, opts);
   const all = { changed: [], findings: [], problems: [] } as ReturnType<typeof auditRows>;
   const commitRows: Record<string, unknown>[] = [];
   let prev: { commit: string; side: Side } | null = null;
@@ -184,11 +224,12 @@ export async function auditHistory(repo: string, opts: HistoryOptions): Promise<
       reimplementations: count("reimplementation"),
       clones: count("clone"),
       candidates: count("candidate"),
+      within: r.findings.filter((f) => f.within).length,
       problems: r.problems.length,
       seconds: (performance.now() - t0) / 1000,
     });
     prev = { commit, side: head };
-    opts.onCommit?.(i + 1, list.length, commit);
+    opts.onCommit?.(i + 1, list.length, commit, r);
   }
   return {
     ...frames(all),
@@ -210,6 +251,7 @@ export const COMMITS_SCHEMA = {
   reimplementations: "i32",
   clones: "i32",
   candidates: "i32",
+  within: "i32",
   problems: "i32",
   seconds: "f64",
 } as const;
@@ -235,12 +277,77 @@ export function historyToJson(h: HistoryFrames, provenance: string): HistoryJson
   };
 }
 
-/** The frames of a {@link HistoryJson} snapshot (typed per the schemas). */
+/**
+ * The frames of a {@link HistoryJson} snapshot (typed per the schemas). A snapshot recorded before
+ * confidences (report version 1: one row per finding, a `score`) reads with `confidence` = its
+ * score, every row `primary`, in the project's `code`, not `within` a change.
+ */
 export function historyFromJson(j: HistoryJson): HistoryFrames {
+  const findings = j.findings.map((f) =>
+    "confidence" in f ? f : {
+      ...f,
+      confidence: f.score ?? null,
+      primary: true,
+      rank: 0,
+      context: "code",
+      within: false,
+      notes: [],
+    }
+  );
   return {
     commits: toFrame(j.commits, COMMITS_SCHEMA, []),
     changed: toFrame(j.changed, CHANGED_SCHEMA, []),
-    findings: toFrame(j.findings, FINDINGS_SCHEMA, []),
+    findings: toFrame(findings, FINDINGS_SCHEMA, []),
     problems: toFrame(j.problems, PROBLEMS_SCHEMA, []),
   };
+}
+
+/** Output formats of a history run. */
+export const HISTORY_FORMATS = ["json", "csv", "parquet"] as const;
+export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
+
+/** The frames of a history run, by file name stem. */
+const HISTORY_FRAMES = ["commits", "changed", "findings", "problems"] as const;
+
+/**
+ * Writes a history run: `json` one file (`historyToJson`, with `provenance`); `csv` or `parquet`
+ * a directory of `commits`, `changed`, `findings` and `problems` files (in CSV a list column is
+ * one cell, its items joined by `;`). All or nothing (lib/util/fs.ts).
+ */
+export async function writeHistory(
+  h: HistoryFrames,
+  format: HistoryFormat,
+  out: string,
+  provenance: string,
+): Promise<void> {
+  if (format === "json") {
+    await writeFileAtomic(out, JSON.stringify(historyToJson(h, provenance)) + "\n");
+    return;
+  }
+  await writeDirAtomic(out, async (dir) => {
+    for (const name of HISTORY_FRAMES) {
+      const df = h[name];
+      if (format === "parquet") df.writeParquet(`${dir}/${name}.parquet`);
+      else {
+        const lists = df.columns.filter((c) => df.getColumn(c).dtype.variant === "List");
+        let flat = lists.length
+          ? df.withColumns(...lists.map((c) => pl.col(c).lst.join(";").alias(c)))
+          : df;
+        // a cell a spreadsheet would run as a formula (commit subjects, ids come from the
+        // repository) starts with a quote instead
+        const texts = flat.columns.filter((c) => flat.getColumn(c).dtype.variant === "String");
+        if (texts.length) {
+          flat = flat.withColumns(
+            ...texts.map((c) =>
+              pl.when(pl.col(c).str.contains("^[=+\\-@\\t\\r]"))
+                .then(pl.concatString([pl.lit("'"), pl.col(c)], ""))
+                .otherwise(pl.col(c)).alias(c)
+            ),
+          );
+        }
+        flat.writeCSV(`${dir}/${name}.csv`);
+      }
+    }
+    await Deno.writeTextFile(`${dir}/provenance.txt`, provenance + "\n");
+  });
 }

@@ -33,12 +33,21 @@ import {
   SUMMARY_VERSION,
 } from "../python/mod.ts";
 import { RESOLVER_VERSION } from "../python/project.ts";
+import { REUSE_KINDS } from "../metrics/targets.ts";
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
 import { listTree, listWorktree, readBlobs, type TreeFile } from "./git.ts";
 import { type DefShape, fileShapes, SHAPE_VERSION } from "./shape.ts";
+import {
+  type Context,
+  duplicatedModules,
+  fileContext,
+  generatedFile,
+  isTestClass,
+  isTestName,
+} from "./context.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 3;
+export const SIDE_VERSION = 5;
 
 /** A function or method of a side. */
 export interface SideDef {
@@ -56,10 +65,17 @@ export interface SideDef {
   size: number;
   /** Shape features (see lib/audit/shape.ts); cached sides hold views of one binary array. */
   features: ArrayLike<number>;
-  /** Non-builtin callees (`Project.callees`): resolved ids, or the dotted text of unresolved calls. */
+  /**
+   * Non-builtin callees as keys no local name changes (`Project.calleeKeys` of lib/python):
+   * resolved ids, canonical external names, `.attr` for methods of values of unknown type.
+   */
   callees: string[];
-  /** Every resolved target this def's own scope uses (calls, references, other edge kinds). */
+  /** Every resolved target this def's own scope uses as reuse (`REUSE_KINDS` of lib/metrics). */
   uses: string[];
+  /** Where it lives (lib/audit/context.ts): the project's code, tests, vendored or generated. */
+  context: Context;
+  /** A test (a `test…` function or method in test code): run, never called, so never a target. */
+  test: boolean;
 }
 
 /** The index of one side (see module doc). */
@@ -86,21 +102,44 @@ export interface SideOptions {
   workers?: number;
 }
 
-/** Module ids of a set of `.py` paths (see module doc). */
-export function moduleIds(paths: readonly string[]): Map<string, string> {
+/**
+ * Package-relative module ids of a set of `.py` paths: a file's path from the highest directory
+ * reached through `__init__.py` files (two files may share one; {@link moduleIds} tells them apart).
+ */
+export function packageModules(paths: readonly string[]): Map<string, string> {
   const set = new Set(paths);
   const out = new Map<string, string>();
-  const seen = new Map<string, number>();
   for (const path of paths) {
     const parts = path.split("/");
     let k = parts.length - 1;
     while (k > 0 && set.has([...parts.slice(0, k), "__init__.py"].join("/"))) k--;
-    const id = moduleName(parts.slice(k).join("/"));
-    out.set(path, id);
-    seen.set(id, (seen.get(id) ?? 0) + 1);
+    out.set(path, moduleName(parts.slice(k).join("/")));
   }
+  return out;
+}
+
+/** Module ids of a set of `.py` paths (see module doc). */
+export function moduleIds(paths: readonly string[]): Map<string, string> {
+  const out = packageModules(paths);
+  const seen = new Map<string, number>();
+  for (const id of out.values()) seen.set(id, (seen.get(id) ?? 0) + 1);
   for (const [path, id] of out) {
     if ((seen.get(id) ?? 0) > 1) out.set(path, moduleName(path));
+  }
+  return out;
+}
+
+/**
+ * The context of every file of a side by its path (lib/audit/context.ts); generated files are
+ * added by the caller, which has their bytes.
+ */
+export function fileContexts(paths: readonly string[]): Map<string, Context> {
+  const set = new Set(paths);
+  const twice = duplicatedModules(packageModules(paths));
+  const out = new Map<string, Context>();
+  for (const p of paths) {
+    const c = fileContext(p, set);
+    out.set(p, c === "code" && twice.has(p) ? "vendored" : c);
   }
   return out;
 }
@@ -239,7 +278,10 @@ export async function loadSide(
  */
 interface PackedSide extends Omit<Side, "defs"> {
   table: string[];
-  /** [id, kind (0 function, 1 method), file, start, end, signature, params[], hash, size, callees[], uses[]] */
+  /**
+   * [id, kind (0 function, 1 method), file, start, end, signature, params[], hash, size, callees[],
+   * uses[], context, test (0/1)]
+   */
   packed: (number | number[] | string | null)[][];
 }
 
@@ -263,6 +305,8 @@ function pack(side: Side): PackedSide {
     d.size,
     d.callees.map(at),
     d.uses.map(at),
+    d.context,
+    d.test ? 1 : 0,
   ]);
   const { defs: _defs, ...rest } = side;
   return { ...rest, table, packed };
@@ -287,6 +331,8 @@ function unpack(p: PackedSide): Side | undefined {
       features: [],
       callees: (r[9] as number[]).map((i) => t[i]),
       uses: (r[10] as number[]).map((i) => t[i]),
+      context: r[11] as Context,
+      test: r[12] === 1,
     };
   });
   const { table: _t, packed: _p, ...rest } = p;
@@ -330,6 +376,13 @@ async function buildSide(
       ? new Cache("audit-shape", SHAPE_VERSION, opts.cacheDir)
       : undefined;
     const oidOf = new Map(files.map((f) => [f.path, f.oid]));
+    const contexts = fileContexts(files.map((f) => f.path));
+    for (const f of files) {
+      const bytes = blobs.get(f.oid);
+      if (contexts.get(f.path) === "code" && bytes && generatedFile(f.path, bytes)) {
+        contexts.set(f.path, "generated");
+      }
+    }
     const defs: SideDef[] = [];
     const ids: string[] = [];
     for (const s of done.summaries) {
@@ -347,14 +400,27 @@ async function buildSide(
       const info = project.resolveModule(s.module);
       const usesOf = new Map<string, Set<string>>();
       for (const u of info.uses) {
-        if (!u.resolved || u.target.startsWith("builtins.")) continue;
+        // what the benchmark counts as reuse (eq. 1): calls, decorators, dunders, references
+        if (!u.resolved || u.target.startsWith("builtins.") || !REUSE_KINDS.has(u.kind)) continue;
         let set = usesOf.get(u.scope);
         if (!set) usesOf.set(u.scope, set = new Set());
         set.add(u.target);
       }
+      // test classes of this file: by name, by a TestCase-like base, or by a test class base
+      const testClasses = new Set<string>();
+      s.definitions.forEach((d, i) => {
+        if (d.kind !== "class") return;
+        const name = d.id.slice(d.id.lastIndexOf(".") + 1);
+        const bases = s.scopes[s.defScopes[i]]?.bases ?? [];
+        if (isTestClass(name, bases, testClasses)) testClasses.add(name).add(d.id);
+      });
+      const fileCtx = contexts.get(s.file) ?? "code";
       for (const d of fnDefs) {
         const shape = byLine.get(d.start)?.shift();
         const name = d.id.slice(d.id.lastIndexOf(".") + 1);
+        const owner = d.id.slice(0, d.id.lastIndexOf("."));
+        const inTestClass = testClasses.has(owner);
+        const testName = isTestName(name);
         defs.push({
           id: d.id,
           kind: d.kind as "function" | "method",
@@ -367,8 +433,12 @@ async function buildSide(
           hash: shape?.hash ?? null,
           size: shape?.size ?? 0,
           features: shape?.features ?? [],
-          callees: project.callees(d.id),
+          callees: project.calleeKeys(d.id),
           uses: [...(usesOf.get(d.id) ?? [])].sort(),
+          context: fileCtx === "code" && (inTestClass || (testName && d.kind === "function"))
+            ? "test"
+            : fileCtx,
+          test: testName && (fileCtx === "test" || inTestClass || d.kind === "function"),
         });
       }
     }

@@ -24,6 +24,17 @@ export const BUILTINS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * The public methods of Python's builtin strings, bytes and containers (`str`, `bytes`,
+ * `bytearray`, `list`, `tuple`, `dict`, `set`, `frozenset`; CPython 3.11): a method call with one
+ * of these names on a value of unknown type is most likely a builtin, and the reuse audit's
+ * callee keys (`Project.calleeKeys`) leave it out.
+ */
+export const BUILTIN_METHODS: ReadonlySet<string> = new Set(
+  "add append capitalize casefold center clear copy count decode difference difference_update discard encode endswith expandtabs extend find format format_map fromhex fromkeys get hex index insert intersection intersection_update isalnum isalpha isascii isdecimal isdigit isdisjoint isidentifier islower isnumeric isprintable isspace issubset issuperset istitle isupper items join keys ljust lower lstrip maketrans partition pop popitem remove removeprefix removesuffix replace reverse rfind rindex rjust rpartition rsplit rstrip setdefault sort split splitlines startswith strip swapcase symmetric_difference symmetric_difference_update title translate union update upper values zfill"
+    .split(" "),
+);
+
+/**
  * Module id of a workspace-relative path of a `.py` file: `"seaborn/_core/rules.py"` →
  * `"seaborn._core.rules"`, `"pkg/__init__.py"` → `"pkg"`. Backslashes count as separators.
  */

@@ -44,7 +44,7 @@
  * ```
  * @module
  */
-import { BUILTINS, isInternal } from "./names.ts";
+import { BUILTIN_METHODS, BUILTINS, isInternal } from "./names.ts";
 import { PerLine } from "./per_line.ts";
 import type {
   Binding,
@@ -118,6 +118,10 @@ export class Project {
   #resolved = new Map<string, ModuleInfo>();
   #defs?: Map<string, { m: ModuleSummary; i: number }>;
   #attrMemo = new Map<string, Map<string, Value | null>>();
+  /** The callee key of each call-kind use (see {@link calleeKeys}). */
+  #keys = new WeakMap<Use, string | null>();
+  /** Call-kind uses of each resolved module, by scope id. */
+  #byScope = new Map<string, Map<string, Use[]>>();
   #bindingMemo = new Map<Binding, Value | null>();
   #busyBindings = new Set<Binding>();
   #mroMemo = new Map<ModuleSummary, ({ m: ModuleSummary; i: number }[] | undefined)[]>();
@@ -216,9 +220,13 @@ export class Project {
       line: number,
       kind: Use["kind"],
       resolved: boolean,
+      key: string | null = resolved && !target.startsWith("builtins.") ? target : null,
     ) => {
       const use = { scope, target, line, kind, resolved };
-      if (seen.add(line, use)) uses.push(use);
+      if (seen.add(line, use)) {
+        uses.push(use);
+        if (CALL_KINDS.has(kind)) this.#keys.set(use, key);
+      }
     };
     const scopeIds = m.scopes.map((_, i) => this.#scopeId(m, i));
     // the value of a text in a scope, when it did not depend on the line of the use
@@ -260,12 +268,19 @@ export class Project {
         push(scope, v.m.definitions[v.i].id, line, kind, true);
       } else if (v?.t === "builtin") {
         push(scope, `builtins.${v.name}`, line, kind, true);
-      } else if (v?.t !== "inst" && !text.endsWith("()")) push(scope, text, line, kind, false);
+      } else if (v?.t !== "inst" && !text.endsWith("()")) {
+        push(scope, text, line, kind, false, this.#unresolvedKey(m, s, text, v));
+      }
       // an unknown call result called (`make()()`) names nothing: its inner call is recorded
       const dunders = this.#callDunders(v);
-      for (const d of dunders) push(scope, d.m.definitions[d.i].id, line, d.kind, true);
+      // `C()` is one call (of C), not two: its `__init__` is no callee key of its own
+      const classCall = v?.t === "def";
+      for (const d of dunders) {
+        const id = d.m.definitions[d.i].id;
+        push(scope, id, line, d.kind, true, classCall ? null : id);
+      }
       if (v?.t === "inst" && !dunders.length && !text.endsWith("()")) {
-        push(scope, text, line, kind, false);
+        push(scope, text, line, kind, false, null);
       }
     };
     for (const [s, text, line, k] of m.uses) {
@@ -362,12 +377,111 @@ export class Project {
     const hit = this.#defIndex().get(id);
     if (!hit) return [];
     const out = new Set<string>();
-    for (const u of this.resolveModule(hit.m.module).uses) {
-      if (u.scope !== id || !CALL_KINDS.has(u.kind)) continue;
+    for (const u of this.#callUses(hit.m.module).get(id) ?? []) {
       if (u.resolved && u.target.startsWith("builtins.")) continue;
       out.add(u.target);
     }
     return [...out].sort(cmp);
+  }
+
+  /** The call-kind uses of a module by scope (memoised: one pass per module, not per def). */
+  #callUses(module: string): Map<string, Use[]> {
+    let by = this.#byScope.get(module);
+    if (!by) {
+      by = new Map();
+      for (const u of this.resolveModule(module).uses) {
+        if (!CALL_KINDS.has(u.kind)) continue;
+        const list = by.get(u.scope);
+        if (list) list.push(u);
+        else by.set(u.scope, [u]);
+      }
+      this.#byScope.set(module, by);
+    }
+    return by;
+  }
+
+  /**
+   * The callees of a def as comparable keys that no local name can change (what the reuse audit,
+   * lib/audit, counts; {@link callees} keeps the dotted text the benchmark's metric uses):
+   * - a resolved project def: its id; a class instantiated, `C()`, is one key `C` (its
+   *   `__init__`, a `dunder` use, is not a second one); builtins are left out;
+   * - a name imported from outside the project: its canonical dotted name, however it was
+   *   imported or aliased (`np.asarray` and `from numpy import asarray as a; a()` are both
+   *   `numpy.asarray`; `osp.join` is `os.path.join`);
+   * - a method of a value of unknown type (`proxy_info.get()`, `self.x.y()`): the attribute name,
+   *   `.get` / `.y` — unless it is a method of Python's builtin strings and containers (`.append`,
+   *   `.items`, `.join`, `.strip` …: {@link BUILTIN_METHODS}), which the paper's rule does not
+   *   count (it counts non-builtin functions);
+   * - a call of a parameter or a local variable (`send(data)`, `cb()`): no key (not a helper);
+   * - a call on a call's result (`json.dumps(x).encode()`): no key — the chain counts once, by
+   *   its inner call (`json.dumps`); `super().m()` is `.m`;
+   * - any other unresolved name (a global assigned at run time, a name from an external star
+   *   import): its text.
+   *
+   * Deduplicated and sorted.
+   *
+   * @example
+   * ```ts
+   * import { summarize } from "./summary.ts";
+   * import { Project } from "./project.ts";
+   * const src = "import json as j\n\ndef f(send, x):\n    y = x.render()\n    send(j.dumps(y).encode())\n    return y.strip()\n";
+   * const p = Project.fromSummaries([await summarize(src, "m.py", "m")]);
+   * console.assert(p.calleeKeys("m.f").join(" ") === ".render json.dumps");
+   * ```
+   */
+  calleeKeys(id: string): string[] {
+    const hit = this.#defIndex().get(id);
+    if (!hit) return [];
+    const out = new Set<string>();
+    for (const u of this.#callUses(hit.m.module).get(id) ?? []) {
+      const key = this.#keys.get(u);
+      if (key) out.add(key);
+    }
+    return [...out].sort(cmp);
+  }
+
+  /** The key of an unresolved call (see {@link calleeKeys}); null when it names no helper. */
+  #unresolvedKey(
+    m: ModuleSummary,
+    s: number,
+    text: string,
+    v: Value | null | undefined,
+  ): string | null {
+    if (v?.t === "ext") return v.name;
+    if (v?.t === "builtin") return null;
+    if (text.startsWith("super().")) {
+      const rest = text.slice("super().".length);
+      return rest.includes("(") ? null : `.${rest.slice(rest.lastIndexOf(".") + 1)}`;
+    }
+    if (text.includes("(")) return null;
+    const dot = text.indexOf(".");
+    if (dot < 0) {
+      // a bare name: a parameter or local called is no helper
+      return this.#boundIn(m, s, text) === "function" ? null : text;
+    }
+    const attr = text.slice(text.lastIndexOf(".") + 1);
+    if (BUILTIN_METHODS.has(attr)) return null;
+    // an unbound head (a global from outside, e.g. an external star import): kept as written
+    return this.#boundIn(m, s, text.slice(0, dot)) === null ? text : `.${attr}`;
+  }
+
+  /**
+   * Where a bare name used in scope `s` is bound: `function` (a parameter or local of a function,
+   * lambda or comprehension, also enclosing ones), `global` (module or class scope), null when
+   * nowhere.
+   */
+  #boundIn(m: ModuleSummary, s: number, name: string): "function" | "global" | null {
+    let x = m.scopes[s].globals?.includes(name) ? 0 : s;
+    let first = true;
+    while (x >= 0) {
+      const sc = m.scopes[x];
+      if ((first || sc.kind !== "class") && Object.hasOwn(sc.bindings, name)) {
+        return sc.kind === "module" || sc.kind === "class" ? "global" : "function";
+      }
+      first = false;
+      x = sc.parent;
+    }
+    return null;
   }
 
   /**

@@ -1,7 +1,6 @@
 /**
- * `deno task reporeuse audit <repo-dir> [--base REV] [--head REV] [--format text|json|md|sarif]
- * [--fail-on reimplementation|none] [--min-callees N]` — the reuse audit of a git change
- * (lib/audit). Only wiring: options → `auditReport` → `formatReport` → exit status.
+ * `deno task reporeuse audit <repo-dir> [options]` — the reuse audit of a git change (lib/audit).
+ * Only wiring: options → `auditReport` → `formatReport` → exit status.
  * @module
  */
 import { parseOptions } from "./_args.ts";
@@ -9,51 +8,108 @@ import { parseOptions } from "./_args.ts";
 import { AuditError } from "../../lib/audit/git.ts";
 import { auditReport } from "../../lib/audit/report.ts";
 import {
+  CONFIDENCE_LEVELS,
+  DEFAULT_FAIL_CONTEXTS,
+  DEFAULT_FAIL_ON,
   exitStatus,
-  FAIL_ON,
-  type FailOn,
   type Format,
   formatReport,
   FORMATS,
+  parseFailOn,
 } from "../../lib/audit/format.ts";
-import { REIMPLEMENTATION_MIN_CALLEES } from "../../lib/metrics/mod.ts";
+import { CLONE_MIN_SIZE, CLONE_THRESHOLD, MAX_TARGETS } from "../../lib/audit/change.ts";
+import { type Context, CONTEXTS } from "../../lib/audit/context.ts";
+import { GENERATED_MIN_BYTES } from "../../lib/audit/context.ts";
+import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../lib/metrics/mod.ts";
 
 /** One-line summary for `reporeuse --help`. */
 export const summary = "re-implementations and missed reuse in a git change (CI check)";
 
+const SHARE = `${Math.round(REIMPLEMENTATION_SHARE * 100)}%`;
+
 /** Full help text. */
 export const help =
   `Usage: deno task reporeuse audit <repo-dir> [--base REV] [--head REV] [--format text|json|md|sarif]
-                                [--fail-on reimplementation|none] [--min-callees N]
+          [--fail-on LEVEL] [--fail-contexts LIST] [--include GLOB]... [--exclude GLOB]...
+          [--min-callees N] [--max-targets N] [--full-report URL]
+       deno task reporeuse audit <repo-dir> --history A..B [--commits N] [--format json|csv|parquet]
+          [--output PATH] [--include GLOB]... [--exclude GLOB]... [--min-callees N] [--max-targets N]
 
 Audits the Python functions a change adds or modifies (moved or renamed code is matched, not
 reported) against the code that already exists, with the RepoReuse paper's rule (§3.3.2). For
-each changed function F it reports:
-  reuses            existing functions F calls (resolved calls, not name matching);
-  re-implements     an existing function G (present before and after the change) that F does not
-                    call although F calls >= 80% of G's non-builtin callees (G calling >= N);
-  structural clone  an existing G whose normalised syntax tree (identifiers and literals
-                    abstracted) is nearly F's, with the similarity;
-  could call        existing functions sharing F's callees, shape and name, ranked.
+each changed function F it reports one finding — its best target G, the others as alternatives:
+  re-implements     F does not call G but calls >= ${SHARE} of G's distinct non-builtin callees, G
+                    calling >= ${REIMPLEMENTATION_MIN_CALLEES} (--min-callees). Exactly the benchmark's rule (isReimplemented):
+                    every pair it holds for is reported, none is dropped by another signal;
+  structural clone  G's normalised syntax tree (identifiers and literals abstracted) is
+                    >= ${CLONE_THRESHOLD} alike to F's, both of >= ${CLONE_MIN_SIZE} nodes;
+  could call        existing functions sharing F's rarer callees, shape and name, ranked;
+  reuses            the existing functions F calls (resolved calls, not name matching).
+Duplicates made within the change (two new functions of it) are reported as such.
+
+Callees are keys no local name changes: resolved ids of the repository's functions, canonical
+names of imported ones (np.asarray is numpy.asarray), '.name' for a method of a value of unknown
+type; calls of parameters and locals, methods of builtin strings and containers (.append, .get,
+.join, ...) and calls on a call's result (a chain counts once) are not counted.
+
+Gates, all of them:
+  targets     G exists before and after the change, is not local to another function, not a
+              test (a test* function in test code), not F, F's old version, nor nested in F or
+              around it; its callees are those of its version before the change.
+  confidence  each pair gets one in [0, 1]: shared callees weighted by rarity in the repository
+              (shown beside each callee), shape similarity, the share of F's calls that are G's;
+              lowered in test code (x0.6), vendored code (x0.6), generated files (x0.4), and by
+              notes: the pair was already so before the change (x0.4), G now calls F (code
+              extracted from G, x0.3), the change rewrote G (x0.7). It orders every report.
+  contexts    test code (tests?/, testing/, */testsuite/, test_*.py, *_test.py, conftest.py,
+              Test* and *TestCase classes, test* functions), vendored code (vendor/, _vendor/,
+              third_party/, extern/, a package's packages/, a module present twice under
+              different roots), generated files (>= ${
+    GENERATED_MIN_BYTES / 1048576
+  } MiB, *_pb2.py, a generator marker in the
+              first 2 KiB): each in its own section, and not failing the check by default.
 
 The repository is only read (git rev-parse, ls-tree, cat-file; the working tree from disk): its
 working tree and index are never touched. Results are cached by content hash
 ($REPOREUSE_CACHE_DIR, else $XDG_CACHE_HOME/reporeuse, else ~/.cache/reporeuse).
 
 Options:
-  --base REV        the revision before the change (default HEAD). A...B means the merge base of
-                    A and B, and then --head defaults to B (e.g. --base origin/main...HEAD).
-  --head REV        the revision after the change (default: the working tree, uncommitted and
-                    untracked-but-not-ignored files included).
-  --format F        text (default), json, md (a pull-request comment) or sarif (SARIF 2.1.0).
-  --fail-on WHAT    reimplementation (default): exit 1 when a re-implementation is found;
-                    none: exit 0 whatever is found.
-  --min-callees N   G must call at least N distinct non-builtin functions (default and minimum
-                    ${REIMPLEMENTATION_MIN_CALLEES}, the paper's; raise it to be stricter).
-  -h, --help        this text
+  --base REV          the revision before the change (default HEAD). A...B means the merge base
+                      of A and B, and then --head defaults to B (e.g. --base origin/main...HEAD).
+  --head REV          the revision after the change (default: the working tree, uncommitted and
+                      untracked-but-not-ignored files included).
+  --format F          text (default), json, md (a pull-request comment, cut to fit GitHub's
+                      65,536-character limit) or sarif (SARIF 2.1.0).
+  --fail-on LEVEL     exit 1 when a re-implementation has at least this confidence: a number in
+                      [0, 1], or any (${CONFIDENCE_LEVELS.any}), low (${CONFIDENCE_LEVELS.low}), medium (${CONFIDENCE_LEVELS.medium}), high (${CONFIDENCE_LEVELS.high}); none never fails.
+                      Default medium (${DEFAULT_FAIL_ON}); 'reimplementation' is the same as the default.
+  --fail-contexts L   comma-separated contexts whose findings can fail the check (default
+                      ${DEFAULT_FAIL_CONTEXTS.join(",")}; also ${
+    CONTEXTS.filter((c) => c !== "code").join(", ")
+  }).
+  --include GLOB      audit only paths matching (repeatable; ** any directories, * any name part;
+                      a pattern without / matches file names at any depth). Applies to targets too.
+  --exclude GLOB      never audit nor offer as targets paths matching (repeatable).
+  --min-callees N     G must call at least N distinct non-builtin functions (default and minimum
+                      ${REIMPLEMENTATION_MIN_CALLEES}, the paper's; raise it to be stricter).
+  --max-targets N     alternatives listed per finding (default ${MAX_TARGETS}; 0: all); the rest are counted.
+  --full-report URL   where the full report is, named in a Markdown comment that had to be cut.
+  -h, --help          this text
 
-Exit status: 0 clean (or --fail-on none), 1 re-implementation found, 2 bad input (not a git
-repository, unknown revision, shallow clone missing the base, bad option).`;
+History (every commit of a range audited against its first parent, oldest first):
+  --history A..B      the first-parent commits of B that are not in A (B defaults to HEAD; '..B'
+                      or a single revision B: its whole first-parent history).
+  --commits N         at most the newest N commits of the range.
+  --format F          json (default: one file, rows of each frame), csv or parquet (a directory of
+                      commits, changed, findings and problems files; csv joins list cells by ';').
+  --output PATH       where to write (json: a file, default stdout; csv/parquet: a directory,
+                      required). Written all or nothing.
+  Progress goes to stderr. Every tree's index is cached by content, so an interrupted run
+  started again redoes only what was not cached.
+
+Exit status: 0 clean (or --fail-on none), 1 re-implementation at or above --fail-on in a failing
+context, 2 bad input (not a git repository, unknown revision, shallow clone missing the base, bad
+option).`;
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -65,8 +121,16 @@ export async function run(args: string[]): Promise<number> {
       base: { type: "string" },
       head: { type: "string" },
       format: { type: "string", default: "text" },
-      "fail-on": { type: "string", default: "reimplementation" },
+      "fail-on": { type: "string", default: "medium" },
+      "fail-contexts": { type: "string", default: DEFAULT_FAIL_CONTEXTS.join(",") },
+      include: { type: "string", multiple: true },
+      exclude: { type: "string", multiple: true },
       "min-callees": { type: "string", default: String(REIMPLEMENTATION_MIN_CALLEES) },
+      "max-targets": { type: "string", default: String(MAX_TARGETS) },
+      "full-report": { type: "string" },
+      history: { type: "string" },
+      commits: { type: "string" },
+      output: { type: "string" },
     },
   }, " (see --help)");
   if (!parsed) return 2;
@@ -75,14 +139,23 @@ export async function run(args: string[]): Promise<number> {
     console.error(`${p}: expected exactly one <repo-dir> (see --help)`);
     return 2;
   }
+  if (values.history !== undefined) return await history(p, positionals[0], values);
   const format = values.format as Format;
   if (!FORMATS.includes(format)) {
     console.error(`${p}: --format must be one of ${FORMATS.join(", ")}, got '${values.format}'`);
     return 2;
   }
-  const failOn = values["fail-on"] as FailOn;
-  if (!FAIL_ON.includes(failOn)) {
-    console.error(`${p}: --fail-on must be one of ${FAIL_ON.join(", ")}, got '${failOn}'`);
+  let threshold: number | null;
+  try {
+    threshold = parseFailOn(values["fail-on"]);
+  } catch (e) {
+    console.error(`${p}: ${(e as Error).message}`);
+    return 2;
+  }
+  const contexts = values["fail-contexts"].split(",").map((x) => x.trim()).filter(Boolean);
+  const bad = contexts.find((c) => !CONTEXTS.includes(c as Context));
+  if (bad !== undefined) {
+    console.error(`${p}: --fail-contexts takes ${CONTEXTS.join(", ")}, got '${bad}'`);
     return 2;
   }
   const min = Number(values["min-callees"]);
@@ -94,6 +167,13 @@ export async function run(args: string[]): Promise<number> {
     );
     return 2;
   }
+  const maxTargets = Number(values["max-targets"]);
+  if (!Number.isInteger(maxTargets) || maxTargets < 0) {
+    console.error(
+      `${p}: --max-targets must be a non-negative integer, got '${values["max-targets"]}'`,
+    );
+    return 2;
+  }
   let report;
   try {
     report = await auditReport({
@@ -101,6 +181,9 @@ export async function run(args: string[]): Promise<number> {
       base: values.base,
       head: values.head,
       minCallees: min,
+      maxTargets,
+      include: values.include,
+      exclude: values.exclude,
     });
   } catch (e) {
     if (e instanceof AuditError) {
@@ -109,6 +192,93 @@ export async function run(args: string[]): Promise<number> {
     }
     throw e;
   }
-  console.log(formatReport(report, format));
-  return exitStatus(report, failOn);
+  console.log(formatReport(report, format, { fullReport: values["full-report"] }));
+  return exitStatus(report, { threshold, contexts: contexts as Context[] });
+}
+
+/** `--history`: audits every commit of a range and writes the frames. */
+async function history(
+  p: string,
+  repo: string,
+  values: Record<string, string | string[] | boolean | undefined>,
+): Promise<number> {
+  const { auditHistory, HISTORY_FORMATS, writeHistory } = await import("../../lib/audit/run.ts");
+  type HistoryFormat = (typeof HISTORY_FORMATS)[number];
+  for (const o of ["base", "head", "full-report"]) {
+    if (values[o] !== undefined) {
+      console.error(`${p}: --${o} does not apply to --history (see --help)`);
+      return 2;
+    }
+  }
+  const format = (values.format === "text" ? "json" : values.format) as HistoryFormat;
+  if (!HISTORY_FORMATS.includes(format)) {
+    console.error(
+      `${p}: --format must be one of ${
+        HISTORY_FORMATS.join(", ")
+      } with --history, got '${values.format}'`,
+    );
+    return 2;
+  }
+  const output = values.output as string | undefined;
+  if (format !== "json" && output === undefined) {
+    console.error(`${p}: --format ${format} writes a directory: give it with --output`);
+    return 2;
+  }
+  let commits: number | undefined;
+  if (values.commits !== undefined) {
+    commits = Number(values.commits);
+    if (!Number.isInteger(commits) || commits < 1) {
+      console.error(`${p}: --commits must be a positive integer, got '${values.commits}'`);
+      return 2;
+    }
+  }
+  const min = Number(values["min-callees"]);
+  const maxTargets = Number(values["max-targets"]);
+  if (
+    !Number.isInteger(min) || min < REIMPLEMENTATION_MIN_CALLEES || !Number.isInteger(maxTargets) ||
+    maxTargets < 0
+  ) {
+    console.error(`${p}: bad --min-callees or --max-targets (see --help)`);
+    return 2;
+  }
+  const range = String(values.history);
+  const t0 = performance.now();
+  let last = 0;
+  let found = 0;
+  let h;
+  try {
+    h = await auditHistory(repo, {
+      range: range.includes("..") ? range : `..${range}`,
+      commits,
+      minCallees: min,
+      maxTargets,
+      include: values.include as string[] | undefined,
+      exclude: values.exclude as string[] | undefined,
+      onCommit(done, total, commit, r) {
+        found += r.findings.length;
+        const now = performance.now();
+        if (now - last >= 1000 || done === total) {
+          last = now;
+          console.error(
+            `${p}: [${done}/${total}] ${commit.slice(0, 12)} — ${found} finding(s) so far, ${
+              ((now - t0) / 1000).toFixed(0)
+            } s`,
+          );
+        }
+      },
+    });
+  } catch (e) {
+    if (e instanceof AuditError) {
+      console.error(`${p}: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  const provenance = `reporeuse audit --history ${range} of ${repo}` +
+    (commits ? ` (newest ${commits})` : "") + `, ${new Date().toISOString()}`;
+  if (output === undefined) {
+    const { historyToJson } = await import("../../lib/audit/run.ts");
+    console.log(JSON.stringify(historyToJson(h, provenance)));
+  } else await writeHistory(h, format, output, provenance);
+  return 0;
 }
