@@ -25,7 +25,7 @@
  * ```
  * @module
  */
-import { parserFor, type Parser } from "../../util/treesitter.ts";
+import { language, type Parser, parserFor, Query } from "../../util/treesitter.ts";
 import { BUILTINS } from "../../python/names.ts";
 import { esc } from "./html.ts";
 
@@ -51,11 +51,7 @@ export const HIGHLIGHT_VERSION = 1;
 /** Files larger than this are shown without highlighting (a page must stay responsive). */
 export const MAX_HIGHLIGHT_CHARS = 2_000_000;
 
-const KEYWORDS = new Set([
-  "False",
-  "None",
-  "True",
-  "and",
+const KEYWORDS = [
   "as",
   "assert",
   "async",
@@ -82,6 +78,7 @@ const KEYWORDS = new Set([
   "match",
   "nonlocal",
   "not",
+  "and",
   "or",
   "pass",
   "print",
@@ -92,27 +89,35 @@ const KEYWORDS = new Set([
   "while",
   "with",
   "yield",
-]);
+];
+
+/**
+ * The highlighting query (tree-sitter's query language, in the manner of the grammar's own
+ * queries/highlights.scm): one capture per token class; captures come back in source order
+ * from one call, which is several times faster than walking every node from JavaScript.
+ */
+const QUERY = `
+(comment) @com
+(string_start) @str
+(string_content) @str
+(string_end) @str
+[(integer) (float)] @num
+[(none) (true) (false) (ellipsis)] @const
+(function_definition name: (identifier) @def)
+(class_definition name: (identifier) @def)
+(decorator) @dec
+(call function: (identifier) @call)
+(call function: (attribute attribute: (identifier) @call))
+((identifier) @self (#any-of? @self "self" "cls"))
+[${KEYWORDS.map((k) => JSON.stringify(k)).join(" ")}] @kw
+`;
 
 const CLASS_OF = Object.fromEntries(TOKEN_CLASSES.map((c, i) => [c, i])) as Record<
   TokenClass,
   number
 >;
-const LEAF_CLASS: Record<string, TokenClass> = {
-  comment: "com",
-  integer: "num",
-  float: "num",
-  true: "const",
-  false: "const",
-  none: "const",
-  ellipsis: "const",
-  string_start: "str",
-  string_content: "str",
-  string_end: "str",
-  escape_sequence: "str",
-};
 
-let parser: Promise<Parser> | undefined;
+let setup: Promise<{ parser: Parser; query: Query }> | undefined;
 
 /**
  * Tokens of a Python source (see the module doc for their shape); `[]` for an empty text, a
@@ -121,32 +126,47 @@ let parser: Promise<Parser> | undefined;
 export async function highlightPython(text: string): Promise<number[]> {
   if (!text || text.length > MAX_HIGHLIGHT_CHARS) return [];
   let tree;
+  let query: Query;
   try {
-    parser ??= parserFor("python");
-    tree = (await parser).parse(text);
+    setup ??= (async () => {
+      const parser = await parserFor("python");
+      return { parser, query: new Query(await language("python"), QUERY) };
+    })();
+    const s = await setup;
+    query = s.query;
+    tree = s.parser.parse(text);
   } catch {
     return [];
   }
   if (!tree) return [];
   try {
-    return tokensOf(tree.rootNode.walk(), text);
+    const spans: [number, number, TokenClass][] = [];
+    for (const { name, node } of query.captures(tree.rootNode)) {
+      let cls = name as TokenClass;
+      if (cls === "call" && BUILTINS.has(node.text)) cls = "builtin";
+      spans.push([node.startIndex, node.endIndex, cls]);
+    }
+    return tokensOf(spans, text);
+  } catch {
+    return [];
   } finally {
     tree.delete();
   }
 }
 
-type Cursor = ReturnType<import("../../util/treesitter.ts").Node["walk"]>;
-
-/** The tokens of a tree, walked once with a cursor (leaves arrive in source order). */
-function tokensOf(cursor: Cursor, text: string): number[] {
+/** The token list of captured spans (in source order; a span inside an earlier one is dropped). */
+function tokensOf(spans: [number, number, TokenClass][], text: string): number[] {
   const out: number[] = [];
-  let line = 0, lineStart = 0, lastLine = 0;
+  let line = 0, lineStart = 0, lastLine = 0, covered = 0;
   const newline = (from: number) => {
     const i = text.indexOf("\n", from);
     return i < 0 ? text.length : i;
   };
   let lineEnd = newline(0);
-  const emit = (start: number, end: number, cls: TokenClass) => {
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  for (const [start, end, cls] of spans) {
+    if (start < covered) continue; // inside a decorator, say: the outer span wins
+    covered = end;
     for (let s = start; s < end;) {
       while (lineEnd < s) {
         line++;
@@ -157,63 +177,17 @@ function tokensOf(cursor: Cursor, text: string): number[] {
       if (stop > s) {
         const k = CLASS_OF[cls], n = out.length;
         // a token right after one of the same class on the same line extends it ('"', 'abc', '"')
-        if (
-          n && out[n - 1] === k && lastLine === line &&
-          out[n - 3] + out[n - 2] === s - lineStart
-        ) out[n - 2] += stop - s;
-        else {
+        if (n && out[n - 1] === k && lastLine === line && out[n - 3] + out[n - 2] === s - lineStart) {
+          out[n - 2] += stop - s;
+        } else {
           out.push(line - lastLine, s - lineStart, stop - s, k);
           lastLine = line;
         }
       }
       s = stop + 1; // past the newline
     }
-  };
-  // the nodes descended into, with their field in their parent
-  const stack: { type: string; field: string | null }[] = [];
-  let inDecorator = 0;
-  for (;;) {
-    const type = cursor.nodeType;
-    const named = cursor.nodeIsNamed;
-    const field = cursor.currentFieldName;
-    const parent = stack[stack.length - 1];
-    let cls: TokenClass | undefined;
-    let descend = named;
-    if (!named) {
-      if (KEYWORDS.has(type)) cls = "kw";
-      else if (type === "@" && inDecorator) cls = "dec";
-    } else if (LEAF_CLASS[type]) {
-      cls = LEAF_CLASS[type];
-      descend = false;
-    } else if (type === "identifier") {
-      descend = false;
-      const name = text.slice(cursor.startIndex, cursor.endIndex);
-      const grand = stack[stack.length - 2];
-      if (inDecorator) cls = "dec";
-      else if (
-        field === "name" &&
-        (parent?.type === "function_definition" || parent?.type === "class_definition")
-      ) cls = "def";
-      else if (name === "self" || name === "cls") cls = "self";
-      else if (field === "function" && parent?.type === "call") {
-        cls = BUILTINS.has(name) ? "builtin" : "call";
-      } else if (
-        field === "attribute" && parent?.type === "attribute" && parent.field === "function" &&
-        grand?.type === "call"
-      ) cls = "call";
-      else if (BUILTINS.has(name) && field !== "attribute" && field !== "name") cls = "builtin";
-    }
-    if (cls) emit(cursor.startIndex, cursor.endIndex, cls);
-    if (descend && cursor.gotoFirstChild()) {
-      stack.push({ type, field });
-      if (type === "decorator") inDecorator++;
-      continue;
-    }
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return out;
-      if (stack.pop()?.type === "decorator") inDecorator--;
-    }
   }
+  return out;
 }
 
 /**

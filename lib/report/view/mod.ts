@@ -112,7 +112,7 @@ export async function viewCorpus(opts: ViewCorpusOptions): Promise<SiteSummary> 
         errors: rows.errors,
       }),
     );
-  }, { workers: opts.workers });
+  }, { workers: opts.workers, cache: opts.cache });
 }
 
 /** Options of {@link viewLog}. */

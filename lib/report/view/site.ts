@@ -8,6 +8,8 @@
  * @module
  */
 import { writeDirAtomic } from "../../util/fs.ts";
+import { Cache, sha256 } from "../../util/cache.ts";
+import { HIGHLIGHT_VERSION } from "./highlight.ts";
 import { ViewPool } from "./jobs.ts";
 import type { TurnPage } from "./model.ts";
 import { turnPage } from "./pages.ts";
@@ -38,8 +40,8 @@ export class Site {
   /** Called after each turn page is written (progress). */
   onPage?: () => void;
 
-  constructor(readonly dir: string, readonly pool: ViewPool) {
-    this.store = new ContentStore(dir, (text) => pool.highlight(text));
+  constructor(readonly dir: string, readonly pool: ViewPool, cache?: Cache) {
+    this.store = new ContentStore(dir, (text) => highlighted(text, pool, cache));
     this.addresses = new FileAddresses(this.store);
   }
 
@@ -69,23 +71,43 @@ export class Site {
 
 const ASSETS = ["view.css", "view.js"];
 
+/** A token list as cached: a flat list of whole numbers, four per token. */
+const isTokens = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.length % 4 === 0 && v.every((x) => Number.isInteger(x) && x >= 0);
+
+/**
+ * The tokens of a Python text: from the cache (namespace `view-tokens`, keyed by the text's
+ * SHA-256) when there, else highlighted in the pool and stored (a re-run of `view` parses no
+ * file again).
+ */
+async function highlighted(text: string, pool: ViewPool, cache?: Cache): Promise<number[]> {
+  const key = cache ? sha256(text) : "";
+  const hit = cache && await cache.get(key, isTokens);
+  if (hit) return hit;
+  const tokens = await pool.highlight(text);
+  if (cache) await cache.set(key, tokens);
+  return tokens;
+}
+
 /** The names of a site's own entries: a new site replaces these, and keeps anything else. */
 const OURS = /^(index\.html|assets\/|files\/|turns\/|configs\/|audit\/|log\.html)/;
 
 /**
  * Writes a site into `out` (all or nothing): `fill` writes the pages with the {@link Site} it is
- * given; the assets are written here. `workers` sizes the pool (default: one per core).
+ * given; the assets are written here. `workers` sizes the pool (default: one per core); `cache:
+ * false` neither reads nor writes cached highlighting.
  */
 export async function writeSite(
   out: string,
   fill: (site: Site) => Promise<void>,
-  opts: { workers?: number } = {},
+  opts: { workers?: number; cache?: boolean } = {},
 ): Promise<SiteSummary> {
   const pool = new ViewPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
+  const cache = opts.cache === false ? undefined : new Cache("view-tokens", HIGHLIGHT_VERSION);
   let summary: SiteSummary | undefined;
   try {
     await writeDirAtomic(out, async (dir) => {
-      const site = new Site(dir, pool);
+      const site = new Site(dir, pool, cache);
       await Deno.mkdir(`${dir}/assets`, { recursive: true });
       for (const name of ASSETS) {
         const text = await Deno.readTextFile(new URL(`./assets/${name}`, import.meta.url));

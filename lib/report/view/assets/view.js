@@ -162,6 +162,8 @@
     const inTarget = (n) => targets.find((t) => n >= (t.s ?? t.b) && n <= t.e);
     // keep near shown lines and target bodies; fold long runs of never-shown lines
     const keep = new Uint8Array(lines.length + 2);
+    // a file nothing was shown of, opened from the tree, is shown whole (dimmed)
+    if (!marks.size && !targets.length) keep.fill(1);
     for (const n of marks.keys()) for (let d = -3; d <= 3; d++) if (n + d >= 1 && n + d <= lines.length) keep[n + d] = 1;
     for (const t of targets) for (let n = Math.max(1, t.s - 2); n <= Math.min(lines.length, t.e + 1); n++) keep[n] = 1;
     const frag = document.createDocumentFragment();
