@@ -78,11 +78,11 @@ class Session {
   }
   async shot(name: string, full = false): Promise<void> {
     await Deno.mkdir(SHOTS, { recursive: true });
-    const [w, h] = await this.page.evaluate<[number, number]>(
-      "[document.documentElement.clientWidth, document.documentElement.scrollHeight]",
+    const [w, h, vh, y] = await this.page.evaluate<[number, number, number, number]>(
+      "[document.documentElement.clientWidth, document.documentElement.scrollHeight, innerHeight, scrollY]",
     );
     const png = await this.page.screenshot(
-      full ? { x: 0, y: 0, width: w, height: Math.min(h, 6000) } : undefined,
+      full ? { x: 0, y: 0, width: w, height: Math.min(h, 6000) } : { x: 0, y, width: w, height: vh },
     );
     await Deno.writeFile(join(SHOTS, name), png);
   }

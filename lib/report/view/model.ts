@@ -149,6 +149,9 @@ export interface EventView {
   note?: string;
   /** How it showed lines ({@link eventVia}). */
   via: string;
+  /** A command longer than shown: its length and the address of its whole text. */
+  chars?: number;
+  more?: string;
 }
 
 /** A stretch of code in the store: a whole file's text and the lines of interest. */
@@ -195,6 +198,8 @@ export interface TurnPage {
   targets: TargetView[];
   events: EventView[];
   tree: FileEntry[];
+  /** The address of W0's file list in the content store (the tree pages share), when known. */
+  treeBase: string | null;
   /** Union of the lines read and search events showed (lib/logs `reads`). */
   reads: Ranges;
   submission: CodeRef | null;

@@ -178,7 +178,11 @@ function eventItem(e: EventView, href: string): Html {
 <div class="evhead"><span class="evn">#${e.idx}</span> <span class="kind">${e.kind}</span> <span class="tool">${e.tool}</span>${
     e.kind === "read" || e.kind === "search" ? html` <span class="via">via ${e.via}</span>` : ""
   } <span class="step">step ${e.step}</span></div>
-<pre class="cmd">${e.command}</pre>
+<pre class="cmd">${e.command}</pre>${
+    e.more
+      ? html`<button type="button" class="more" data-more="${e.more}">show the whole command (${e.chars} characters)</button>`
+      : ""
+  }
 ${
     shown.length
       ? html`<p class="showed">showed: ${
@@ -218,14 +222,21 @@ function reimplSection(r: Reimplementation, i: number): Html {
 
 /** The data block the browser draws a turn's code from. */
 function turnData(p: TurnPage) {
-  const files: Record<string, { h: string | null; n: number; seen: number }> = {};
-  for (const f of p.tree) files[f.path] = { h: f.hash, n: f.lines, seen: f.seen };
+  // W0's files come from the shared list (base); here only the others, and the lines seen
+  const files: Record<string, { h: string | null; n: number; seen: number; o: string }> = {};
+  const seen: Record<string, number> = {};
+  for (const f of p.tree) {
+    if (f.origin !== "w0" || !p.treeBase) files[f.path] = { h: f.hash, n: f.lines, seen: f.seen, o: f.origin };
+    else if (f.seen) seen[f.path] = f.seen;
+  }
   // shown first: files read in order of first read, then files holding targets
   const shown: string[] = [];
   for (const e of p.events) for (const path of Object.keys(e.lines)) if (!shown.includes(path)) shown.push(path);
   for (const t of p.targets) if (t.file && !shown.includes(t.file)) shown.push(t.file);
   return {
+    base: p.treeBase,
     files,
+    seen,
     shown,
     events: p.events.map((e) => ({ i: e.idx, v: e.via, k: e.kind, l: e.lines })),
     targets: p.targets.map((t) => ({ id: t.target, o: t.outcome, f: t.file, s: t.start, b: t.body_start, e: t.end })),
@@ -288,7 +299,6 @@ export function turnPage(p: TurnPage, crumbs: [string, string | null][]): string
       )
     }</tbody></table></div>`
     : html`<p class="hint">No targets${r ? "" : " (a single log: no task, so no targets)"}.</p>`;
-  const tree = treeList(p);
   const body = html`<div class="turnhead"><h1>${p.title}</h1>${
     p.keys ? html`<p class="keys">${p.keys.harness} · ${p.keys.model} · memory ${p.keys.memory}</p>` : ""
   }<nav class="pn" aria-label="Turns">${nav.prev ? html`<a rel="prev" href="${relHref(href, nav.prev)}">← previous turn</a>` : ""} ${
@@ -299,10 +309,14 @@ ${p.log ? html`<p class="source">log: <code>${p.log}</code>${p.format ? html` ($
 <section aria-labelledby="h-metrics"><h2 id="h-metrics">Metrics</h2><dl class="metrics">${
     metrics.map(([k, v, h]) => html`<div><dt>${k}</dt><dd>${v}${h ? html`<small>${h}</small>` : ""}</dd></div>`)
   }</dl></section>
-<section aria-labelledby="h-targets" id="targets"><h2 id="h-targets">Targets</h2>${legend()}${targets}</section>
+${
+    r || p.targets.length
+      ? html`<section aria-labelledby="h-targets" id="targets"><h2 id="h-targets">Targets</h2>${legend()}${targets}</section>`
+      : ""
+  }
 <section aria-labelledby="h-code" id="code"><h2 id="h-code">What the agent saw, on the code</h2>
 <p class="hint">W<sub>t−1</sub>: each file with the share of its lines shown to the model. Shown lines carry the events that showed them (gutter); lines never shown are dimmed; target bodies are framed by outcome.</p>
-<div class="codegrid"><nav class="tree" aria-label="Workspace files">${tree}</nav><div id="viewer" class="viewer" aria-live="polite"></div></div></section>
+<div class="codegrid"><nav class="tree" id="tree" aria-label="Workspace files"></nav><div id="viewer" class="viewer" aria-live="polite"></div></div></section>
 <section aria-labelledby="h-events" id="events"><h2 id="h-events">Events (${p.events.length})</h2>
 <ol class="events">${p.events.map((e) => eventItem(e, ""))}</ol></section>
 ${
@@ -335,42 +349,6 @@ ${jsonBlock("rv-turn", turnData(p))}`;
     crumbs,
     body,
   });
-}
-
-/** The workspace tree as nested lists by directory, each file with its share seen. */
-function treeList(p: TurnPage): Html {
-  type Dir = { dirs: Map<string, Dir>; files: TurnPage["tree"] };
-  const root: Dir = { dirs: new Map(), files: [] };
-  for (const f of p.tree) {
-    const parts = f.path.split("/");
-    let d = root;
-    for (const part of parts.slice(0, -1)) {
-      let next = d.dirs.get(part);
-      if (!next) d.dirs.set(part, next = { dirs: new Map(), files: [] });
-      d = next;
-    }
-    d.files.push(f);
-  }
-  const seenIn = (d: Dir): number =>
-    d.files.reduce((n, f) => n + f.seen, 0) + [...d.dirs.values()].reduce((n, x) => n + seenIn(x), 0);
-  const render = (d: Dir): Html =>
-    html`<ul>${
-      [...d.dirs].map(([name, sub]) =>
-        html`<li class="dir"><details${seenIn(sub) > 0 || d === root ? html` open` : ""}><summary>${name}/</summary>${render(sub)}</details></li>`
-      )
-    }${
-      d.files.map((f) => {
-        const share = f.lines ? f.seen / f.lines : 0;
-        return html`<li class="file${f.seen ? " seen" : ""} origin-${f.origin}"><button type="button" data-file="${f.path}" title="${f.path}"><span class="name">${
-          f.path.slice(f.path.lastIndexOf("/") + 1)
-        }</span><span class="share" aria-label="${f.seen} of ${f.lines} lines seen"><meter min="0" max="1" value="${
-          share.toFixed(3)
-        }"></meter> ${f.seen ? `${f.seen}/${f.lines} (${pct(share)})` : f.lines ? "0%" : f.hash ? "empty" : "–"}</span>${
-          f.origin !== "w0" ? html`<span class="origin">${f.origin === "earlier" ? "agent's earlier file" : "written this turn"}</span>` : ""
-        }</button></li>`;
-      })
-    }</ul>`;
-  return render(root);
 }
 
 export { chainHref };

@@ -42,6 +42,8 @@ export function lineCount(text: string): number {
 export interface TextStore {
   /** The address of a text, stored once (`path` decides the language). */
   put(path: string, text: string): Promise<string>;
+  /** The address of a JSON value shared by many pages (a workspace's file list), stored once. */
+  putData(value: unknown): Promise<string>;
 }
 
 /** The address of a text in a store (hash of the language, the highlighter's version, the text). */
@@ -50,20 +52,32 @@ export function addressOf(path: string, text: string): string {
   return sha256(`v${HIGHLIGHT_VERSION}\0${lang}\0${text}`).slice(0, 32);
 }
 
+/** The address of a JSON value in a store. */
+function dataAddress(json: string): string {
+  return sha256(`data\0${json}`).slice(0, 32);
+}
+
 /** Texts and tokens kept in memory (the notebook display builds a page without a site). */
 export class MemoryStore implements TextStore {
   readonly #highlight: (text: string) => Promise<number[]>;
   readonly texts = new Map<string, Promise<{ text: string; tokens: number[] }>>();
+  readonly data = new Map<string, unknown>();
 
   constructor(highlight: (text: string) => Promise<number[]>) {
     this.#highlight = highlight;
   }
 
+  putData(value: unknown): Promise<string> {
+    const address = dataAddress(JSON.stringify(value));
+    this.data.set(address, value);
+    return Promise.resolve(address);
+  }
+
   async put(path: string, text: string): Promise<string> {
     const address = addressOf(path, text);
     if (!this.texts.has(address)) {
-      const python = isPythonPath(path);
-      this.texts.set(address, (python ? this.#highlight(text) : Promise.resolve([])).then((tokens) => ({ text, tokens })));
+      const tokens = isPythonPath(path) ? this.#highlight(text) : Promise.resolve([]);
+      this.texts.set(address, tokens.then((k) => ({ text, tokens: k })));
     }
     await this.texts.get(address);
     return address;
@@ -94,23 +108,36 @@ export class ContentStore implements TextStore {
     return this.#written.size;
   }
 
-  /** The address of a text (stored once; `path` decides the language only). */
-  async put(path: string, text: string): Promise<string> {
-    const python = isPythonPath(path);
-    const address = addressOf(path, text);
+  async #write(address: string, body: () => Promise<string>): Promise<void> {
     let done = this.#written.get(address);
     if (!done) {
       done = (async () => {
-        const tokens = python ? await this.#highlight(text) : [];
-        const body = `RV.file("${address}",${safeJson({ t: text, k: tokens, n: lineCount(text) })});\n`;
+        const text = await body();
         const file = `${this.#dir}/${ContentStore.path(address)}`;
         await Deno.mkdir(file.slice(0, file.lastIndexOf("/")), { recursive: true });
-        await Deno.writeTextFile(file, body);
-        this.bytes += new TextEncoder().encode(body).length;
+        await Deno.writeTextFile(file, text);
+        this.bytes += new TextEncoder().encode(text).length;
       })();
       this.#written.set(address, done);
     }
     await done;
+  }
+
+  /** The address of a text (stored once; `path` decides the language). */
+  async put(path: string, text: string): Promise<string> {
+    const address = addressOf(path, text);
+    await this.#write(address, async () => {
+      const tokens = isPythonPath(path) ? await this.#highlight(text) : [];
+      return `RV.file("${address}",${safeJson({ t: text, k: tokens, n: lineCount(text) })});\n`;
+    });
+    return address;
+  }
+
+  /** The address of a JSON value (stored once). */
+  async putData(value: unknown): Promise<string> {
+    const json = safeJson(value);
+    const address = dataAddress(json);
+    await this.#write(address, () => Promise.resolve(`RV.file("${address}",${json});\n`));
     return address;
   }
 }

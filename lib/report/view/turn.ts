@@ -65,8 +65,11 @@ export interface TurnInputs {
   warnings?: string[];
 }
 
-/** Characters of a command shown on a page (the rest is cut, saying how much). */
-export const MAX_COMMAND_CHARS = 4000;
+/**
+ * Characters of a command shown on a page; a longer one (a heredoc writing a file, say) is cut
+ * there and its whole text is put in the content store, loaded when asked for.
+ */
+export const MAX_COMMAND_CHARS = 600;
 
 /** A W0 file's address and line count, memoised per workspace (W0 is shared by many turns). */
 export class FileAddresses {
@@ -75,6 +78,30 @@ export class FileAddresses {
 
   constructor(store: TextStore) {
     this.#store = store;
+  }
+
+  readonly #manifests = new Map<string, Promise<string>>();
+
+  /**
+   * The address of a workspace's file list (`{ p: paths, h: addresses, n: lines }`), stored once
+   * and shared by every turn page on it.
+   */
+  manifest(ws: WorkspaceFiles): Promise<string> {
+    let hit = this.#manifests.get(ws.root);
+    if (!hit) {
+      hit = (async () => {
+        const entries = await Promise.all(
+          ws.files.map((path) => this.of(`${ws.root}\u0000${path}`, path, () => ws.text(path))),
+        );
+        return await this.#store.putData({
+          p: ws.files,
+          h: entries.map((e) => e.hash),
+          n: entries.map((e) => e.lines),
+        });
+      })();
+      this.#manifests.set(ws.root, hit);
+    }
+    return hit;
   }
 
   /** Address and lines of a text known by a key (e.g. `w0 root \0 path`). */
@@ -103,12 +130,9 @@ function seenLines(ranges: [number, number][] | undefined, limit: number | null)
   return n;
 }
 
-/** The command as shown: at most {@link MAX_COMMAND_CHARS}, saying how much was cut. */
+/** The command as shown: at most {@link MAX_COMMAND_CHARS} characters. */
 export function shownCommand(command: string): string {
-  if (command.length <= MAX_COMMAND_CHARS) return command;
-  return `${command.slice(0, MAX_COMMAND_CHARS)}\n… (${
-    command.length - MAX_COMMAND_CHARS
-  } more characters)`;
+  return command.length <= MAX_COMMAND_CHARS ? command : `${command.slice(0, MAX_COMMAND_CHARS)}…`;
 }
 
 /** Builds a turn page; every text it shows goes to `store` (once per distinct text). */
@@ -122,6 +146,7 @@ export async function buildTurnPage(
   // events: re-read from the log (with lines), else the frames' rows (without)
   const events: EventView[] = inp.reads
     ? inp.reads.events.map((e, idx) => ({
+      ...(e.command.length > MAX_COMMAND_CHARS ? { chars: e.command.length, full: e.command } : {}),
       idx,
       step: e.step,
       kind: e.kind,
@@ -134,6 +159,7 @@ export async function buildTurnPage(
       via: eventVia(e),
     }))
     : (inp.frameEvents ?? []).map((e) => ({
+      ...(e.command.length > MAX_COMMAND_CHARS ? { chars: e.command.length, full: e.command } : {}),
       idx: e.idx,
       step: e.step,
       kind: e.kind,
@@ -144,6 +170,13 @@ export async function buildTurnPage(
       placed: e.placed,
       via: eventVia(e),
     }));
+  // long commands: their whole text goes to the store, loaded on demand
+  for (const e of events as (EventView & { full?: string })[]) {
+    if (e.full !== undefined) {
+      e.more = await store.put("command.txt", e.full);
+      delete e.full;
+    }
+  }
   if (inp.reads && inp.frameEvents) warnings.push(...disagreements(inp.reads, inp.frameEvents));
   if (inp.reads && inp.row) {
     if (inp.reads.lines !== inp.row.lines || inp.reads.files !== inp.row.files) {
@@ -156,6 +189,7 @@ export async function buildTurnPage(
   // the tree: W0, the agent's earlier files over it, the files of this turn
   const tree = new Map<string, FileEntry>();
   const ws = inp.workspace;
+  const treeBase = ws ? await addresses.manifest(ws) : null;
   const overlays = inp.overlays ?? {};
   if (ws) {
     await Promise.all(ws.files.map(async (path) => {
@@ -244,6 +278,7 @@ export async function buildTurnPage(
       : { files: row?.files ?? 0, lines: row?.lines ?? 0, coverage: row?.coverage ?? 0 },
     targets,
     events,
+    treeBase,
     tree: [...tree.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     reads,
     submission,

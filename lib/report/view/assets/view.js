@@ -277,7 +277,65 @@
     }
   }
 
+  /** The workspace tree: directories (open where lines were seen), files with their share seen. */
+  function drawTree(nav) {
+    const rootDir = { dirs: new Map(), files: [], seen: 0 };
+    for (const path of Object.keys(turn.files).sort()) {
+      const parts = path.split("/");
+      let d = rootDir;
+      for (const part of parts.slice(0, -1)) {
+        let next = d.dirs.get(part);
+        if (!next) d.dirs.set(part, next = { dirs: new Map(), files: [], seen: 0 });
+        d = next;
+        d.seen += turn.files[path].seen;
+      }
+      d.files.push(path);
+    }
+    const ORIGIN = { earlier: "agent's earlier file", turn: "written this turn" };
+    const list = (d, top) => {
+      const ul = el("ul");
+      for (const [name, sub] of d.dirs) {
+        const det = el("details", { open: sub.seen > 0 || top ? "" : null }, el("summary", {}, `${name}/`), list(sub, false));
+        ul.append(el("li", { class: "dir" }, det));
+      }
+      for (const path of d.files) {
+        const f = turn.files[path];
+        const share = f.n ? f.seen / f.n : 0;
+        ul.append(el("li", { class: `file${f.seen ? " seen" : ""} origin-${f.o}` }, el(
+          "button",
+          { type: "button", "data-file": path, title: path },
+          el("span", { class: "name" }, path.slice(path.lastIndexOf("/") + 1)),
+          el("span", { class: "share", "aria-label": `${f.seen} of ${f.n} lines seen` },
+            el("meter", { min: "0", max: "1", value: share.toFixed(3) }),
+            f.seen ? ` ${f.seen}/${f.n} (${Math.round(share * 100)}%)` : f.n ? " 0%" : f.h ? " empty" : " –"),
+          ORIGIN[f.o] ? el("span", { class: "origin" }, ORIGIN[f.o]) : null,
+        )));
+      }
+      return ul;
+    };
+    nav.replaceChildren(list(rootDir, true));
+  }
+
   if (turn && viewer) {
+    const base = turn.base ? load(turn.base) : Promise.resolve(null);
+    base.then((b) => {
+      if (!b) return;
+      for (let i = 0; i < b.p.length; i++) {
+        if (!turn.files[b.p[i]]) turn.files[b.p[i]] = { h: b.h[i], n: b.n[i], seen: turn.seen[b.p[i]] ?? 0, o: "w0" };
+      }
+    }).catch(() => {}).then(() => start());
+    document.addEventListener("click", (ev) => {
+      const b = ev.target.closest("button[data-more]");
+      if (!b) return;
+      load(b.dataset.more).then((d) => {
+        b.previousElementSibling.textContent = d.t;
+        b.remove();
+      });
+    });
+  }
+  function start() {
+    const nav = document.getElementById("tree");
+    if (nav) drawTree(nav);
     const loads = turn.shown.map((p) => fileSection(p).ready);
     const snippets = [];
     for (const box of document.querySelectorAll("[data-snippet]")) {
