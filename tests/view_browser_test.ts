@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Browser, chromiumPath, type Page } from "../lib/report/browser.ts";
-import { readLog, type Ranges, rangesOf } from "../lib/logs/mod.ts";
+import { type Ranges, rangesOf, readLog } from "../lib/logs/mod.ts";
 import { readCorpus } from "../lib/layout/mod.ts";
 import { scoreRows } from "../lib/frames/score.ts";
 import type { TargetRow, TurnRow } from "../lib/metrics/rows.ts";
@@ -82,7 +82,9 @@ class Session {
       "[document.documentElement.clientWidth, document.documentElement.scrollHeight, innerHeight, scrollY]",
     );
     const png = await this.page.screenshot(
-      full ? { x: 0, y: 0, width: w, height: Math.min(h, 6000) } : { x: 0, y, width: w, height: vh },
+      full
+        ? { x: 0, y: 0, width: w, height: Math.min(h, 6000) }
+        : { x: 0, y, width: w, height: vh },
     );
     await Deno.writeFile(join(SHOTS, name), png);
   }
@@ -105,11 +107,15 @@ async function markedLines(page: Page): Promise<Ranges> {
   );
   const by = new Map<string, number[]>();
   for (const [f, n] of pairs) by.set(f, [...(by.get(f) ?? []), n]);
-  return Object.fromEntries([...by].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, ns]) => [f, rangesOf(ns)]));
+  return Object.fromEntries(
+    [...by].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, ns]) => [f, rangesOf(ns)]),
+  );
 }
 
 function sortRanges(r: Ranges): Ranges {
-  return Object.fromEntries(Object.entries(r).filter(([, v]) => v.length).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.fromEntries(
+    Object.entries(r).filter(([, v]) => v.length).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 }
 
 /** The outcome class a target row must have on the page, from its frame columns. */
@@ -121,7 +127,12 @@ function expectedOutcome(t: TargetRow): string {
 }
 
 /** W_{t-1} of a turn written to disk: W0 plus the agent's earlier submissions. */
-async function workspaceOf(corpusDir: string, config: string, chain: string, turn: number): Promise<string> {
+async function workspaceOf(
+  corpusDir: string,
+  config: string,
+  chain: string,
+  turn: number,
+): Promise<string> {
   const { corpus } = await readCorpus(corpusDir);
   const spec = corpus.chains.find((c) => c.chain === chain)!;
   const dir = await Deno.makeTempDir({ prefix: "reporeuse-view-ws-" });
@@ -141,36 +152,54 @@ async function workspaceOf(corpusDir: string, config: string, chain: string, tur
  * marked lines equal to the reads of the log re-read against W_{t-1} on disk and to the frames'
  * `lines`.
  */
-async function checkTurns(s: Session, corpusDir: string, site: string, turns: TurnRow[], targets: TargetRow[]) {
+async function checkTurns(
+  s: Session,
+  corpusDir: string,
+  site: string,
+  turns: TurnRow[],
+  targets: TargetRow[],
+) {
   const { corpus } = await readCorpus(corpusDir);
   const { turnHref } = await import("../lib/report/view/paths.ts");
   for (const row of turns) {
     await s.go(`file://${site}/${turnHref(row)}`);
     const same = (t: TargetRow) =>
-      t.harness === row.harness && t.model === row.model && t.memory === row.memory && t.chain === row.chain &&
+      t.harness === row.harness && t.model === row.model && t.memory === row.memory &&
+      t.chain === row.chain &&
       t.turn === row.turn;
-    const want = Object.fromEntries(targets.filter(same).map((t) => [t.target, expectedOutcome(t)]));
+    const want = Object.fromEntries(
+      targets.filter(same).map((t) => [t.target, expectedOutcome(t)]),
+    );
     const got = Object.fromEntries(
       await s.page.evaluate<[string, string][]>(
         `[...document.querySelectorAll("tr.target")].map((e) => [e.dataset.target, [...e.classList].find((c) => c.startsWith("outcome-")).slice(8)])`,
       ),
     );
     assert.deepEqual(got, want, `${row.chain} turn ${row.turn}`);
-    const config = corpus.configs.find((c) => c.harness === row.harness && c.model === row.model && c.memory === row.memory)!;
-    const run = corpus.runs.find((r) => r.config === config.id && r.chain === row.chain && r.turn === row.turn)!;
+    const config = corpus.configs.find((c) =>
+      c.harness === row.harness && c.model === row.model && c.memory === row.memory
+    )!;
+    const run = corpus.runs.find((r) =>
+      r.config === config.id && r.chain === row.chain && r.turn === row.turn
+    )!;
     const ws = await workspaceOf(corpusDir, config.id, row.chain, row.turn);
     const reads = (await readLog(run.log!, { root: ws, cwd: config.cwd })).reads;
     await Deno.remove(ws, { recursive: true });
     const marked = await markedLines(s.page);
     assert.deepEqual(marked, sortRanges(reads), `${row.chain} turn ${row.turn}: marked lines`);
     const count = Object.values(marked).flat().reduce((n, [a, b]) => n + b - a + 1, 0);
-    assert.equal(count, row.lines, `${row.chain} turn ${row.turn}: marked lines against the frames`);
+    assert.equal(
+      count,
+      row.lines,
+      `${row.chain} turn ${row.turn}: marked lines against the frames`,
+    );
   }
   s.clean(site);
 }
 
 Deno.test({
-  name: "view: the seaborn sample in Chromium — targets, marked lines = reads, navigation, no errors",
+  name:
+    "view: the seaborn sample in Chromium — targets, marked lines = reads, navigation, no errors",
   ignore: !chromium,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -194,8 +223,16 @@ Deno.test({
       await s.shot("turn-sample-opencode-t2.png", true);
       // the re-implementation: F beside G, the shared calls marked in both
       assert.equal(await s.page.evaluate<number>(`document.querySelectorAll(".reimpl").length`), 1);
-      assert.ok(await s.page.evaluate<number>(`document.querySelectorAll('[data-snippet="g"] .ln.hl').length`) >= 3);
-      assert.ok(await s.page.evaluate<number>(`document.querySelectorAll('[data-snippet="f"] .ln.hl').length`) >= 2);
+      assert.ok(
+        await s.page.evaluate<number>(
+          `document.querySelectorAll('[data-snippet="g"] .ln.hl').length`,
+        ) >= 3,
+      );
+      assert.ok(
+        await s.page.evaluate<number>(
+          `document.querySelectorAll('[data-snippet="f"] .ln.hl').length`,
+        ) >= 2,
+      );
       // events: j selects event #0, its lines are the marked ones
       await s.key("j");
       const ev0 = await s.page.evaluate<[string, number]>(
@@ -207,7 +244,10 @@ Deno.test({
       );
       assert.equal(ev0[1], wantSel);
       await s.key("j");
-      assert.equal(await s.page.evaluate<string>(`document.querySelector(".ev.current")?.id`), "ev-1");
+      assert.equal(
+        await s.page.evaluate<string>(`document.querySelector(".ev.current")?.id`),
+        "ev-1",
+      );
       // n / p: the next and previous turns
       await s.key("n");
       await s.ready();
@@ -217,23 +257,49 @@ Deno.test({
       await s.ready();
       assert.ok((await s.page.evaluate<string>("location.href")).endsWith(turnHref(oc2)));
       // a file of the tree opens on click
-      await s.page.evaluate(`document.querySelector('.tree button[data-file="seaborn/palettes.py"]').click()`);
-      for (let i = 0; i < 50 && !(await s.page.evaluate<boolean>(`!!document.querySelector('section.file[data-path="seaborn/palettes.py"] .ln')`)); i++) {
+      await s.page.evaluate(
+        `document.querySelector('.tree button[data-file="seaborn/palettes.py"]').click()`,
+      );
+      for (
+        let i = 0;
+        i < 50 &&
+        !(await s.page.evaluate<boolean>(
+          `!!document.querySelector('section.file[data-path="seaborn/palettes.py"] .ln')`,
+        ));
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 50));
       }
-      assert.ok(await s.page.evaluate<boolean>(`!!document.querySelector('section.file[data-path="seaborn/palettes.py"] .ln')`));
+      assert.ok(
+        await s.page.evaluate<boolean>(
+          `!!document.querySelector('section.file[data-path="seaborn/palettes.py"] .ln')`,
+        ),
+      );
       // the index: filter and sort
       await s.go(`file://${site}/index.html`);
       await s.shot("index-sample.png");
-      await s.page.evaluate(`(() => { const q = document.getElementById("q"); q.value = "turn=2"; q.dispatchEvent(new Event("input")); })()`);
-      assert.equal(await s.page.evaluate<number>(`document.querySelectorAll("#turns tbody tr").length`), 2);
-      await s.page.evaluate(`(() => { const q = document.getElementById("q"); q.value = "reimplemented>0"; q.dispatchEvent(new Event("input")); })()`);
+      await s.page.evaluate(
+        `(() => { const q = document.getElementById("q"); q.value = "turn=2"; q.dispatchEvent(new Event("input")); })()`,
+      );
+      assert.equal(
+        await s.page.evaluate<number>(`document.querySelectorAll("#turns tbody tr").length`),
+        2,
+      );
+      await s.page.evaluate(
+        `(() => { const q = document.getElementById("q"); q.value = "reimplemented>0"; q.dispatchEvent(new Event("input")); })()`,
+      );
       assert.deepEqual(
-        await s.page.evaluate<string[]>(`[...document.querySelectorAll("#turns tbody tr")].map((r) => r.cells[0].textContent + " " + r.cells[2].textContent)`),
+        await s.page.evaluate<string[]>(
+          `[...document.querySelectorAll("#turns tbody tr")].map((r) => r.cells[0].textContent + " " + r.cells[2].textContent)`,
+        ),
         ["OpenCode__DeepSeek-v4.1-flash__interface 2"],
       );
-      await s.page.evaluate(`(() => { const q = document.getElementById("q"); q.value = ""; q.dispatchEvent(new Event("input")); document.querySelector('th[data-key="lines"] button').click(); })()`);
-      const lines = await s.page.evaluate<number[]>(`[...document.querySelectorAll("#turns tbody tr")].map((r) => Number(r.cells[8].textContent))`);
+      await s.page.evaluate(
+        `(() => { const q = document.getElementById("q"); q.value = ""; q.dispatchEvent(new Event("input")); document.querySelector('th[data-key="lines"] button').click(); })()`,
+      );
+      const lines = await s.page.evaluate<number[]>(
+        `[...document.querySelectorAll("#turns tbody tr")].map((r) => Number(r.cells[8].textContent))`,
+      );
       assert.deepEqual(lines, [...rows.turns.map((r) => r.lines)].sort((a, b) => b - a));
       // j then Enter opens the first row's turn
       await s.key("j");
@@ -264,16 +330,24 @@ Deno.test({
     const full = await Deno.makeTempDir({ prefix: "reporeuse-view-sim-" });
     await simulateCorpus(full, { seed: 3, scale: "small" });
     // one chain, two configurations (a chain with a planted re-implementation under the first)
-    const truth = (await Deno.readTextFile(`${full}/truth/targets.csv`)).split("\n").slice(1).map((l) => l.split(","));
+    const truth = (await Deno.readTextFile(`${full}/truth/targets.csv`)).split("\n").slice(1).map((
+      l,
+    ) => l.split(","));
     const hit = truth.find((c) => c[0] === "OpenCode" && c[10] === "true")!;
     const chain = hit[3];
     const configs = [...Deno.readDirSync(`${full}/runs`)].map((e) => e.name)
-      .filter((n) => n.startsWith(`OpenCode__${hit[1].replaceAll(" ", "-")}__${hit[2]}`) || n.startsWith("mini-SWE-agent__GPT-5.6-Terra__interface"));
+      .filter((n) =>
+        n.startsWith(`OpenCode__${hit[1].replaceAll(" ", "-")}__${hit[2]}`) ||
+        n.startsWith("mini-SWE-agent__GPT-5.6-Terra__interface")
+      );
     assert.equal(configs.length, 2);
     const corpus = await Deno.makeTempDir({ prefix: "reporeuse-view-chain-" });
     const cp = async (rel: string) => {
       await Deno.mkdir(join(corpus, rel, ".."), { recursive: true });
-      assert.ok((await new Deno.Command("cp", { args: ["-r", join(full, rel), join(corpus, rel)] }).output()).success);
+      assert.ok(
+        (await new Deno.Command("cp", { args: ["-r", join(full, rel), join(corpus, rel)] })
+          .output()).success,
+      );
     };
     await cp("corpus.json");
     await cp("repos");
@@ -293,11 +367,19 @@ Deno.test({
       const { turnHref } = await import("../lib/report/view/paths.ts");
       const row = rows.turns.find((r) => r.reimplemented > 0)!;
       await s.go(`file://${site}/${turnHref(row)}`);
-      assert.match(await s.page.evaluate<string>(`document.querySelector(".banner.sim")?.textContent ?? ""`), /^SIMULATED/);
-      assert.ok(await s.page.evaluate<number>(`document.querySelectorAll(".reimpl .ln.hl").length`) > 0);
+      assert.match(
+        await s.page.evaluate<string>(`document.querySelector(".banner.sim")?.textContent ?? ""`),
+        /^SIMULATED/,
+      );
+      assert.ok(
+        await s.page.evaluate<number>(`document.querySelectorAll(".reimpl .ln.hl").length`) > 0,
+      );
       await s.shot("turn-simulated.png");
       await s.go(`file://${site}/index.html`);
-      assert.match(await s.page.evaluate<string>(`document.querySelector(".banner.sim")?.textContent ?? ""`), /^SIMULATED/);
+      assert.match(
+        await s.page.evaluate<string>(`document.querySelector(".banner.sim")?.textContent ?? ""`),
+        /^SIMULATED/,
+      );
       s.clean(site);
     } finally {
       await s.close();
@@ -320,7 +402,10 @@ Deno.test({
     try {
       await s.go(`file://${site}/index.html`);
       // tests/logs_sessions_test.ts: parent nl -ba pkg/core.py | sed -n '1,5p', child sed -n '2,4p' util.py
-      assert.deepEqual(await markedLines(s.page), { "pkg/core.py": [[1, 5]], "pkg/util.py": [[2, 4]] });
+      assert.deepEqual(await markedLines(s.page), {
+        "pkg/core.py": [[1, 5]],
+        "pkg/util.py": [[2, 4]],
+      });
       // each shown line names its event: the parent's read and the sub-agent's
       const events = await s.page.evaluate<string[]>(
         `[...new Set([...document.querySelectorAll("#viewer .ln.shown")].map((e) => e.dataset.events))]`,
@@ -350,18 +435,34 @@ Deno.test({
     );
     const fence = "`".repeat(3);
     const out = await Deno.readTextFile(`${dir}/ws/pkg/${name}`);
-    await Deno.writeTextFile(`${dir}/log.json`, JSON.stringify({
-      info: {},
-      trajectory_format: "mini-swe-agent-1",
-      messages: [
-        { role: "assistant", content: `THOUGHT: ${evil}\n\n${fence}bash\ncat 'pkg/${name}'\n${fence}` },
-        { role: "user", content: `<returncode>0</returncode>\n<output>\n${out}</output>` },
-        { role: "assistant", content: `${fence}bash\necho '</pre></li><script>window.__pwned=3</script>' ${evil}\n${fence}` },
-        { role: "user", content: "<returncode>0</returncode>\n<output>\nx\n</output>" },
-      ],
-    }));
+    await Deno.writeTextFile(
+      `${dir}/log.json`,
+      JSON.stringify({
+        info: {},
+        trajectory_format: "mini-swe-agent-1",
+        messages: [
+          {
+            role: "assistant",
+            content: `THOUGHT: ${evil}\n\n${fence}bash\ncat 'pkg/${name}'\n${fence}`,
+          },
+          { role: "user", content: `<returncode>0</returncode>\n<output>\n${out}</output>` },
+          {
+            role: "assistant",
+            content:
+              `${fence}bash\necho '</pre></li><script>window.__pwned=3</script>' ${evil}\n${fence}`,
+          },
+          { role: "user", content: "<returncode>0</returncode>\n<output>\nx\n</output>" },
+        ],
+      }),
+    );
     const site = `${dir}/site`;
-    await viewLog({ log: `${dir}/log.json`, root: `${dir}/ws`, cwd: "/testbed", out: site, workers: 0 });
+    await viewLog({
+      log: `${dir}/log.json`,
+      root: `${dir}/ws`,
+      cwd: "/testbed",
+      out: site,
+      workers: 0,
+    });
     const s = await Session.open();
     try {
       await s.go(`file://${site}/index.html`);
@@ -369,10 +470,16 @@ Deno.test({
       assert.equal(await s.page.evaluate<number>(`document.querySelectorAll("img").length`), 0);
       assert.equal(await s.page.evaluate<number>(`document.querySelectorAll("b").length`), 0);
       // the name and the text are there, as text
-      assert.ok(await s.page.evaluate<boolean>(`document.body.textContent.includes(${JSON.stringify(evil)})`));
+      assert.ok(
+        await s.page.evaluate<boolean>(
+          `document.body.textContent.includes(${JSON.stringify(evil)})`,
+        ),
+      );
       assert.deepEqual(await markedLines(s.page), { [`pkg/${name}`]: [[1, 3]] });
       assert.ok(
-        await s.page.evaluate<boolean>(`[...document.querySelectorAll(".cmd")].some((e) => e.textContent.includes("<script>window.__pwned=3</script>"))`),
+        await s.page.evaluate<boolean>(
+          `[...document.querySelectorAll(".cmd")].some((e) => e.textContent.includes("<script>window.__pwned=3</script>"))`,
+        ),
       );
       await s.shot("hostile.png", true);
       s.clean(site);
@@ -385,7 +492,12 @@ Deno.test({
 async function git(repo: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command("git", {
     args: ["-C", repo, ...args],
-    env: { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.org" },
+    env: {
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.org",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.org",
+    },
   }).output();
   assert.ok(out.success, new TextDecoder().decode(out.stderr));
   return new TextDecoder().decode(out.stdout).trim();
@@ -422,11 +534,18 @@ Deno.test({
     try {
       const f = report.findings[0];
       await s.go(`file://${site}/index.html#${findingAnchor(f)}`);
-      assert.ok(await s.page.evaluate<boolean>(`!!document.getElementById(${JSON.stringify(findingAnchor(f))})`));
+      assert.ok(
+        await s.page.evaluate<boolean>(
+          `!!document.getElementById(${JSON.stringify(findingAnchor(f))})`,
+        ),
+      );
       const lines = await s.page.evaluate<[number, number]>(
         `[document.querySelectorAll('[data-snippet="f"] .ln').length, document.querySelectorAll('[data-snippet="g"] .ln').length]`,
       );
-      assert.deepEqual(lines, [f.function.end - f.function.line + 1, f.target.end - f.target.line + 1]);
+      assert.deepEqual(lines, [
+        f.function.end - f.function.line + 1,
+        f.target.end - f.target.line + 1,
+      ]);
       await s.shot("audit.png", true);
       s.clean(site);
     } finally {

@@ -11,7 +11,8 @@ import { LayoutError } from "../../lib/layout/mod.ts";
 import { readBounded } from "../../lib/util/fs.ts";
 
 /** One-line summary. */
-export const summary = "a static site: each turn's code with what the agent saw, reused and rebuilt";
+export const summary =
+  "a static site: each turn's code with what the agent saw, reused and rebuilt";
 
 /** Full help text. */
 export const help = `Usage:
@@ -55,7 +56,8 @@ type Kind = "corpus" | "scored" | "audit" | "log";
 async function kindOf(path: string): Promise<Kind> {
   const st = await Deno.stat(path);
   if (st.isDirectory) {
-    const has = async (name: string) => (await Deno.stat(`${path}/${name}`).catch(() => null)) !== null;
+    const has = async (name: string) =>
+      (await Deno.stat(`${path}/${name}`).catch(() => null)) !== null;
     if (await has("turns.parquet") || await has("turns.csv")) return "scored";
     if (await has("tasks") || await has("runs")) return "corpus";
     return "log"; // a session directory (OpenHands, Claude Code, Codex)
@@ -93,7 +95,9 @@ export async function run(args: string[]): Promise<number> {
   if (!parsed) return 2;
   const { values: v, positionals } = parsed;
   if (positionals.length !== 1) {
-    console.error(`${p}: expected exactly one <corpus-dir | scored-dir | run-log | audit.json> (see --help)`);
+    console.error(
+      `${p}: expected exactly one <corpus-dir | scored-dir | run-log | audit.json> (see --help)`,
+    );
     return 2;
   }
   if (!v.out) {
@@ -117,36 +121,68 @@ export async function run(args: string[]): Promise<number> {
   try {
     kind = await kindOf(input);
   } catch (e) {
-    console.error(`${p}: ${input}: ${e instanceof Deno.errors.NotFound ? "no such file or directory" : (e as Error).message}`);
+    console.error(
+      `${p}: ${input}: ${
+        e instanceof Deno.errors.NotFound ? "no such file or directory" : (e as Error).message
+      }`,
+    );
     return 1;
   }
-  for (const [opt, dir] of [["--root", v.root], ["--corpus", v.corpus], ["--repo", v.repo]] as const) {
+  for (
+    const [opt, dir] of [["--root", v.root], ["--corpus", v.corpus], ["--repo", v.repo]] as const
+  ) {
     if (dir !== undefined && !(await Deno.stat(dir).catch(() => null))?.isDirectory) {
       console.error(`${p}: ${opt} ${dir}: not a directory`);
       return 2;
     }
   }
-  const misplaced = (kind === "log" ? [] : [["--root", v.root], ["--cwd", v.cwd], ["--format", v.format]])
-    .concat(kind === "scored" ? [] : [["--corpus", v.corpus]])
-    .concat(kind === "audit" ? [] : [["--repo", v.repo]])
-    .filter(([, x]) => x !== undefined);
+  const misplaced =
+    (kind === "log" ? [] : [["--root", v.root], ["--cwd", v.cwd], ["--format", v.format]])
+      .concat(kind === "scored" ? [] : [["--corpus", v.corpus]])
+      .concat(kind === "audit" ? [] : [["--repo", v.repo]])
+      .filter(([, x]) => x !== undefined);
   if (misplaced.length) {
-    console.error(`${p}: ${misplaced.map(([o]) => o).join(", ")} do(es) not apply to ${kind === "log" ? "a run log" : `a ${kind}`} (see --help)`);
+    console.error(
+      `${p}: ${misplaced.map(([o]) => o).join(", ")} do(es) not apply to ${
+        kind === "log" ? "a run log" : `a ${kind}`
+      } (see --help)`,
+    );
     return 2;
   }
   const view = await import("../../lib/report/view/mod.ts");
   try {
     const t0 = performance.now();
     const s = kind === "corpus"
-      ? await view.viewCorpus({ corpus: input, out: v.out, cache: !v["no-cache"], workers, progress: Deno.stderr.isTerminal() })
+      ? await view.viewCorpus({
+        corpus: input,
+        out: v.out,
+        cache: !v["no-cache"],
+        workers,
+        progress: Deno.stderr.isTerminal(),
+      })
       : kind === "scored"
-      ? await view.viewCorpus({ scored: input, corpus: v.corpus, out: v.out, workers, progress: Deno.stderr.isTerminal() })
+      ? await view.viewCorpus({
+        scored: input,
+        corpus: v.corpus,
+        out: v.out,
+        workers,
+        progress: Deno.stderr.isTerminal(),
+      })
       : kind === "audit"
       ? await view.viewAudit({ report: input, repo: v.repo, out: v.out })
-      : await view.viewLog({ log: input, root: v.root, cwd: v.cwd, format: v.format as Format | undefined, out: v.out, workers });
+      : await view.viewLog({
+        log: input,
+        root: v.root,
+        cwd: v.cwd,
+        format: v.format as Format | undefined,
+        out: v.out,
+        workers,
+      });
     const mb = (s.bytes / 2 ** 20).toFixed(1);
     console.error(
-      `view: ${s.pages} page(s), ${s.files} stored file(s), ${mb} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s → ${v.out}/index.html`,
+      `view: ${s.pages} page(s), ${s.files} stored file(s), ${mb} MB in ${
+        ((performance.now() - t0) / 1000).toFixed(1)
+      } s → ${v.out}/index.html`,
     );
     console.log(`${v.out.replace(/\/+$/, "")}/index.html`);
     return 0;

@@ -62,7 +62,9 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 const int = (v: unknown) => (Number.isInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
 const numOrNull = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+const strings = (
+  v: unknown,
+) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
 function loc(v: unknown): Loc | undefined {
   if (!isObj(v)) return undefined;
@@ -82,7 +84,16 @@ export function readFindings(report: unknown): { findings: AuditFinding[]; malfo
       malformed++;
       continue;
     }
-    const known = new Set(["kind", "function", "target", "overlap", "shared", "missing", "similarity", "score"]);
+    const known = new Set([
+      "kind",
+      "function",
+      "target",
+      "overlap",
+      "shared",
+      "missing",
+      "similarity",
+      "score",
+    ]);
     const extra: [string, string][] = Object.entries(f).filter(([k]) => !known.has(k))
       .map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
     findings.push({
@@ -140,7 +151,9 @@ export async function viewAudit(opts: ViewAuditOptions): Promise<SiteSummary> {
   try {
     report = JSON.parse(new TextDecoder().decode(readBounded(opts.report, 64 * 2 ** 20)));
   } catch (e) {
-    throw new Error(`${opts.report}: not an audit JSON report (${e instanceof Error ? e.message : e})`);
+    throw new Error(
+      `${opts.report}: not an audit JSON report (${e instanceof Error ? e.message : e})`,
+    );
   }
   if (!isObj(report) || !Array.isArray(report.findings)) {
     throw new Error(`${opts.report}: not an audit JSON report (no "findings" list)`);
@@ -149,22 +162,37 @@ export async function viewAudit(opts: ViewAuditOptions): Promise<SiteSummary> {
   const side = (k: string) => {
     const v = isObj(report) ? report[k] : undefined;
     const commit = isObj(v) ? str(v.commit) : undefined;
-    return { rev: (isObj(v) && str(v.rev)) || k, commit: commit && COMMIT.test(commit) ? commit : null };
+    return {
+      rev: (isObj(v) && str(v.rev)) || k,
+      commit: commit && COMMIT.test(commit) ? commit : null,
+    };
   };
   const base = side("base"), head = side("head");
   const repo = opts.repo ?? str(report.repo);
   const warnings: string[] = [];
-  if (malformed) warnings.push(`${malformed} finding(s) of the report are malformed and not shown.`);
+  if (malformed) {
+    warnings.push(`${malformed} finding(s) of the report are malformed and not shown.`);
+  }
   let headTexts = new Map<string, string>(), baseTexts = new Map<string, string>();
   const isRepo = repo && (await Deno.stat(repo).catch(() => null))?.isDirectory;
-  if (!isRepo) warnings.push(`The repository${repo ? ` ${repo}` : ""} is not here: the code is not shown (give --repo).`);
-  else {
+  if (!isRepo) {
+    warnings.push(
+      `The repository${repo ? ` ${repo}` : ""} is not here: the code is not shown (give --repo).`,
+    );
+  } else {
     try {
-      headTexts = await sideTexts(repo!, head.commit, [...new Set(findings.map((f) => f.function.file))]);
-      if (base.commit) baseTexts = await sideTexts(repo!, base.commit, [...new Set(findings.map((f) => f.target.file))]);
-      else warnings.push("The report names no base commit: G's code is not shown.");
+      headTexts = await sideTexts(repo!, head.commit, [
+        ...new Set(findings.map((f) => f.function.file)),
+      ]);
+      if (base.commit) {
+        baseTexts = await sideTexts(repo!, base.commit, [
+          ...new Set(findings.map((f) => f.target.file)),
+        ]);
+      } else warnings.push("The report names no base commit: G's code is not shown.");
     } catch (e) {
-      warnings.push(`The code could not be read from ${repo}: ${e instanceof Error ? e.message : e}`);
+      warnings.push(
+        `The code could not be read from ${repo}: ${e instanceof Error ? e.message : e}`,
+      );
     }
   }
   return await writeSite(opts.out, async (site) => {
@@ -186,30 +214,81 @@ export async function viewAudit(opts: ViewAuditOptions): Promise<SiteSummary> {
     }
     const sections = findings.map((f, i) => {
       const n = f.shared.length + f.missing.length;
-      return html`<section class="finding kind-${f.kind}" id="${findingAnchor(f)}" tabindex="-1">
-<h2><a href="#${findingAnchor(f)}">#${i + 1}</a> <code>${f.function.id}</code> ${
-        f.kind === "reimplementation" ? "re-implements" : f.kind === "clone" ? "is a structural clone of" : f.kind === "candidate" ? "could call" : f.kind
-      } <code>${f.target.id}</code></h2>
-<dl><dt>kind</dt><dd>${f.kind}</dd><dt>F (head)</dt><dd>${f.function.file}:${f.function.line}–${f.function.end}</dd><dt>G (base)</dt><dd>${f.target.file}:${f.target.line}–${f.target.end}</dd>
-<dt>callees</dt><dd>F calls ${f.shared.length} of G's ${n} non-builtin callees: ${pct(f.overlap, 1)} (the rule: ≥ ${pct(REIMPLEMENTATION_SHARE)} of at least ${REIMPLEMENTATION_MIN_CALLEES})</dd>
-${f.similarity !== null ? html`<dt>AST similarity</dt><dd>${f.similarity.toFixed(2)}</dd>` : ""}${f.score !== null ? html`<dt>score</dt><dd>${f.score.toFixed(2)}</dd>` : ""}
-${f.extra.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
-<ul class="callees">${f.shared.map((c) => html`<li class="shared">✔ <code>${c}</code> — called by F</li>`)}${
-        f.missing.map((c) => html`<li class="missing">✗ <code>${c}</code> — not called</li>`)
-      }</ul>
-<div class="pair"><figure><figcaption>F: <code>${f.function.id}</code> at ${head.rev}</figcaption><div class="snippet" data-snippet="f" data-i="${i}"></div></figure>
-<figure><figcaption>G: <code>${f.target.id}</code> at ${base.rev}</figcaption><div class="snippet" data-snippet="g" data-i="${i}"></div></figure></div></section>`;
+      return html`
+        <section class="finding kind-${f.kind}" id="${findingAnchor(f)}" tabindex="-1">
+          <h2><a href="#${findingAnchor(f)}">#${i + 1}</a> <code>${f.function
+            .id}</code> ${f.kind === "reimplementation"
+            ? "re-implements"
+            : f.kind === "clone"
+            ? "is a structural clone of"
+            : f.kind === "candidate"
+            ? "could call"
+            : f.kind} <code>${f.target.id}</code></h2>
+          <dl><dt>kind</dt><dd>${f.kind}</dd><dt>F (head)</dt><dd>${f.function.file}:${f.function
+            .line}–${f.function.end}</dd><dt>G (base)</dt><dd>${f.target.file}:${f.target.line}–${f
+            .target.end}</dd>
+        <dt>callees</dt><dd>F calls ${f.shared.length} of G's ${n} non-builtin callees: ${pct(
+          f.overlap,
+          1,
+        )} (the rule: ≥ ${pct(
+          REIMPLEMENTATION_SHARE,
+        )} of at least ${REIMPLEMENTATION_MIN_CALLEES})</dd>
+        ${f.similarity !== null
+          ? html`
+            <dt>AST similarity</dt>
+            <dd>${f.similarity.toFixed(2)}</dd>
+          `
+          : ""}${f.score !== null
+          ? html`
+            <dt>score</dt>
+            <dd>${f.score.toFixed(2)}</dd>
+          `
+          : ""}
+        ${f.extra.map(([k, v]) =>
+          html`
+            <dt>${k}</dt>
+            <dd>${v}</dd>
+          `
+        )}</dl>
+          <ul class="callees">${f.shared.map((c) =>
+            html`<li class="shared">✔ <code>${c}</code> — called by F</li>`
+          )}${f.missing.map((c) =>
+            html`<li class="missing">✗ <code>${c}</code> — not called</li>`
+          )}</ul>
+          <div class="pair">
+            <figure>
+              <figcaption>F: <code>${f.function.id}</code> at ${head.rev}</figcaption>
+              <div class="snippet" data-snippet="f" data-i="${i}"></div>
+            </figure>
+            <figure>
+              <figcaption>G: <code>${f.target.id}</code> at ${base.rev}</figcaption>
+              <div class="snippet" data-snippet="g" data-i="${i}"></div>
+            </figure>
+          </div>
+        </section>
+      `;
     });
-    const body = html`<h1>reporeuse audit</h1>
-<p class="source">${repo ?? "(repository not named)"}: ${base.rev}${base.commit ? ` (${base.commit.slice(0, 12)})` : ""} → ${head.rev}${
-      head.commit ? ` (${head.commit.slice(0, 12)})` : ""
-    } — ${findings.length} finding(s)</p>
-${warnings.map((w) => html`<p class="banner warn" role="note">⚠ ${w}</p>`)}
-${findings.length ? sections : html`<p>No findings.</p>`}
-${jsonBlock("rv-audit", { findings: data })}`;
+    const body = html`
+      <h1>reporeuse audit</h1>
+      <p
+        class="source">${repo ?? "(repository not named)"}: ${base.rev}${base.commit
+          ? ` (${base.commit.slice(0, 12)})`
+          : ""} → ${head.rev}${head.commit ? ` (${head.commit.slice(0, 12)})` : ""} — ${findings
+          .length} finding(s)</p>
+      ${warnings.map((w) => html`<p class="banner warn" role="note">⚠ ${w}</p>`)}
+      ${findings.length ? sections : html`<p>No findings.</p>`}
+      ${jsonBlock("rv-audit", { findings: data })}
+    `;
     await site.write(
       "index.html",
-      page({ href: "index.html", title: "audit", kind: "audit", simulated: false, crumbs: [["Audit", null]], body }),
+      page({
+        href: "index.html",
+        title: "audit",
+        kind: "audit",
+        simulated: false,
+        crumbs: [["Audit", null]],
+        body,
+      }),
     );
   });
 }

@@ -11,15 +11,21 @@
  * @module
  */
 import { join, relative } from "node:path";
-import { type ChainSpec, type ConfigSpec, type Corpus, readCorpus, type RunTurn } from "../../layout/mod.ts";
+import {
+  type ChainSpec,
+  type ConfigSpec,
+  type Corpus,
+  readCorpus,
+  type RunTurn,
+} from "../../layout/mod.ts";
 import { MAX_LOG_BYTES, type ReadsResult } from "../../logs/mod.ts";
 import {
   type EventRow,
   isReimplemented,
+  submissionUses,
   type TargetRow,
   type TestRow,
   type TurnRow,
-  submissionUses,
 } from "../../metrics/mod.ts";
 import { CALL_KINDS, moduleName, type ModuleSummary, type Project } from "../../python/mod.ts";
 import { analyzePackage } from "../../python/analyze.ts";
@@ -55,8 +61,9 @@ export interface IndexedTurn {
   href: string;
 }
 
-const keyOf = (r: { harness: string; model: string; memory: string; chain: string; turn: number }) =>
-  `${r.harness}\u0000${r.model}\u0000${r.memory}\u0000${r.chain}\u0000${r.turn}`;
+const keyOf = (
+  r: { harness: string; model: string; memory: string; chain: string; turn: number },
+) => `${r.harness}\u0000${r.model}\u0000${r.memory}\u0000${r.chain}\u0000${r.turn}`;
 const configKey = (r: { harness: string; model: string; memory: string }) =>
   `${r.harness}\u0000${r.model}\u0000${r.memory}`;
 
@@ -231,7 +238,9 @@ async function chainPages(
     let reads: ReadsResult | null = null;
     const submissionText = readText(run?.submission);
     if (ctx.corpus && (!config || !chain || !spec || !run?.log)) {
-      warnings.push("This turn's run is not in the corpus given: the page shows the scored rows only.");
+      warnings.push(
+        "This turn's run is not in the corpus given: the page shows the scored rows only.",
+      );
     } else if (!ctx.corpus) {
       warnings.push(
         "Only the scored frames were given (no --corpus): the page shows the scored rows, without the code and the lines each event showed.",
@@ -279,43 +288,53 @@ async function chainPages(
           const agent = w0.withModules([...summaries, await own]);
           reimplementations = reimplementationFacts(x.targets, w0, agent, spec.module);
         } catch (e) {
-          warnings.push(`The code models could not be built: ${e instanceof Error ? e.message : e}`);
+          warnings.push(
+            `The code models could not be built: ${e instanceof Error ? e.message : e}`,
+          );
         }
       }
       const summary = await own.catch(() => undefined);
       if (summary) summaries.push(summary);
     }
     const referenceText = spec ? readText(spec.solution) : undefined;
-    const page: TurnPage = await buildTurnPage({
-      href: t.href,
-      title: `${t.row.chain} · turn ${t.row.turn}`,
-      keys: {
-        harness: t.row.harness,
-        model: t.row.model,
-        memory: t.row.memory,
-        chain: t.row.chain,
-        turn: t.row.turn,
+    const page: TurnPage = await buildTurnPage(
+      {
+        href: t.href,
+        title: `${t.row.chain} · turn ${t.row.turn}`,
+        keys: {
+          harness: t.row.harness,
+          model: t.row.model,
+          memory: t.row.memory,
+          chain: t.row.chain,
+          turn: t.row.turn,
+        },
+        simulated: x.simulated,
+        log: run?.log ? rel(run.log) : null,
+        reads,
+        row: t.row,
+        targets: x.targets,
+        tests: x.tests,
+        frameEvents: x.events,
+        workspace,
+        overlays: { ...overlays },
+        submission: spec && submissionText !== undefined
+          ? { path: spec.path, text: submissionText }
+          : null,
+        reference: spec && referenceText !== undefined
+          ? { path: spec.path, text: referenceText }
+          : null,
+        reimplementations,
+        nav: {
+          prev: x.prev,
+          next: x.next,
+          up: chainHref(t.row),
+          chain: chainNav,
+        },
+        warnings,
       },
-      simulated: x.simulated,
-      log: run?.log ? rel(run.log) : null,
-      reads,
-      row: t.row,
-      targets: x.targets,
-      tests: x.tests,
-      frameEvents: x.events,
-      workspace,
-      overlays: { ...overlays },
-      submission: spec && submissionText !== undefined ? { path: spec.path, text: submissionText } : null,
-      reference: spec && referenceText !== undefined ? { path: spec.path, text: referenceText } : null,
-      reimplementations,
-      nav: {
-        prev: x.prev,
-        next: x.next,
-        up: chainHref(t.row),
-        chain: chainNav,
-      },
-      warnings,
-    }, site.store, site.addresses);
+      site.store,
+      site.addresses,
+    );
     await site.turnPage(page);
     if (spec && submissionText !== undefined) overlays[spec.path] = submissionText;
   }
@@ -367,7 +386,9 @@ export function reimplementationFacts(
     const models = t.kind === "repo" ? w0 : agent;
     const callees = [...new Set(models.callees(t.target))];
     const shared = callees.filter((c) => uses.calls.has(c));
-    const f = t.reimplemented_by ? uses.byScope.find((s) => s.def.id === t.reimplemented_by) : undefined;
+    const f = t.reimplemented_by
+      ? uses.byScope.find((s) => s.def.id === t.reimplemented_by)
+      : undefined;
     const sharedByF = f ? shared.filter((c) => f.calls.has(c)) : [];
     const g = models.definition(t.target);
     const set = new Set(shared);

@@ -20,9 +20,9 @@
  *   ],
  * }));
  * const v = await logView({ log: `${dir}/log.json`, root: dir, cwd: "/testbed" });
- * const bundle = v[Symbol.for("Jupyter.display")]();
- * assert.match(bundle["text/html"] as string, /class="ln shown"[^>]*data-line="1"/);
- * assert.ok(!(bundle["text/html"] as string).includes("<script"));
+ * const bundle = v.bundle();
+ * assert.match(bundle["text/html"], /class="ln shown" data-line="1"/);
+ * assert.ok(!bundle["text/html"].includes("<script"));
  * ```
  * @module
  */
@@ -30,7 +30,7 @@ import { basename } from "node:path";
 import { type Format, readLog } from "../../logs/mod.ts";
 import type { EventRow, TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/rows.ts";
 import { highlightPython, tokensToHtml } from "./highlight.ts";
-import { esc, html, type Html, raw } from "./html.ts";
+import { esc, type Html, html, raw } from "./html.ts";
 import { pct } from "./layout.ts";
 import { OUTCOME_LABELS, type TurnPage } from "./model.ts";
 import { MemoryStore } from "./store.ts";
@@ -88,31 +88,64 @@ export class TurnView {
         ["resolved", r.resolved ? "yes" : "no"],
         ["re-implemented", String(r.reimplemented)],
       ]
-      : [["Files", String(p.totals.files)], ["Lines", String(p.totals.lines)], ["coverage", pct(p.totals.coverage)]];
+      : [["Files", String(p.totals.files)], ["Lines", String(p.totals.lines)], [
+        "coverage",
+        pct(p.totals.coverage),
+      ]];
     const targets = p.targets.map((t) =>
-      html`<tr><td><span class="b o-${t.outcome}">${OUTCOME_LABELS[t.outcome].icon} ${OUTCOME_LABELS[t.outcome].label}</span></td><td><code>${t.target}</code></td><td>${t.kind}</td><td>${
-        t.file ? `${t.file}:${t.body_start}–${t.end}` : "–"
-      }</td></tr>`
+      html`
+        <tr>
+          <td><span class="b o-${t.outcome}">${OUTCOME_LABELS[t.outcome]
+            .icon} ${OUTCOME_LABELS[t.outcome].label}</span></td>
+          <td><code>${t.target}</code></td>
+          <td>${t.kind}</td>
+          <td>${t.file ? `${t.file}:${t.body_start}–${t.end}` : "–"}</td>
+        </tr>
+      `
     );
     const shown: string[] = [];
-    for (const e of p.events) for (const f of Object.keys(e.lines)) if (!shown.includes(f)) shown.push(f);
+    for (const e of p.events) {
+      for (const f of Object.keys(e.lines)) if (!shown.includes(f)) shown.push(f);
+    }
     for (const t of p.targets) if (t.file && !shown.includes(t.file)) shown.push(t.file);
     const files = shown.map((path) => this.#file(path));
     const events = p.events.map((e) =>
-      html`<li><b>#${e.idx}</b> ${e.kind} <code>${e.tool}</code>${e.kind === "read" || e.kind === "search" ? ` via ${e.via}` : ""}: <code>${
-        e.command.length > 300 ? e.command.slice(0, 300) + " …" : e.command
-      }</code>${
+      html`<li><b>#${e.idx}</b> ${e.kind} <code>${e.tool}</code>${
+        e.kind === "read" || e.kind === "search" ? ` via ${e.via}` : ""
+      }: <code>${e.command.length > 300 ? e.command.slice(0, 300) + " …" : e.command}</code>${
         Object.keys(e.lines).length
-          ? html` — showed ${Object.entries(e.lines).map(([f, rs]) => `${f} ${rs.map(([a, b]) => a === b ? a : `${a}–${b}`).join(",")}`).join("; ")}`
+          ? html`
+            — showed ${Object.entries(e.lines).map(([f, rs]) =>
+              `${f} ${rs.map(([a, b]) => a === b ? a : `${a}–${b}`).join(",")}`
+            ).join("; ")}
+          `
           : ""
-      }${e.note ? html` <i>(${e.note})</i>` : ""}</li>`
+      }${
+        e.note
+          ? html`
+            <i>(${e.note})</i>
+          `
+          : ""
+      }</li>`
     );
     return String(html`<div class="rv-inline"><style>${raw(STYLE)}</style>
 ${p.simulated ? html`<p class="sim">SIMULATED — ${SIMULATED}</p>` : ""}
-<h3>${p.title}${p.keys ? html` <small>${p.keys.harness} · ${p.keys.model} · ${p.keys.memory}</small>` : ""}</h3>
+<h3>${p.title}${
+      p.keys
+        ? html`
+          <small>${p.keys.harness} · ${p.keys.model} · ${p.keys.memory}</small>
+        `
+        : ""
+    }</h3>
 ${p.warnings.map((w) => html`<p>⚠ ${w}</p>`)}
-<table><tr>${metrics.map(([k]) => html`<th>${k}</th>`)}</tr><tr>${metrics.map(([, v]) => html`<td>${v}</td>`)}</tr></table>
-${p.targets.length ? html`<table><tr><th>outcome</th><th>target</th><th>kind</th><th>body</th></tr>${targets}</table>` : ""}
+<table><tr>${metrics.map(([k]) => html`<th>${k}</th>`)}</tr><tr>${
+      metrics.map(([, v]) => html`<td>${v}</td>`)
+    }</tr></table>
+${
+      p.targets.length
+        ? html`<table><tr><th>outcome</th><th>target</th><th>kind</th><th>body</th></tr>${targets}</table>`
+        : ""
+    }
 ${files}
 <details><summary>Events (${p.events.length})</summary><ol start="0">${events}</ol></details></div>`);
   }
@@ -127,27 +160,37 @@ ${files}
         for (let n = a; n <= b; n++) marks.set(n, [...(marks.get(n) ?? []), e.idx]);
       }
     }
-    const head = html`<summary><code>${path}</code> — ${entry?.seen ?? 0} of ${entry?.lines ?? "?"} lines shown</summary>`;
+    const head = html`<summary><code>${path}</code> — ${entry?.seen ?? 0} of ${
+      entry?.lines ?? "?"
+    } lines shown</summary>`;
     if (!stored) return html`<details>${head}<p>text not available</p></details>`;
     const lines = tokensToHtml(stored.text, stored.tokens);
     if (lines.length && lines[lines.length - 1] === "" && stored.text.endsWith("\n")) lines.pop();
     const keep = new Set<number>();
     for (const n of marks.keys()) for (let d = -2; d <= 2; d++) keep.add(n + d);
     for (const t of p.targets) {
-      if (t.file === path && t.start && t.end) for (let n = t.start; n <= t.end; n++) keep.add(n);
+      if (t.file === path && t.start && t.end) {
+        for (let n = t.start; n <= t.end; n++) keep.add(n);
+      }
     }
     const out: string[] = [];
     let last = 0, count = 0;
     for (let n = 1; n <= lines.length; n++) {
       if (!keep.has(n)) continue;
       if (count >= MAX_INLINE_LINES) {
-        out.push(`<span class="gap">⋯ the rest is cut here (at most ${MAX_INLINE_LINES} lines inline; the site shows all)</span>`);
+        out.push(
+          `<span class="gap">⋯ the rest is cut here (at most ${MAX_INLINE_LINES} lines inline; the site shows all)</span>`,
+        );
         break;
       }
-      if (n > last + 1) out.push(`<span class="gap">⋯ ${n - last - 1} line(s) not shown to the model ⋯</span>`);
+      if (n > last + 1) {
+        out.push(`<span class="gap">⋯ ${n - last - 1} line(s) not shown to the model ⋯</span>`);
+      }
       const m = marks.get(n);
       out.push(
-        `<span class="ln ${m ? "shown" : "unshown"}" data-line="${n}"><span class="no">${n}</span><span class="mk">${
+        `<span class="ln ${
+          m ? "shown" : "unshown"
+        }" data-line="${n}"><span class="no">${n}</span><span class="mk">${
           m ? esc(`#${m[0]}${m.length > 1 ? `+${m.length - 1}` : ""}`) : ""
         }</span>${lines[n - 1]}</span>`,
       );
@@ -163,9 +206,14 @@ ${files}
     return `${p.title}: ${p.totals.files} files, ${p.totals.lines} lines shown, ${p.events.length} events, ${p.targets.length} targets`;
   }
 
+  /** The MIME bundle: HTML and plain text. */
+  bundle(): Record<"text/html" | "text/plain", string> {
+    return { "text/html": this.toHTML(), "text/plain": this.toString() };
+  }
+
   /** The MIME bundle shown by Deno's Jupyter kernel. */
   [Symbol.for("Jupyter.display")](): Record<string, string> {
-    return { "text/html": this.toHTML(), "text/plain": this.toString() };
+    return this.bundle();
   }
 }
 
@@ -175,16 +223,20 @@ export async function logView(
 ): Promise<TurnView> {
   const reads = await readLog(opts.log, opts);
   const store = new MemoryStore(highlightPython);
-  const page = await buildTurnPage({
-    href: "index.html",
-    title: basename(opts.log),
-    keys: null,
-    simulated: false,
-    log: opts.log,
-    reads,
-    workspace: opts.root ? await listWorkspace(opts.root) : undefined,
-    warnings: reads.problems ?? [],
-  }, store, new FileAddresses(store));
+  const page = await buildTurnPage(
+    {
+      href: "index.html",
+      title: basename(opts.log),
+      keys: null,
+      simulated: false,
+      log: opts.log,
+      reads,
+      workspace: opts.root ? await listWorkspace(opts.root) : undefined,
+      warnings: reads.problems ?? [],
+    },
+    store,
+    new FileAddresses(store),
+  );
   return await new TurnView(page, store).ready();
 }
 
@@ -196,7 +248,8 @@ export async function turnView(
   opts: TurnKeys & { corpus: string; scored?: string; workers?: number },
 ): Promise<TurnView> {
   const same = (r: Omit<TurnKeys, "turn">) =>
-    r.harness === opts.harness && r.model === opts.model && r.memory === opts.memory && r.chain === opts.chain;
+    r.harness === opts.harness && r.model === opts.model && r.memory === opts.memory &&
+    r.chain === opts.chain;
   let rows: { turns: TurnRow[]; targets: TargetRow[]; events: EventRow[]; tests: TestRow[] };
   if (opts.scored) {
     const { readScored, rowsOf } = await import("../../frames/mod.ts");
@@ -226,15 +279,20 @@ export async function turnView(
   const store = new MemoryStore(highlightPython);
   let found: TurnPage | undefined;
   try {
-    await corpusPages({
-      pool,
-      store,
-      addresses: new FileAddresses(store),
-      turnPage: (p) => {
-        if (p.keys?.turn === opts.turn) found = p;
-        return Promise.resolve();
+    await corpusPages(
+      {
+        pool,
+        store,
+        addresses: new FileAddresses(store),
+        turnPage: (p) => {
+          if (p.keys?.turn === opts.turn) found = p;
+          return Promise.resolve();
+        },
       },
-    }, chain, opts.corpus, isSimulatedCorpus(opts.corpus));
+      chain,
+      opts.corpus,
+      isSimulatedCorpus(opts.corpus),
+    );
   } finally {
     pool.close();
   }

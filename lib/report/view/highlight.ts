@@ -177,7 +177,9 @@ function tokensOf(spans: [number, number, TokenClass][], text: string): number[]
       if (stop > s) {
         const k = CLASS_OF[cls], n = out.length;
         // a token right after one of the same class on the same line extends it ('"', 'abc', '"')
-        if (n && out[n - 1] === k && lastLine === line && out[n - 3] + out[n - 2] === s - lineStart) {
+        if (
+          n && out[n - 1] === k && lastLine === line && out[n - 3] + out[n - 2] === s - lineStart
+        ) {
           out[n - 2] += stop - s;
         } else {
           out.push(line - lastLine, s - lineStart, stop - s, k);

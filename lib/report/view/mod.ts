@@ -69,7 +69,9 @@ async function scoredRows(dir: string): Promise<ViewRows & { errors: number }> {
  * scored turn gets a page.
  */
 export async function viewCorpus(opts: ViewCorpusOptions): Promise<SiteSummary> {
-  if (!opts.corpus && !opts.scored) throw new Error("viewCorpus: give a corpus or a scored directory");
+  if (!opts.corpus && !opts.scored) {
+    throw new Error("viewCorpus: give a corpus or a scored directory");
+  }
   let rows: ViewRows & { errors: number };
   if (opts.scored) rows = await scoredRows(opts.scored);
   else {
@@ -78,7 +80,14 @@ export async function viewCorpus(opts: ViewCorpusOptions): Promise<SiteSummary> 
       workers: opts.workers,
       progress: opts.progress,
     });
-    rows = { ...r, errors: new Set(r.errors.filter((e) => e.turn !== null).map((e) => `${e.config}\u0000${e.chain}\u0000${e.turn}`)).size };
+    rows = {
+      ...r,
+      errors: new Set(
+        r.errors.filter((e) => e.turn !== null).map((e) =>
+          `${e.config}\u0000${e.chain}\u0000${e.turn}`
+        ),
+      ).size,
+    };
   }
   const simulated = opts.simulated ?? (opts.corpus ? isSimulatedCorpus(opts.corpus) : false);
   const source = opts.corpus && opts.scored
@@ -99,7 +108,10 @@ export async function viewCorpus(opts: ViewCorpusOptions): Promise<SiteSummary> 
       else byConfig.set(k, [t]);
     }
     for (const turns of byConfig.values()) {
-      await site.write(configHref(turns[0].row), configPage({ config: turns[0].row, turns, simulated }));
+      await site.write(
+        configHref(turns[0].row),
+        configPage({ config: turns[0].row, turns, simulated }),
+      );
     }
     await site.write(
       "index.html",
@@ -134,20 +146,26 @@ export async function viewLog(opts: ViewLogOptions): Promise<SiteSummary> {
   const reads = await readLog(opts.log, { root: opts.root, cwd: opts.cwd, format: opts.format });
   const workspace = opts.root ? await listWorkspace(opts.root) : undefined;
   return await writeSite(opts.out, async (site) => {
-    const page = await buildTurnPage({
-      href: "index.html",
-      title: basename(opts.log),
-      keys: null,
-      simulated: false,
-      log: opts.log,
-      reads,
-      workspace,
-      warnings: [
-        ...(reads.problems ?? []),
-        ...(opts.root ? [] : ["No workspace given (--root): lines are placed from the log alone and no code is shown."]),
-        ...(workspace?.truncated ? ["The workspace has more files than the tree lists."] : []),
-      ],
-    }, site.store, site.addresses);
+    const page = await buildTurnPage(
+      {
+        href: "index.html",
+        title: basename(opts.log),
+        keys: null,
+        simulated: false,
+        log: opts.log,
+        reads,
+        workspace,
+        warnings: [
+          ...(reads.problems ?? []),
+          ...(opts.root ? [] : [
+            "No workspace given (--root): lines are placed from the log alone and no code is shown.",
+          ]),
+          ...(workspace?.truncated ? ["The workspace has more files than the tree lists."] : []),
+        ],
+      },
+      site.store,
+      site.addresses,
+    );
     await site.turnPage(page);
   }, { workers: opts.workers });
 }

@@ -213,7 +213,13 @@ export async function buildTurnPage(
     const hash = await store.put(path, text);
     submission = { path, hash, start: 1, end: lineCount(text) };
     const before = tree.get(path);
-    tree.set(path, { path, lines: lineCount(text), seen: 0, hash, origin: before ? before.origin : "turn" });
+    tree.set(path, {
+      path,
+      lines: lineCount(text),
+      seen: 0,
+      hash,
+      origin: before ? before.origin : "turn",
+    });
   }
   for (const e of events) {
     if (e.kind !== "write") continue;

@@ -33,7 +33,7 @@
   // ---- content store -------------------------------------------------------------------------
   const store = new Map();
   const waiting = new Map();
-  window.RV = {
+  globalThis.RV = {
     file(address, data) {
       store.set(address, data);
       for (const w of waiting.get(address) ?? []) w.resolve(data);
@@ -120,15 +120,33 @@
       "h3",
       {},
       el("code", {}, path),
-      el("span", { class: "meta" }, info.n
-        ? `${info.seen} of ${info.n} lines shown (${Math.round(100 * info.seen / info.n)}%)`
-        : "text not stored"),
-      evs.length ? el("span", { class: "meta" }, `by event${evs.length > 1 ? "s" : ""} ${evs.map((i) => `#${i}`).join(" ")}`) : null,
+      el(
+        "span",
+        { class: "meta" },
+        info.n
+          ? `${info.seen} of ${info.n} lines shown (${Math.round(100 * info.seen / info.n)}%)`
+          : "text not stored",
+      ),
+      evs.length
+        ? el(
+          "span",
+          { class: "meta" },
+          `by event${evs.length > 1 ? "s" : ""} ${evs.map((i) => `#${i}`).join(" ")}`,
+        )
+        : null,
     );
     const body = el("div", { class: "code" });
     const sec = el("section", { class: "file", "data-path": path }, head, body);
     const ready = load(info.h).then((data) => drawFile(body, path, data, marks)).catch((e) => {
-      body.append(el("p", { class: "note" }, info.h ? `⚠ ${e.message}` : "The text of this file is not in the site (not shown to the model, or not readable)."));
+      body.append(
+        el(
+          "p",
+          { class: "note" },
+          info.h
+            ? `⚠ ${e.message}`
+            : "The text of this file is not in the site (not shown to the model, or not readable).",
+        ),
+      );
       // lines shown of a file without text still count as marked
       for (const [n, es] of marks) body.append(lineEl(path, n, "", null, es));
     });
@@ -148,8 +166,16 @@
         "data-events": es ? es.map((e) => e.i).join(" ") : null,
         title: es ? `shown by ${es.map((e) => `#${e.i} (${e.v})`).join(", ")}` : null,
       },
-      el("a", { class: "no", href: `#f=${encodeURIComponent(path)}&l=${n}`, tabindex: "-1" }, String(n)),
-      el("span", { class: "mk" }, es ? `#${es[0].i}${es.length > 1 ? `+${es.length - 1}` : ""}` : ""),
+      el(
+        "a",
+        { class: "no", href: `#f=${encodeURIComponent(path)}&l=${n}`, tabindex: "-1" },
+        String(n),
+      ),
+      el(
+        "span",
+        { class: "mk" },
+        es ? `#${es[0].i}${es.length > 1 ? `+${es.length - 1}` : ""}` : "",
+      ),
       codeText(text, toks),
     );
     return row;
@@ -164,8 +190,14 @@
     const keep = new Uint8Array(lines.length + 2);
     // a file nothing was shown of, opened from the tree, is shown whole (dimmed)
     if (!marks.size && !targets.length) keep.fill(1);
-    for (const n of marks.keys()) for (let d = -3; d <= 3; d++) if (n + d >= 1 && n + d <= lines.length) keep[n + d] = 1;
-    for (const t of targets) for (let n = Math.max(1, t.s - 2); n <= Math.min(lines.length, t.e + 1); n++) keep[n] = 1;
+    for (const n of marks.keys()) {
+      for (let d = -3; d <= 3; d++) if (n + d >= 1 && n + d <= lines.length) keep[n + d] = 1;
+    }
+    for (const t of targets) {
+      for (let n = Math.max(1, t.s - 2); n <= Math.min(lines.length, t.e + 1); n++) {
+        keep[n] = 1;
+      }
+    }
     const frag = document.createDocumentFragment();
     let n = 1;
     while (n <= lines.length) {
@@ -174,11 +206,16 @@
         while (m <= lines.length && !keep[m]) m++;
         if (m - n > 12) {
           const a = n, b = m - 1;
-          const fold = el("button", { type: "button", class: "fold", "data-from": a, "data-to": b },
-            `⋯ lines ${a}–${b} (${b - a + 1}) never shown to the model — show them`);
+          const fold = el(
+            "button",
+            { type: "button", class: "fold", "data-from": a, "data-to": b },
+            `⋯ lines ${a}–${b} (${b - a + 1}) never shown to the model — show them`,
+          );
           fold.addEventListener("click", () => {
             const f = document.createDocumentFragment();
-            for (let k = a; k <= b; k++) f.append(lineEl(path, k, lines[k - 1], toks.get(k - 1), null));
+            for (let k = a; k <= b; k++) {
+              f.append(lineEl(path, k, lines[k - 1], toks.get(k - 1), null));
+            }
             fold.replaceWith(f);
           });
           frag.append(fold);
@@ -189,8 +226,15 @@
       const t = targets.find((x) => x.s === n);
       if (t) {
         const [icon, label] = LABELS[t.o] ?? ["?", t.o];
-        frag.append(el("div", { class: `tlabel outcome-${t.o}`, "data-target": t.id },
-          el("span", { class: `badge outcome-${t.o}` }, `${icon} ${label}`), " ", el("code", {}, t.id)));
+        frag.append(
+          el(
+            "div",
+            { class: `tlabel outcome-${t.o}`, "data-target": t.id },
+            el("span", { class: `badge outcome-${t.o}` }, `${icon} ${label}`),
+            " ",
+            el("code", {}, t.id),
+          ),
+        );
       }
       const row = lineEl(path, n, lines[n - 1], toks.get(n - 1), marks.get(n));
       const tb = inTarget(n);
@@ -216,8 +260,13 @@
       const hl = new Set(spec.m ?? []);
       const frag = document.createDocumentFragment();
       for (let n = s; n <= e; n++) {
-        const row = el("div", { class: `ln${hl.has(n) ? " hl" : ""}`, "data-line": n },
-          el("span", { class: "no" }, String(n)), el("span", { class: "mk" }), codeText(lines[n - 1], toks.get(n - 1)));
+        const row = el(
+          "div",
+          { class: `ln${hl.has(n) ? " hl" : ""}`, "data-line": n },
+          el("span", { class: "no" }, String(n)),
+          el("span", { class: "mk" }),
+          codeText(lines[n - 1], toks.get(n - 1)),
+        );
         frag.append(row);
       }
       box.append(el("div", { class: "code" }, frag));
@@ -233,7 +282,9 @@
       if (line) {
         let row = sec.querySelector(`.ln[data-line="${Number(line)}"]`);
         if (!row) {
-          const fold = [...sec.querySelectorAll(".fold")].find((f) => Number(f.dataset.from) <= line && Number(f.dataset.to) >= line);
+          const fold = [...sec.querySelectorAll(".fold")].find((f) =>
+            Number(f.dataset.from) <= line && Number(f.dataset.to) >= line
+          );
           if (fold) {
             fold.click();
             row = sec.querySelector(`.ln[data-line="${Number(line)}"]`);
@@ -295,21 +346,39 @@
     const list = (d, top) => {
       const ul = el("ul");
       for (const [name, sub] of d.dirs) {
-        const det = el("details", { open: sub.seen > 0 || top ? "" : null }, el("summary", {}, `${name}/`), list(sub, false));
+        const det = el(
+          "details",
+          { open: sub.seen > 0 || top ? "" : null },
+          el("summary", {}, `${name}/`),
+          list(sub, false),
+        );
         ul.append(el("li", { class: "dir" }, det));
       }
       for (const path of d.files) {
         const f = turn.files[path];
         const share = f.n ? f.seen / f.n : 0;
-        ul.append(el("li", { class: `file${f.seen ? " seen" : ""} origin-${f.o}` }, el(
-          "button",
-          { type: "button", "data-file": path, title: path },
-          el("span", { class: "name" }, path.slice(path.lastIndexOf("/") + 1)),
-          el("span", { class: "share", "aria-label": `${f.seen} of ${f.n} lines seen` },
-            el("meter", { min: "0", max: "1", value: share.toFixed(3) }),
-            f.seen ? ` ${f.seen}/${f.n} (${Math.round(share * 100)}%)` : f.n ? " 0%" : f.h ? " empty" : " –"),
-          ORIGIN[f.o] ? el("span", { class: "origin" }, ORIGIN[f.o]) : null,
-        )));
+        ul.append(el(
+          "li",
+          { class: `file${f.seen ? " seen" : ""} origin-${f.o}` },
+          el(
+            "button",
+            { type: "button", "data-file": path, title: path },
+            el("span", { class: "name" }, path.slice(path.lastIndexOf("/") + 1)),
+            el(
+              "span",
+              { class: "share", "aria-label": `${f.seen} of ${f.n} lines seen` },
+              el("meter", { min: "0", max: "1", value: share.toFixed(3) }),
+              f.seen
+                ? ` ${f.seen}/${f.n} (${Math.round(share * 100)}%)`
+                : f.n
+                ? " 0%"
+                : f.h
+                ? " empty"
+                : " –",
+            ),
+            ORIGIN[f.o] ? el("span", { class: "origin" }, ORIGIN[f.o]) : null,
+          ),
+        ));
       }
       return ul;
     };
@@ -321,7 +390,9 @@
     base.then((b) => {
       if (!b) return;
       for (let i = 0; i < b.p.length; i++) {
-        if (!turn.files[b.p[i]]) turn.files[b.p[i]] = { h: b.h[i], n: b.n[i], seen: turn.seen[b.p[i]] ?? 0, o: "w0" };
+        if (!turn.files[b.p[i]]) {
+          turn.files[b.p[i]] = { h: b.h[i], n: b.n[i], seen: turn.seen[b.p[i]] ?? 0, o: "w0" };
+        }
       }
     }).catch(() => {}).then(() => start());
     document.addEventListener("click", (ev) => {
@@ -347,7 +418,15 @@
         snippets.push(drawSnippet(box, r && r[kind]));
       }
     }
-    if (!turn.shown.length) viewer.append(el("p", { class: "hint" }, "The agent was shown no line of the workspace in this turn. Pick a file in the tree to see it."));
+    if (!turn.shown.length) {
+      viewer.append(
+        el(
+          "p",
+          { class: "hint" },
+          "The agent was shown no line of the workspace in this turn. Pick a file in the tree to see it.",
+        ),
+      );
+    }
     Promise.allSettled([...loads, ...snippets]).then(() => {
       document.body.dataset.ready = "1";
       fromHash();
@@ -358,9 +437,13 @@
       ev.preventDefault();
       const line = Number(a.dataset.line) || 0;
       openFile(a.dataset.file, line);
-      history.replaceState(null, "", `#f=${encodeURIComponent(a.dataset.file)}${line ? `&l=${line}` : ""}`);
+      history.replaceState(
+        null,
+        "",
+        `#f=${encodeURIComponent(a.dataset.file)}${line ? `&l=${line}` : ""}`,
+      );
     });
-    window.addEventListener("hashchange", fromHash);
+    globalThis.addEventListener("hashchange", fromHash);
   }
 
   // ---- index ---------------------------------------------------------------------------------
@@ -380,23 +463,37 @@
       if (m && table.columns.includes(m[1])) {
         const [, col, op, raw] = m;
         const i = table.columns.indexOf(col);
-        const want = raw === "yes" || raw === "true" ? true : raw === "no" || raw === "false" ? false : Number.isNaN(Number(raw)) ? raw.toLowerCase() : Number(raw);
+        const want = raw === "yes" || raw === "true"
+          ? true
+          : raw === "no" || raw === "false"
+          ? false
+          : Number.isNaN(Number(raw))
+          ? raw.toLowerCase()
+          : Number(raw);
         tests.push((r) => {
           const v = r[i];
           if (v === null || v === undefined) return op === "!=";
           const x = typeof v === "string" ? v.toLowerCase() : v;
           switch (op) {
-            case "<": return x < want;
-            case ">": return x > want;
-            case "<=": return x <= want;
-            case ">=": return x >= want;
-            case "!=": return x !== want;
-            default: return typeof x === "string" ? x.includes(String(want)) : x === want;
+            case "<":
+              return x < want;
+            case ">":
+              return x > want;
+            case "<=":
+              return x <= want;
+            case ">=":
+              return x >= want;
+            case "!=":
+              return x !== want;
+            default:
+              return typeof x === "string" ? x.includes(String(want)) : x === want;
           }
         });
       } else {
         const w = tok.toLowerCase();
-        tests.push((r) => String(r[1]).toLowerCase().includes(w) || String(r[2]).toLowerCase().includes(w));
+        tests.push((r) =>
+          String(r[1]).toLowerCase().includes(w) || String(r[2]).toLowerCase().includes(w)
+        );
       }
     }
     return (r) => tests.every((t) => t(r));
@@ -444,7 +541,10 @@
     }
     const setSort = () => {
       for (const th of document.querySelectorAll("#turns thead th")) {
-        th.setAttribute("aria-sort", th.dataset.key === sortKey ? (sortDir > 0 ? "ascending" : "descending") : "none");
+        th.setAttribute(
+          "aria-sort",
+          th.dataset.key === sortKey ? (sortDir > 0 ? "ascending" : "descending") : "none",
+        );
       }
     };
     setSort();
@@ -483,7 +583,8 @@
     }
     Promise.allSettled(jobs).then(() => {
       document.body.dataset.ready = "1";
-      const t = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      const t = location.hash &&
+        document.getElementById(decodeURIComponent(location.hash.slice(1)));
       if (t) t.scrollIntoView();
     });
   }
@@ -502,7 +603,9 @@
     const items = [...document.querySelectorAll(selector)];
     if (!items.length) return;
     const at = items.indexOf(document.activeElement.closest(selector) ?? document.activeElement);
-    const next = items[Math.max(0, Math.min(items.length - 1, at < 0 ? (d > 0 ? 0 : items.length - 1) : at + d))];
+    const next = items[
+      Math.max(0, Math.min(items.length - 1, at < 0 ? (d > 0 ? 0 : items.length - 1) : at + d))
+    ];
     next.focus();
     next.classList.add("current");
     for (const x of items) if (x !== next) x.classList.remove("current");
