@@ -26,16 +26,13 @@
  * ```
  * @module
  */
-import { basename } from "node:path";
-import { type Format, readLog } from "../../logs/mod.ts";
 import type { EventRow, TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/rows.ts";
 import { highlightPython, tokensToHtml } from "./highlight.ts";
 import { esc, type Html, html, raw } from "./html.ts";
 import { pct } from "./layout.ts";
 import { OUTCOME_LABELS, type TurnPage } from "./model.ts";
 import { MemoryStore } from "./store.ts";
-import { buildTurnPage, FileAddresses } from "./turn.ts";
-import { listWorkspace } from "./workspace.ts";
+import { buildTurnPage, FileAddresses, logInputs, type LogSource } from "./turn.ts";
 import { corpusPages, isSimulatedCorpus } from "./corpus.ts";
 import { ViewPool } from "./jobs.ts";
 import { SIMULATED } from "../provenance.ts";
@@ -218,25 +215,9 @@ ${files}
 }
 
 /** One log (with its workspace) as a {@link TurnView}. */
-export async function logView(
-  opts: { log: string; root?: string; cwd?: string; format?: Format },
-): Promise<TurnView> {
-  const reads = await readLog(opts.log, opts);
+export async function logView(src: LogSource): Promise<TurnView> {
   const store = new MemoryStore(highlightPython);
-  const page = await buildTurnPage(
-    {
-      href: "index.html",
-      title: basename(opts.log),
-      keys: null,
-      simulated: false,
-      log: opts.log,
-      reads,
-      workspace: opts.root ? await listWorkspace(opts.root) : undefined,
-      warnings: reads.problems ?? [],
-    },
-    store,
-    new FileAddresses(store),
-  );
+  const page = await buildTurnPage(await logInputs(src), store, new FileAddresses(store));
   return await new TurnView(page, store).ready();
 }
 

@@ -12,8 +12,6 @@
  *
  * @module
  */
-import { basename } from "node:path";
-import { type Format, readLog } from "../../logs/mod.ts";
 import { averageByConfig } from "../../metrics/macro.ts";
 import type { EventRow, TargetRow, TestRow, TurnRow } from "../../metrics/rows.ts";
 import { scoreRows } from "../../frames/score.ts";
@@ -21,8 +19,7 @@ import { corpusPages, isSimulatedCorpus, type ViewRows } from "./corpus.ts";
 import { configPage, indexPage } from "./pages.ts";
 import { type SiteSummary, writeSite } from "./site.ts";
 import { configHref } from "./paths.ts";
-import { buildTurnPage } from "./turn.ts";
-import { listWorkspace } from "./workspace.ts";
+import { buildTurnPage, logInputs, type LogSource } from "./turn.ts";
 import { progress } from "../../util/progress.ts";
 
 export { type Site, type SiteSummary, writeSite } from "./site.ts";
@@ -128,44 +125,15 @@ export async function viewCorpus(opts: ViewCorpusOptions): Promise<SiteSummary> 
 }
 
 /** Options of {@link viewLog}. */
-export interface ViewLogOptions {
-  /** A log file or session directory (any format lib/logs reads). */
-  log: string;
-  /** The workspace as it was when the turn began (commands are evaluated against it). */
-  root?: string;
-  /** The harness's working directory that is the workspace root. */
-  cwd?: string;
-  /** Read as this format instead of detecting it. */
-  format?: Format;
+export interface ViewLogOptions extends LogSource {
   out: string;
   workers?: number;
 }
 
 /** Writes the site of one run log: its page is the site's index. */
 export async function viewLog(opts: ViewLogOptions): Promise<SiteSummary> {
-  const reads = await readLog(opts.log, { root: opts.root, cwd: opts.cwd, format: opts.format });
-  const workspace = opts.root ? await listWorkspace(opts.root) : undefined;
+  const inputs = await logInputs(opts);
   return await writeSite(opts.out, async (site) => {
-    const page = await buildTurnPage(
-      {
-        href: "index.html",
-        title: basename(opts.log),
-        keys: null,
-        simulated: false,
-        log: opts.log,
-        reads,
-        workspace,
-        warnings: [
-          ...(reads.problems ?? []),
-          ...(opts.root ? [] : [
-            "No workspace given (--root): lines are placed from the log alone and no code is shown.",
-          ]),
-          ...(workspace?.truncated ? ["The workspace has more files than the tree lists."] : []),
-        ],
-      },
-      site.store,
-      site.addresses,
-    );
-    await site.turnPage(page);
+    await site.turnPage(await buildTurnPage(inputs, site.store, site.addresses));
   }, { workers: opts.workers });
 }

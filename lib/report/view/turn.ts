@@ -7,7 +7,9 @@
  *
  * @module
  */
-import { countLines, mergeRanges, type ReadsResult } from "../../logs/mod.ts";
+import { basename } from "node:path";
+import { countLines, type Format, mergeRanges, readLog, type ReadsResult } from "../../logs/mod.ts";
+import { listWorkspace } from "./workspace.ts";
 import type { EventRow, TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/rows.ts";
 import {
   type CodeRef,
@@ -22,21 +24,15 @@ import {
 import { lineCount, type TextStore } from "./store.ts";
 import type { WorkspaceFiles } from "./workspace.ts";
 
-/** What a re-implementation looks like in the code models (see corpus.ts). */
-export interface ReimplementationFacts {
-  target: string;
-  kind: "repo" | "self";
-  by: string | null;
+/**
+ * What a re-implementation looks like in the code models (see corpus.ts): a
+ * {@link Reimplementation} before its code is put in the store.
+ */
+export interface ReimplementationFacts extends Omit<Reimplementation, "g" | "f"> {
   /** G's file and lines (workspace-relative), null when unknown. */
   g: { path: string; start: number; end: number } | null;
   /** F's lines in the submission, null when unknown. */
   f: { start: number; end: number } | null;
-  callees: string[];
-  shared: string[];
-  sharedByF: string[];
-  overlap: number | null;
-  gLines: number[];
-  fLines: number[];
 }
 
 /** Inputs of {@link buildTurnPage}. */
@@ -70,6 +66,40 @@ export interface TurnInputs {
  * there and its whole text is put in the content store, loaded when asked for.
  */
 export const MAX_COMMAND_CHARS = 600;
+
+/** Which log, read against which workspace (`reporeuse reads`' options). */
+export interface LogSource {
+  /** A log file or session directory (any format lib/logs reads). */
+  log: string;
+  /** The workspace as it was when the turn began (commands are evaluated against it). */
+  root?: string;
+  /** The harness's working directory that is the workspace root. */
+  cwd?: string;
+  /** Read as this format instead of detecting it. */
+  format?: Format;
+}
+
+/** The inputs of a single log's page: the log read against its workspace, nothing scored. */
+export async function logInputs(src: LogSource): Promise<TurnInputs> {
+  const reads = await readLog(src.log, { root: src.root, cwd: src.cwd, format: src.format });
+  const workspace = src.root ? await listWorkspace(src.root) : undefined;
+  return {
+    href: "index.html",
+    title: basename(src.log),
+    keys: null,
+    simulated: false,
+    log: src.log,
+    reads,
+    workspace,
+    warnings: [
+      ...(reads.problems ?? []),
+      ...(src.root ? [] : [
+        "No workspace given (--root): lines are placed from the log alone and no code is shown.",
+      ]),
+      ...(workspace?.truncated ? ["The workspace has more files than the tree lists."] : []),
+    ],
+  };
+}
 
 /** A W0 file's address and line count, memoised per workspace (W0 is shared by many turns). */
 export class FileAddresses {
@@ -257,17 +287,9 @@ export async function buildTurnPage(
     outcome: viewOutcome(t),
   }));
   const reimplementations: Reimplementation[] = (inp.reimplementations ?? []).map((r) => ({
-    target: r.target,
-    kind: r.kind,
-    by: r.by,
+    ...r,
     g: r.g ? { ...r.g, hash: tree.get(r.g.path)?.hash ?? null } : null,
     f: r.f && submission ? { path: submission.path, hash: submission.hash, ...r.f } : null,
-    callees: r.callees,
-    shared: r.shared,
-    sharedByF: r.sharedByF,
-    overlap: r.overlap,
-    gLines: r.gLines,
-    fLines: r.fLines,
   }));
 
   const row = inp.row ?? null;
