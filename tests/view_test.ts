@@ -70,7 +70,7 @@ Deno.test("turnView: one turn of the sample inline — marked lines = the frames
   // data/sample/README.md: this turn re-implements seaborn.utils.desaturate
   assert.match(
     page,
-    /class="b o-reimplemented">⟳ re-implemented<\/span><\/td><td><code>seaborn\.utils\.desaturate</,
+    /class="b o-reimplemented">⟳ re-implemented<\/span><\/td>\s*<td><code>seaborn\.utils\.desaturate</,
   );
   assert.match(bundle["text/plain"], /seaborn-001 · turn 2: 2 files, 148 lines shown/);
 });
