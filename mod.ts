@@ -5,7 +5,8 @@
  * events (`logs`), the corpus layout (`layout`), one function per metric equation (`metrics`),
  * Polars frames (`frames`), tables/figures/statistics (`report`), SQL over scored runs
  * (`query`), the simulated corpus (`simulate`), and the construction pipeline and protocol
- * runner (`construct`, `protocol`), and the reuse audit of a git change (`audits`).
+ * runner (`construct`, `protocol`), the reuse audit of a git change (`audits`), and the static
+ * viewer of turns, logs and audits (`view`).
  *
  * Every area is exported as a namespace; the entry points most users need are also exported
  * at the top level.
@@ -30,6 +31,7 @@ export * as simulate from "./lib/simulate/mod.ts";
 export * as construct from "./lib/construct/mod.ts";
 export * as protocol from "./lib/protocol/mod.ts";
 export * as audits from "./lib/audit/mod.ts";
+export * as view from "./lib/report/view/mod.ts";
 
 export { analyzePackage, moduleName, Project } from "./lib/python/mod.ts";
 export type { Definition, Edge, Graph, ModuleInfo, Use, UseKind } from "./lib/python/mod.ts";
@@ -42,3 +44,4 @@ export { reproduce } from "./lib/report/mod.ts";
 export { openScored } from "./lib/query/mod.ts";
 export { simulateCorpus } from "./lib/simulate/mod.ts";
 export { audit, auditHistory, auditReport } from "./lib/audit/mod.ts";
+export { turnView, viewAudit, viewCorpus, viewLog } from "./lib/report/view/mod.ts";

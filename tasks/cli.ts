@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: () => import("./commands/run.ts"),
   audit: () => import("./commands/audit.ts"),
   parser: () => import("./commands/parser.ts"),
+  view: () => import("./commands/view.ts"),
 };
 
 async function usage(): Promise<string> {

@@ -65,6 +65,8 @@ export {
   extractTargets,
   REUSE_KINDS,
   scoreTargets,
+  type SubmissionUses,
+  submissionUses,
   type Target,
   type TargetScore,
   type TurnModels,

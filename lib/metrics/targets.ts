@@ -133,6 +133,41 @@ export function bodyOf(def: Definition, file: string): Body {
   return { file, start: def.bodyStart, end: def.end };
 }
 
+/** What a submission uses, as the rules of {@link scoreTargets} read it. */
+export interface SubmissionUses {
+  /** Resolved ids it uses through a {@link REUSE_KINDS} edge (reuse, eq. 1). */
+  used: Set<string>;
+  /** Everything it calls ({@link CALL_KINDS}), anywhere in the file (re-implementation). */
+  calls: Set<string>;
+  /** Each function or method it defines, with what its own body (nested defs included) calls. */
+  byScope: { def: Definition; calls: Set<string> }[];
+}
+
+/**
+ * The uses of a submission's module (resolved against W_{t-1} + the submission): what counts as
+ * reuse, what it calls, and what each of its functions calls (the viewer shows these beside the
+ * rule's decision).
+ */
+export function submissionUses(info: ModuleInfo): SubmissionUses {
+  const used = new Set<string>();
+  const calls = new Set<string>();
+  const byScope: { def: Definition; calls: Set<string> }[] = [];
+  for (const u of info.uses) {
+    if (u.resolved && REUSE_KINDS.has(u.kind)) used.add(u.target);
+    if (CALL_KINDS.has(u.kind)) calls.add(u.target);
+  }
+  for (const def of info.definitions.filter((d) => CALLABLE.has(d.kind))) {
+    const own = new Set<string>();
+    for (const u of info.uses) {
+      if (CALL_KINDS.has(u.kind) && (u.scope === def.id || u.scope.startsWith(def.id + "."))) {
+        own.add(u.target);
+      }
+    }
+    byScope.push({ def, calls: own });
+  }
+  return { used, calls, byScope };
+}
+
 /**
  * Scores every target of a turn: reuse (a resolved call/reference edge from the submission to the
  * target id; a local redefinition under the same name resolves to the submission's own def, so it
@@ -143,26 +178,9 @@ export function bodyOf(def: Definition, file: string): Body {
  * wrote has none, so it is never re-implemented).
  */
 export function scoreTargets(targets: readonly Target[], m: TurnModels): TargetScore[] {
-  const used = new Set<string>();
-  const calls = new Set<string>();
-  const byScope: { def: Definition; calls: Set<string> }[] = [];
-  if (m.submitted) {
-    const info = m.agent.resolveModule(m.module);
-    for (const u of info.uses) {
-      if (u.resolved && REUSE_KINDS.has(u.kind)) used.add(u.target);
-      if (CALL_KINDS.has(u.kind)) calls.add(u.target);
-    }
-    const fns = info.definitions.filter((d) => CALLABLE.has(d.kind));
-    for (const def of fns) {
-      const own = new Set<string>();
-      for (const u of info.uses) {
-        if (CALL_KINDS.has(u.kind) && (u.scope === def.id || u.scope.startsWith(def.id + "."))) {
-          own.add(u.target);
-        }
-      }
-      byScope.push({ def, calls: own });
-    }
-  }
+  const { used, calls, byScope } = m.submitted
+    ? submissionUses(m.agent.resolveModule(m.module))
+    : { used: new Set<string>(), calls: new Set<string>(), byScope: [] };
   return targets.map((t) => {
     let def: Definition | undefined;
     let file: string | undefined;

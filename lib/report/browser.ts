@@ -149,6 +149,19 @@ export class Browser {
     });
   }
 
+  /**
+   * Calls `listener` with every protocol event (method, params, session) until the returned
+   * function is called.
+   */
+  onEvent(
+    listener: (method: string, params: Record<string, unknown>, session?: string) => void,
+  ): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
   /** Opens a new tab of `width` × `height` CSS pixels. */
   async newPage(width = 1280, height = 900): Promise<Page> {
     const { targetId } = await this.send("Target.createTarget", { url: "about:blank" });

@@ -44,8 +44,8 @@ import { DEFAULT_B, DEFAULT_SEED, type Interval } from "./stats.ts";
 import { checkSummary, csvField, type TableData } from "./table_render.ts";
 import { table2, table3, table4, table5 } from "./paper_tables.ts";
 
-/** The provenance line of numbers computed from the simulated corpus. */
-export const SIMULATED = "SIMULATED corpus — not measured agent runs";
+import { SIMULATED } from "./provenance.ts";
+export { SIMULATED };
 
 /** The scored frames (lib/frames `Scored`; columns in lib/frames/schema.ts). */
 export interface ScoredFrames {

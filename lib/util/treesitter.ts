@@ -12,10 +12,10 @@
  * ```
  * @module
  */
-import { Language, Parser } from "web-tree-sitter";
+import { Language, Parser, Query } from "web-tree-sitter";
 
 export type { Node, Tree } from "web-tree-sitter";
-export { Language, Parser };
+export { Language, Parser, Query };
 
 /** Grammars the project uses. */
 export type Grammar = "python" | "bash";

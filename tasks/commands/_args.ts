@@ -49,3 +49,24 @@ export async function onePath(
   }
   return path;
 }
+
+/** Most worker threads: twice the cores (each costs ~25 MB and more cannot run at once). */
+export function maxWorkers(): number {
+  return 2 * (navigator.hardwareConcurrency || 1);
+}
+
+/**
+ * A `--workers` value as a count, lowered to {@link maxWorkers} with a note on stderr
+ * (`<prefix>: …`); undefined when it is not a whole number ≥ 0.
+ */
+export function workerCount(prefix: string, raw: string): number | undefined {
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) return undefined;
+  const max = maxWorkers();
+  if (n <= max) return n;
+  console.error(
+    `${prefix}: --workers ${n} is more than this machine can use; using ${max} ` +
+      `(twice its ${max / 2} cores)`,
+  );
+  return max;
+}

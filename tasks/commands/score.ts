@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parseOptions } from "./_args.ts";
+import { parseOptions, workerCount } from "./_args.ts";
 import { LayoutError } from "../../lib/layout/mod.ts";
 import {
   averages,
@@ -44,26 +44,7 @@ Options:
 Progress is shown on stderr when it is a terminal. Exit code: 0 scored (even with errors.csv
 rows), 1 unusable input or unwritable output, 2 usage error.`;
 
-/** Most worker threads: twice the cores (each costs ~25 MB and more cannot run at once). */
-export function maxWorkers(): number {
-  return 2 * (navigator.hardwareConcurrency || 1);
-}
-
-/**
- * The `--workers` value as a count, lowered to {@link maxWorkers} with a note on stderr;
- * undefined when it is not a whole number ≥ 0.
- */
-function workerCount(raw: string): number | undefined {
-  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n)) return undefined;
-  const max = maxWorkers();
-  if (n <= max) return n;
-  console.error(
-    `score: --workers ${n} is more than this machine can use; using ${max} ` +
-      `(twice its ${max / 2} cores)`,
-  );
-  return max;
-}
+export { maxWorkers } from "./_args.ts";
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseOptions("score", {
@@ -84,7 +65,7 @@ export async function run(args: string[]): Promise<number> {
   if (!out) return usage("--out <dir> is required");
   let workers: number | undefined;
   if (parsed.values.workers !== undefined) {
-    workers = workerCount(parsed.values.workers);
+    workers = workerCount("score", parsed.values.workers);
     if (workers === undefined) {
       return usage(`--workers wants a whole number ≥ 0, got '${parsed.values.workers}'`);
     }
