@@ -2,10 +2,17 @@
  * The audit report in four formats: terminal text, JSON, Markdown (a pull-request comment) and
  * SARIF 2.1.0 (code-scanning upload), plus the exit status of `--fail-on`.
  *
+ * Names in a report are the repository's (file names, module and function ids, branch names) and
+ * so are hostile: the text report shows control characters as escapes (`visible`), the Markdown
+ * puts every such string in a code span (`mdCode`) or escaped text (`mdText`), so no line break,
+ * heading, link, image, HTML, mention or table cell comes out of a name; SARIF URIs are
+ * percent-encoded segment by segment (`uriPath`) and embedded-link brackets in messages escaped.
+ *
  * @module
  */
 import type { Finding } from "./change.ts";
 import type { AuditReport } from "./report.ts";
+import { mdCode, mdText, uriPath, visible } from "../util/text.ts";
 
 /** Output formats of the `audit` command. */
 export const FORMATS = ["text", "json", "md", "sarif"] as const;
@@ -25,7 +32,12 @@ function pct(x: number | null): string {
 }
 
 function short(commit: string | null, rev: string): string {
-  return commit ? `${rev} (${commit.slice(0, 12)})` : rev;
+  return commit ? `${visible(rev)} (${commit.slice(0, 12)})` : visible(rev);
+}
+
+/** A revision for Markdown: the name as a code span, the commit id shortened. */
+function mdRev(commit: string | null, rev: string): string {
+  return commit ? `${mdCode(rev)} (${commit.slice(0, 12)})` : mdText(rev);
 }
 
 function evidence(f: Finding): string {
@@ -56,7 +68,7 @@ export function formatText(r: AuditReport): string {
   const reported = r.changed.filter((c) => c.status !== "moved");
   const moved = r.changed.length - reported.length;
   out.push(
-    `reporeuse audit ${r.repo}: ${short(r.base.commit, r.base.rev)} → ${
+    `reporeuse audit ${visible(r.repo)}: ${short(r.base.commit, r.base.rev)} → ${
       short(r.head.commit, r.head.rev)
     }`,
   );
@@ -87,16 +99,13 @@ export function formatText(r: AuditReport): string {
       out.push(`  ${p.side}: ${p.file}${p.line ? `:${p.line}` : ""}: ${p.message}`);
     }
   }
-  return out.join("\n");
+  // every line once through `visible`: names and messages are the repository's
+  return out.map(visible).join("\n");
 }
 
 /** The JSON report (`version`, revisions, files, changed functions, findings, problems). */
 export function formatJson(r: AuditReport): string {
   return JSON.stringify({ version: REPORT_VERSION, ...r, summary: counts(r) }, null, 2);
-}
-
-function mdCell(s: string): string {
-  return s.replaceAll("|", "\\|").replaceAll("\n", " ");
 }
 
 /** Markdown for a pull-request comment. */
@@ -106,8 +115,8 @@ export function formatMarkdown(r: AuditReport): string {
   const out = [
     "### reporeuse audit",
     "",
-    `${short(r.base.commit, r.base.rev)} → ${
-      short(r.head.commit, r.head.rev)
+    `${mdRev(r.base.commit, r.base.rev)} → ${
+      mdRev(r.head.commit, r.head.rev)
     }: ${reported.length} function(s) added or changed in ${r.files.length} Python file(s).`,
     "",
     c.reimplementation
@@ -124,11 +133,12 @@ export function formatMarkdown(r: AuditReport): string {
       "| New or changed | Existing | Evidence |",
       "|---|---|---|",
     );
+    const cell = (s: string) => mdCode(s, { table: true });
     for (const f of fs) {
       out.push(
-        `| \`${mdCell(f.function.id)}\` ${mdCell(f.function.file)}:${f.function.line} | \`${
-          mdCell(f.target.id)
-        }\` ${mdCell(f.target.file)}:${f.target.line} | ${mdCell(evidence(f))} |`,
+        `| ${cell(f.function.id)} ${cell(`${f.function.file}:${f.function.line}`)} | ${
+          cell(f.target.id)
+        } ${cell(`${f.target.file}:${f.target.line}`)} | ${mdText(evidence(f))} |`,
       );
     }
   };
@@ -139,7 +149,7 @@ export function formatMarkdown(r: AuditReport): string {
   if (reuse.length) {
     out.push("", "<details><summary>Reuse of existing functions</summary>", "");
     for (const x of reuse) {
-      out.push(`- \`${x.id}\` calls ${x.reused.map((t) => `\`${t}\``).join(", ")}`);
+      out.push(`- ${mdCode(x.id)} calls ${x.reused.map((t) => mdCode(t)).join(", ")}`);
     }
     out.push("", "</details>");
   }
@@ -147,7 +157,7 @@ export function formatMarkdown(r: AuditReport): string {
     out.push("", "#### Files with problems", "");
     for (const p of r.problems) {
       out.push(
-        `- ${p.side}: \`${mdCell(p.file)}\`${p.line ? `:${p.line}` : ""} — ${mdCell(p.message)}`,
+        `- ${p.side}: ${mdCode(p.file)}${p.line ? `:${p.line}` : ""} — ${mdText(p.message)}`,
       );
     }
   }
@@ -184,6 +194,14 @@ const RULES: Record<
   },
 };
 
+/**
+ * SARIF plain text: `\`, `[` and `]` escaped (a message's `[text](n)` is an embedded link to a
+ * related location, so a bracket in a name must not read as one).
+ */
+function sarifText(s: string): string {
+  return s.replace(/[\\[\]]/g, "\\$&");
+}
+
 /** SARIF rule ids per finding kind. */
 export const SARIF_RULES = {
   reimplementation: RULES.reimplementation.id,
@@ -207,11 +225,13 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
     ruleIndex: kinds.indexOf(f.kind),
     level: RULES[f.kind].level,
     message: {
-      text: `${f.function.id} ${TITLE[f.kind]} [${f.target.id}](1) (${evidence(f)})`,
+      text: `${sarifText(f.function.id)} ${TITLE[f.kind]} [${sarifText(f.target.id)}](1) (${
+        evidence(f)
+      })`,
     },
     locations: [{
       physicalLocation: {
-        artifactLocation: { uri: f.function.file, uriBaseId: "SRCROOT" },
+        artifactLocation: { uri: uriPath(f.function.file), uriBaseId: "SRCROOT" },
         region: region(f.function.line, f.function.end),
       },
       logicalLocations: [{ fullyQualifiedName: f.function.id, kind: "function" }],
@@ -219,7 +239,7 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
     relatedLocations: [{
       id: 1,
       physicalLocation: {
-        artifactLocation: { uri: f.target.file, uriBaseId: "SRCROOT" },
+        artifactLocation: { uri: uriPath(f.target.file), uriBaseId: "SRCROOT" },
         region: region(f.target.line, f.target.end),
       },
       message: { text: f.target.id },
@@ -245,10 +265,10 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
           rules,
         },
       },
-      originalUriBaseIds: { SRCROOT: { uri: `file://${encodeURI(r.repo)}/` } },
+      originalUriBaseIds: { SRCROOT: { uri: `file://${uriPath(r.repo)}/` } },
       versionControlProvenance: r.head.commit || r.base.commit
         ? [{
-          repositoryUri: `file://${encodeURI(r.repo)}`,
+          repositoryUri: `file://${uriPath(r.repo)}`,
           revisionId: r.head.commit ?? r.base.commit,
         }]
         : undefined,
@@ -256,10 +276,10 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
         executionSuccessful: true,
         toolExecutionNotifications: r.problems.map((p) => ({
           level: "warning",
-          message: { text: `${p.side}: ${p.message}` },
+          message: { text: `${p.side}: ${sarifText(p.message)}` },
           locations: [{
             physicalLocation: {
-              artifactLocation: { uri: p.file, uriBaseId: "SRCROOT" },
+              artifactLocation: { uri: uriPath(p.file), uriBaseId: "SRCROOT" },
               ...(p.line ? { region: { startLine: p.line } } : {}),
             },
           }],

@@ -1,13 +1,19 @@
 /**
- * Escaping text for the formats the toolkit writes: CSV fields (RFC 4180) and HTML / XML text and
- * attribute values.
+ * Escaping text for the formats the toolkit writes: CSV fields (RFC 4180), HTML / XML text and
+ * attribute values, Markdown (GitHub-flavoured: inline text, code spans, table cells), URI paths,
+ * and terminal text. Every string a repository, a log or an agent chose (file names, ids, branch
+ * names, messages) goes through one of these before it is rendered.
  *
  * ```ts
- * import { csvField, escapeHtml } from "./text.ts";
+ * import { csvField, escapeHtml, mdCode, mdText, uriPath, visible } from "./text.ts";
  * console.assert(csvField('say "hi", bye') === '"say ""hi"", bye"');
  * console.assert(csvField(null) === "" && csvField(1.5) === "1.5");
  * console.assert(shellQuote("it's") === `'it'"'"'s'`);
  * console.assert(escapeHtml('<a href="x">&</a>') === "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
+ * console.assert(visible("a\nb\u001b[31m") === "a\\nb\\x1b[31m");
+ * console.assert(mdCode("x`y") === "``x`y``" && mdCode("a|b", { table: true }) === "`a\\|b`");
+ * console.assert(mdText("<img src=x> *hi* @team") === "\\<img src\\=x\\> \\*hi\\* @\u200bteam");
+ * console.assert(uriPath("dir/sör #1.py") === "dir/s%C3%B6r%20%231.py");
  * ```
  *
  * @module
@@ -29,4 +35,55 @@ export function csvField(v: string | number | boolean | null | undefined): strin
 export function escapeHtml(s: string): string {
   return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
+}
+
+// C0 and C1 controls, DEL, and the invisible format characters that reorder or hide text
+// (bidirectional overrides and isolates, zero-width characters, line and paragraph separators)
+// deno-lint-ignore no-control-regex
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * Text with every control and invisible formatting character shown as an escape (`\n`, `\x1b`,
+ * `\u202e`): what a terminal, a log or a rendered page shows is then what the string holds (no
+ * line breaks, terminal escape sequences or right-to-left overrides from a hostile name).
+ */
+export function visible(s: string): string {
+  return s.replace(INVISIBLE, (c) => {
+    const code = c.charCodeAt(0);
+    return NAMED[c] ??
+      (code < 0x100
+        ? `\\x${code.toString(16).padStart(2, "0")}`
+        : `\\u${code.toString(16).padStart(4, "0")}`);
+  });
+}
+
+/**
+ * A Markdown code span showing `s` literally (CommonMark: a fence longer than any run of
+ * backticks inside, padded when the text starts or ends with a backtick or space), after
+ * {@link visible} — so no line break, heading, link, HTML or mention can come out of it. In a
+ * table cell (`table`), `|` is escaped as `\|` (GFM tables split cells before code spans).
+ */
+export function mdCode(s: string, opts: { table?: boolean } = {}): string {
+  let text = visible(s);
+  if (opts.table) text = text.replaceAll("|", "\\|");
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(text) ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * Plain Markdown text showing `s` literally: {@link visible}, then every ASCII punctuation
+ * character backslash-escaped (no emphasis, link, heading, list, HTML, table cell break or math),
+ * and a zero-width space after `@` (a backslash does not stop a mention).
+ */
+export function mdText(s: string): string {
+  return visible(s).replace(/[!-/:-@[-`{-~]/g, (c) => c === "@" ? "@\u200b" : `\\${c}`);
+}
+
+/** A relative path as a URI reference: each segment percent-encoded (RFC 3986), `/` kept. */
+export function uriPath(path: string): string {
+  return path.split("/").map(encodeURIComponent).join("/");
 }

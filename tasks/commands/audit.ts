@@ -4,7 +4,7 @@
  * (lib/audit). Only wiring: options → `auditReport` → `formatReport` → exit status.
  * @module
  */
-import { parseOptions } from "./_args.ts";
+import { guarded, parseOptions } from "./_args.ts";
 // the polars-free modules of lib/audit (mod.ts also loads the frames)
 import { AuditError } from "../../lib/audit/git.ts";
 import { auditReport } from "../../lib/audit/report.ts";
@@ -37,8 +37,11 @@ each changed function F it reports:
   could call        existing functions sharing F's callees, shape and name, ranked.
 
 The repository is only read (git rev-parse, ls-tree, cat-file; the working tree from disk): its
-working tree and index are never touched. Results are cached by content hash
-($REPOREUSE_CACHE_DIR, else $XDG_CACHE_HOME/reporeuse, else ~/.cache/reporeuse).
+working tree and index are never touched, nothing of it is written anywhere, and no configuration
+of it can make git run a program (hardened git: docs/security.md). File names it cannot use
+(absolute, '..', '.git', control characters, not UTF-8), files reached through a symbolic link to
+a directory and .py files over 8 MiB are listed as problems, never read. Results are cached by
+content hash ($REPOREUSE_CACHE_DIR, else $XDG_CACHE_HOME/reporeuse, else ~/.cache/reporeuse).
 
 Options:
   --base REV        the revision before the change (default HEAD). A...B means the merge base of
@@ -52,11 +55,22 @@ Options:
                     ${REIMPLEMENTATION_MIN_CALLEES}, the paper's; raise it to be stricter).
   -h, --help        this text
 
-Exit status: 0 clean (or --fail-on none), 1 re-implementation found, 2 bad input (not a git
-repository, unknown revision, shallow clone missing the base, bad option).`;
+Exit status:
+  0  clean (or --fail-on none)
+  1  re-implementation found (only this: a CI gate may rely on it)
+  2  bad input: not a git repository, one git refuses (another user owns it), an unknown
+     revision, a shallow clone missing the base, a bad option — one line on stderr
+  3  internal error (a bug: please report it) — never a finding`;
 
-/** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
+/** Exit codes of `audit`. */
+export const EXIT = { clean: 0, found: 1, input: 2, internal: 3 } as const;
+
+/** Runs the command; returns the exit code ({@link EXIT}; a crash is `EXIT.internal`). */
+export function run(args: string[]): Promise<number> {
+  return guarded("reporeuse audit", EXIT.internal, () => audit(args));
+}
+
+async function audit(args: string[]): Promise<number> {
   const p = "reporeuse audit";
   const parsed = parseOptions(p, {
     args,
@@ -69,21 +83,21 @@ export async function run(args: string[]): Promise<number> {
       "min-callees": { type: "string", default: String(REIMPLEMENTATION_MIN_CALLEES) },
     },
   }, " (see --help)");
-  if (!parsed) return 2;
+  if (!parsed) return EXIT.input;
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
     console.error(`${p}: expected exactly one <repo-dir> (see --help)`);
-    return 2;
+    return EXIT.input;
   }
   const format = values.format as Format;
   if (!FORMATS.includes(format)) {
     console.error(`${p}: --format must be one of ${FORMATS.join(", ")}, got '${values.format}'`);
-    return 2;
+    return EXIT.input;
   }
   const failOn = values["fail-on"] as FailOn;
   if (!FAIL_ON.includes(failOn)) {
     console.error(`${p}: --fail-on must be one of ${FAIL_ON.join(", ")}, got '${failOn}'`);
-    return 2;
+    return EXIT.input;
   }
   const min = Number(values["min-callees"]);
   if (!Number.isInteger(min) || min < REIMPLEMENTATION_MIN_CALLEES) {
@@ -92,7 +106,7 @@ export async function run(args: string[]): Promise<number> {
         values["min-callees"]
       }'`,
     );
-    return 2;
+    return EXIT.input;
   }
   let report;
   try {
@@ -105,7 +119,7 @@ export async function run(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof AuditError) {
       console.error(`${p}: ${e.message}`);
-      return 2;
+      return EXIT.input;
     }
     throw e;
   }
