@@ -26,13 +26,17 @@ export {
   gitBlobId,
   listTree,
   listWorktree,
+  pathProblem,
   readBlobs,
+  type RejectedFile,
   repoRoot,
   resolveRevision,
+  type SideListing,
   type TreeFile,
 } from "./git.ts";
 export { type DefShape, fileShapes, SHAPE_VERSION, similarity } from "./shape.ts";
 export {
+  isDefShapes,
   loadSide,
   moduleIds,
   paramNames,

@@ -3,8 +3,10 @@
  * every def, where it is, its callees and resolved uses (the code model, lib/python) and its
  * shape (lib/audit/shape.ts).
  *
- * Files come from git (`ls-tree`, `cat-file --batch`) or, for the working tree, from disk; they
- * are copied into a private temporary directory for the code model, never read in place by it.
+ * Files come from git (`ls-tree`, `cat-file --batch`) or, for the working tree, from disk, and are
+ * analysed in memory: nothing of the repository is written anywhere, under any name (entries whose
+ * names the audit does not use are listed, lib/audit/git.ts). A cached index is used only when it
+ * has the stored shape and is the index of the listed files; otherwise it is built again.
  * Everything is content-addressed: file summaries by the code model's cache (only changed files
  * are parsed again), shapes by git blob id, and the whole index by the hash of every
  * (path, module, blob id) — a side seen before loads in one read.

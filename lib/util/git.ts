@@ -131,24 +131,20 @@ const drivers = new Map<string, Promise<string[]>>();
  * `-c` settings that blank every filter driver the configuration of `repo` defines (its
  * `clean`, `smudge` and `process` emptied, `required` off). Listing them runs nothing.
  */
-export function driverOverrides(repo: string): Promise<string[]> {
+export function driverOverrides(repo: string, opts: GitOptions = {}): Promise<string[]> {
   let p = drivers.get(repo);
   if (!p) {
+    const args = ["config", "-z", "--name-only", "--get-regexp", "^filter\\."];
     p = (async () => {
-      const out = await spawnTrusted(
-        [
-          "-C",
-          repo,
-          ...configArgs([]),
-          "config",
-          "-z",
-          "--name-only",
-          "--get-regexp",
-          "^filter\\.",
-        ],
-        {},
-      ).catch(() => null);
-      if (!out || out.code !== 0) return [];
+      const out = await spawnTrusted(["-C", repo, ...configArgs([]), ...args], {
+        timeoutMs: opts.timeoutMs,
+      });
+      // a configuration that cannot be read in time stops the command that needs it too
+      if (out.timedOut) {
+        drivers.delete(repo);
+        throw failure(args, out, opts.timeoutMs ?? GIT_TIMEOUT_MS);
+      }
+      if (out.code !== 0) return [];
       const names = new Set<string>();
       for (const key of decoder.decode(out.stdout).split("\0")) {
         const dot = key.lastIndexOf(".");
@@ -246,9 +242,13 @@ async function spawnTrusted(args: string[], opts: GitOptions): Promise<Spawned> 
 }
 
 /** The full argument list of a hardened git command (see module doc). */
-export async function gitArgs(repo: string | null, args: string[]): Promise<string[]> {
+export async function gitArgs(
+  repo: string | null,
+  args: string[],
+  opts: GitOptions = {},
+): Promise<string[]> {
   const where = repo === null ? [] : ["-C", repo];
-  const extra = repo === null ? [] : await driverOverrides(repo);
+  const extra = repo === null ? [] : await driverOverrides(repo, opts);
   return [...where, "--no-pager", ...configArgs(extra), ...args];
 }
 
@@ -272,11 +272,12 @@ export async function runGit(
   args: string[],
   opts: GitOptions = {},
 ): Promise<Uint8Array> {
-  const full = await gitArgs(repo, args);
   let r: Spawned;
   try {
+    const full = await gitArgs(repo, args, opts);
     r = await spawnTrusted(full, opts);
   } catch (e) {
+    if (e instanceof GitError) throw e;
     throw new GitError(`cannot run git: ${(e as Error).message}`, -1, "");
   }
   if (r.code !== 0 || r.timedOut) throw failure(args, r, opts.timeoutMs ?? GIT_TIMEOUT_MS);
