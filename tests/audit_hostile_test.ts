@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { auditHistory, type AuditReport, auditReport } from "../lib/audit/mod.ts";
 import { formatMarkdown, formatSarif } from "../lib/audit/format.ts";
+import { shBytes } from "./git_helpers.ts";
 
 const CLI = new URL("../tasks/cli.ts", import.meta.url).pathname;
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-hostile-cache-" });
@@ -18,33 +19,8 @@ Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-  GIT_CONFIG_NOSYSTEM: "1",
-};
-
 /** Runs a command of the test's own set-up (never under a planted configuration). */
-async function sh(cwd: string, cmd: string[], input?: Uint8Array): Promise<Uint8Array> {
-  const child = new Deno.Command(cmd[0], {
-    args: cmd.slice(1),
-    cwd,
-    stdin: input === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: GIT_ENV,
-  }).spawn();
-  if (input !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(input);
-    await w.close();
-  }
-  const out = await child.output();
-  if (!out.success) throw new Error(`${cmd.join(" ")}: ${decoder.decode(out.stderr)}`);
-  return out.stdout;
-}
+const sh = shBytes;
 
 async function git(repo: string, ...args: string[]): Promise<string> {
   return decoder.decode(await sh(repo, ["git", ...args])).trim();
@@ -62,6 +38,11 @@ async function cli(
     stderr: "piped",
   }).output();
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/** The CLI's audit of the last commit (HEAD~1 → HEAD). */
+function auditLast(repo: string, format: string) {
+  return cli(["audit", repo, "--base", "HEAD~1", "--head", "HEAD", "--format", format]);
 }
 
 const UTIL = `def a(x):
@@ -448,16 +429,7 @@ Deno.test("a file name that is not UTF-8 is listed in working-tree mode, as in c
   assert.ok(listed(worktree.stdout), `working tree: ${worktree.stdout}`);
   await git(repo, "add", "-A");
   await git(repo, "commit", "-q", "-m", "latin-1 name");
-  const commits = await cli([
-    "audit",
-    repo,
-    "--base",
-    "HEAD~1",
-    "--head",
-    "HEAD",
-    "--format",
-    "json",
-  ]);
+  const commits = await auditLast(repo, "json");
   assert.ok(listed(commits.stdout), `commits: ${commits.stdout}`);
 });
 
@@ -484,16 +456,7 @@ Deno.test("a 100 MB .py is listed as too large, not fatal (working tree and comm
   );
   await git(repo, "add", "-A");
   await git(repo, "commit", "-q", "-m", "huge");
-  const commits = await cli([
-    "audit",
-    repo,
-    "--base",
-    "HEAD~1",
-    "--head",
-    "HEAD",
-    "--format",
-    "md",
-  ]);
+  const commits = await auditLast(repo, "md");
   assert.equal(commits.code, 1, commits.stderr); // 1: the re-implementation, not a crash
   assert.match(commits.stdout, /huge\.py.*too large/);
 });
@@ -566,29 +529,33 @@ Deno.test("audit-side and audit-shape entries of the wrong shape are recomputed,
     }],
     ["a def dropped", (v) => ({ ...v, packed: (v.packed as unknown[]).slice(1) })],
   ];
-  for (const [name, edit] of sideEdits) {
-    await t.step(`audit-side: ${name}`, async () => {
-      try {
-        for (const f of sides().filter((f) => f.endsWith(".json"))) {
-          Deno.writeTextFileSync(f, JSON.stringify(edit(JSON.parse(Deno.readTextFileSync(f)))));
-        }
-        assert.equal(await run(), clean);
-      } finally {
-        restore();
-      }
-    });
-  }
-  await t.step("audit-side: features cut short", async () => {
+  /** Damages the cache with `damage`; the report must be the clean one; the cache is restored. */
+  const sameReport = async (damage: () => void) => {
     try {
-      for (const f of sides().filter((f) => f.endsWith(".bin"))) {
-        const b = Deno.readFileSync(f);
-        Deno.writeFileSync(f, b.subarray(0, b.length - 8));
-      }
+      damage();
       assert.equal(await run(), clean);
     } finally {
       restore();
     }
-  });
+  };
+  const editJson = (files: string[], edit: (v: Record<string, unknown>) => unknown) => {
+    for (const f of files) {
+      Deno.writeTextFileSync(f, JSON.stringify(edit(JSON.parse(Deno.readTextFileSync(f)))));
+    }
+  };
+  for (const [name, edit] of sideEdits) {
+    await t.step(
+      `audit-side: ${name}`,
+      () => sameReport(() => editJson(sides().filter((f) => f.endsWith(".json")), edit)),
+    );
+  }
+  await t.step("audit-side: features cut short", () =>
+    sameReport(() => {
+      for (const f of sides().filter((f) => f.endsWith(".bin"))) {
+        const b = Deno.readFileSync(f);
+        Deno.writeFileSync(f, b.subarray(0, b.length - 8));
+      }
+    }));
   const shapeEdits: [string, (v: unknown) => unknown][] = [
     ["{}", () => ({})],
     ["[null]", () => [null]],
@@ -607,18 +574,12 @@ Deno.test("audit-side and audit-shape entries of the wrong shape are recomputed,
     ["no hash", (v) => (v as Record<string, unknown>[]).map(({ hash: _h, ...d }) => d)],
   ];
   for (const [name, edit] of shapeEdits) {
-    await t.step(`audit-shape: ${name}`, async () => {
-      try {
+    await t.step(`audit-shape: ${name}`, () =>
+      sameReport(() => {
         // the side index is rebuilt, so the shapes are read from their cache
         for (const f of sides()) Deno.removeSync(f);
-        for (const f of shapes()) {
-          Deno.writeTextFileSync(f, JSON.stringify(edit(JSON.parse(Deno.readTextFileSync(f)))));
-        }
-        assert.equal(await run(), clean);
-      } finally {
-        restore();
-      }
-    });
+        editJson(shapes(), edit as (v: unknown) => unknown);
+      }));
   }
 });
 

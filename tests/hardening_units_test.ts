@@ -9,32 +9,7 @@ import { pathProblem } from "../lib/audit/git.ts";
 import { gitArgs, GitError, HARDENED_CONFIG, runGit } from "../lib/util/git.ts";
 import { analyzePackage, MAX_SOURCE_BYTES, readSource, summarize } from "../lib/python/mod.ts";
 import { mdCode, mdText, uriPath, visible } from "../lib/util/text.ts";
-
-const decoder = new TextDecoder();
-
-async function sh(cwd: string, cmd: string[], input?: string): Promise<string> {
-  const child = new Deno.Command(cmd[0], {
-    args: cmd.slice(1),
-    cwd,
-    stdin: input === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: {
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.org",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.org",
-    },
-  }).spawn();
-  if (input !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(input));
-    await w.close();
-  }
-  const out = await child.output();
-  if (!out.success) throw new Error(`${cmd.join(" ")}: ${decoder.decode(out.stderr)}`);
-  return decoder.decode(out.stdout);
-}
+import { sh } from "./git_helpers.ts";
 
 Deno.test("pathProblem: names a repository may choose that the audit never uses", () => {
   for (const ok of ["a.py", "pkg/x.py", "src/日本語.py", "a b.py", "x..py", "pkg/.hidden.py"]) {
