@@ -91,6 +91,9 @@ export interface Side {
   rejected?: RejectedFile[];
 }
 
+/** The problem of a blob the repository does not hold (e.g. a partial clone's). */
+const MISSING = "is missing from the repository, skipped";
+
 /** Options of {@link loadSide}. */
 export interface SideOptions {
   /** Cache root (default `cacheRoot()`). */
@@ -229,7 +232,8 @@ export async function loadSide(
     cacheDir: root,
     cache: useCache,
   });
-  if (useCache) {
+  // an index with a blob missing (a partial clone) is not kept: the blob may be fetched later
+  if (useCache && !side.errors.some((e) => e.message.endsWith(MISSING))) {
     // features apart, as one binary array: [defs, n, f…, n, f…] (JSON would be most of the index)
     let size = 1;
     for (const d of side.defs) size += 1 + d.features.length;
@@ -321,36 +325,41 @@ function isErrors(v: unknown): v is AnalysisError[] {
  */
 function unpack(p: unknown, files: readonly TreeFile[]): Side | undefined {
   if (
-    !isObject(p) || !Array.isArray(p.table) || !Array.isArray(p.packed) ||
-    !p.table.every(isString) || !isString(p.rev) || !Array.isArray(p.files) ||
-    p.files.length !== files.length || !isObject(p.modules) || !Array.isArray(p.ids) ||
-    !p.ids.every(isString) || !isErrors(p.errors) ||
+    !isObject(p) || !Array.isArray(p.table) || !Array.isArray(p.packed) || !isString(p.rev) ||
+    !Array.isArray(p.files) || p.files.length !== files.length || !isObject(p.modules) ||
+    !Array.isArray(p.ids) || !p.ids.every(isString) || !isErrors(p.errors) ||
     !Object.values(p.modules).every(isString)
   ) return undefined;
   for (const [i, f] of (p.files as unknown[]).entries()) {
     if (!isObject(f) || f.path !== files[i].path || f.oid !== files[i].oid) return undefined;
   }
-  const t = p.table as string[];
+  const t = p.table as unknown[];
+  // an index is good when it names a string of the table (anything else reads undefined or
+  // a non-string: a negative, fractional or out-of-range number, a key such as "length")
   const str = (i: unknown): string => {
-    if (!isInt(i) || i < 0 || i >= t.length) throw new BadEntry();
-    return t[i];
+    const s = t[i as number];
+    if (typeof s !== "string") throw new BadEntry();
+    return s;
   };
   const strs = (v: unknown): string[] => {
     if (!Array.isArray(v)) throw new BadEntry();
-    return v.map(str);
+    const out = new Array<string>(v.length);
+    for (let k = 0; k < v.length; k++) out[k] = str(v[k]);
+    return out;
   };
   const int = (v: unknown): number => {
     if (!isInt(v)) throw new BadEntry();
     return v;
   };
-  let defs: SideDef[];
+  const packed = p.packed as unknown[];
+  const defs = new Array<SideDef>(packed.length);
   try {
-    defs = (p.packed as unknown[]).map((r) => {
+    for (let k = 0; k < packed.length; k++) {
+      const r = packed[k];
       if (!Array.isArray(r) || r.length !== 11) throw new BadEntry();
       const id = str(r[0]);
-      if (r[1] !== 0 && r[1] !== 1) throw new BadEntry();
-      if (r[7] !== null && !isString(r[7])) throw new BadEntry();
-      return {
+      if ((r[1] !== 0 && r[1] !== 1) || (r[7] !== null && !isString(r[7]))) throw new BadEntry();
+      defs[k] = {
         id,
         kind: r[1] === 1 ? "method" : "function",
         file: str(r[2]),
@@ -359,13 +368,13 @@ function unpack(p: unknown, files: readonly TreeFile[]): Side | undefined {
         name: id.slice(id.lastIndexOf(".") + 1),
         signature: str(r[5]),
         params: strs(r[6]),
-        hash: r[7] as string | null,
+        hash: r[7],
         size: int(r[8]),
         features: [],
         callees: strs(r[9]),
         uses: strs(r[10]),
       };
-    });
+    }
   } catch (e) {
     if (e instanceof BadEntry) return undefined;
     throw e;
@@ -411,9 +420,7 @@ async function buildSide(
     missing.push({
       file: f.path,
       line: null,
-      message: size === undefined
-        ? `blob ${f.oid} is missing from the repository, skipped`
-        : tooLargeMessage(size),
+      message: size === undefined ? `blob ${f.oid} ${MISSING}` : tooLargeMessage(size),
     });
   }
   {
