@@ -262,15 +262,19 @@ async function vectorRepo(
 
 /** Audits `repo` every way that runs git (working tree, commits, lazy fetch, signed, history). */
 async function auditEveryWay(repo: string, fired: () => Promise<string[]>): Promise<void> {
-  const r = await cli(["audit", repo, "--format", "json", "--fail-on", "none"]);
+  // a cache of its own: a side served from the cache would read nothing from git
+  const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-hostile-vector-cache-" });
+  const r = await cli(["audit", repo, "--format", "json", "--fail-on", "none"], {
+    REPOREUSE_CACHE_DIR: cacheDir,
+  });
   assert.deepEqual(await fired(), [], `working tree (CLI): ${r.stderr}`);
   const ranges: [string, string][] = [["main~1", "main"], ["main", "lazy"], ["main~1", "signed"]];
   for (const [base, head] of ranges) {
     // a failure (the lazy blob cannot be fetched) is fine: nothing may run
-    const error = await auditReport({ repo, base, head }).then(() => "", (e) => String(e));
+    const error = await auditReport({ repo, base, head, cacheDir }).then(() => "", String);
     assert.deepEqual(await fired(), [], `${base} → ${head}: ${error}`);
   }
-  await auditHistory(repo, { commits: 2, rev: "signed" });
+  await auditHistory(repo, { commits: 2, rev: "signed", cacheDir });
   assert.deepEqual(await fired(), [], "auditHistory (git show of a signed commit)");
 }
 
@@ -343,6 +347,24 @@ Deno.test("no configuration of the repository runs a program (every known vector
     });
     await auditEveryWay(repo, fired);
   });
+  await t.step(
+    "a transport the configuration allows again (protocol.ext.allow, ext::)",
+    async () => {
+      const { repo, fired } = await vectorRepo(async (repo, m) => {
+        for (
+          const [k, v] of [
+            ["core.repositoryformatversion", "1"],
+            ["extensions.partialClone", "origin"],
+            ["remote.origin.url", `ext::${await m("protocol.ext.allow")}`],
+            ["remote.origin.promisor", "true"],
+            ["protocol.allow", "always"],
+            ["protocol.ext.allow", "always"],
+          ]
+        ) await git(repo, "config", k, v);
+      });
+      await auditEveryWay(repo, fired);
+    },
+  );
   await t.step("a transport command of a promisor remote (remote.*.uploadpack)", async () => {
     const { repo, fired } = await vectorRepo(async (repo, m) => {
       const other = await baseRepo();

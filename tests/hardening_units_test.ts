@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { pathProblem } from "../lib/audit/git.ts";
-import { gitArgs, GitError, HARDENED_CONFIG, runGit } from "../lib/util/git.ts";
+import { gitCommand, GitError, HARDENED_CONFIG, mayFilter, runGit } from "../lib/util/git.ts";
 import { analyzePackage, MAX_SOURCE_BYTES, readSource, summarize } from "../lib/python/mod.ts";
 import { mdCode, mdText, uriPath, visible } from "../lib/util/text.ts";
 import { sh } from "./git_helpers.ts";
@@ -40,22 +40,38 @@ Deno.test("pathProblem: names a repository may choose that the audit never uses"
   for (const p of bad) assert.notEqual(pathProblem(p), null, JSON.stringify(p));
 });
 
-Deno.test("gitArgs: no pager and every hardened key on each command; filter drivers blanked", async () => {
+Deno.test("gitCommand: no pager and every hardened key on each command; filter drivers blanked by env", async () => {
   const repo = await Deno.makeTempDir({ prefix: "reporeuse-units-git-" });
   await sh(repo, ["git", "init", "-q"]);
   const included = `${repo}/../${repo.split("/").pop()}-inc.config`;
   await Deno.writeTextFile(included, `[filter "from.include"]\n\tsmudge = false\n`);
   await sh(repo, ["git", "config", "filter.lfs.process", "git-lfs filter-process"]);
+  await sh(repo, ["git", "config", "filter.a=b.clean", "false"]); // `-c` could not name it
   await sh(repo, ["git", "config", "include.path", included]);
-  const args = await gitArgs(repo, ["ls-files"]);
+  const { args, env } = await gitCommand(repo, ["worktree", "add", "x"]);
   assert.deepEqual(args.slice(0, 3), ["-C", repo, "--no-pager"]);
-  assert.equal(args.at(-1), "ls-files");
+  assert.deepEqual(args.slice(-3), ["worktree", "add", "x"]);
   const settings = args.filter((_, i) => args[i - 1] === "-c");
   for (const kv of HARDENED_CONFIG) assert.ok(settings.includes(kv), kv);
-  for (const d of ["lfs", "from.include"]) {
+  const blanked = Array.from(
+    { length: Number(env.GIT_CONFIG_COUNT) },
+    (_, i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`,
+  );
+  for (const d of ["a=b", "from.include", "lfs"]) {
     for (const k of ["clean=", "smudge=", "process=", "required=false"]) {
-      assert.ok(settings.includes(`filter.${d}.${k}`), `filter.${d}.${k}`);
+      assert.ok(blanked.includes(`filter.${d}.${k}`), `filter.${d}.${k}: ${blanked}`);
     }
+  }
+  assert.equal(env.GIT_ALLOW_PROTOCOL, "reporeuse-none");
+  // commands that never filter do not list the drivers
+  for (const cmd of [["ls-tree", "HEAD"], ["cat-file", "--batch"], ["rev-parse", "HEAD"]]) {
+    assert.equal(mayFilter(cmd), false, cmd.join(" "));
+    assert.equal((await gitCommand(repo, cmd)).env.GIT_CONFIG_COUNT, undefined);
+  }
+  for (
+    const cmd of [["cat-file", "--filters", "--batch"], ["show", "HEAD"], ["diff"], ["add", "."]]
+  ) {
+    assert.equal(mayFilter(cmd), true, cmd.join(" "));
   }
 });
 
@@ -74,6 +90,11 @@ Deno.test("runGit: a checkout (verify's worktree) runs no smudge filter and no h
     return p;
   };
   await sh(repo, ["git", "config", "filter.x.smudge", await mark("smudge")]);
+  await Deno.writeTextFile(`${repo}/.gitattributes`, "*.py filter=x\n*.txt filter=a=b\n");
+  await Deno.writeTextFile(`${repo}/b.txt`, "b\n");
+  await sh(repo, ["git", "add", "-A"]);
+  await sh(repo, ["git", "commit", "-q", "-m", "b"]);
+  await sh(repo, ["git", "config", "filter.a=b.smudge", await mark("smudge-a=b")]);
   await sh(repo, ["git", "config", "filter.x.process", await mark("process")]);
   await Deno.copyFile(await mark("post-checkout"), `${repo}/.git/hooks/post-checkout`);
   const tree = `${marks}/tree`;

@@ -15,10 +15,14 @@
  *   `diff.external`, editors, `gpg.*program`, `log.showSignature`, credential helpers,
  *   `core.askPass`, `core.sshCommand`, every transport (`protocol.allow=never`: no fetch, lazy or
  *   not), the untracked cache, embedded bare repositories (`safe.bareRepository=explicit`).
- *   Filter drivers have names the repository chooses, so they are listed first (`git config
- *   --name-only --get-regexp`, which runs nothing) and each one's `clean`, `smudge` and `process`
- *   is blanked ({@link driverOverrides}); textconv drivers and external diff commands are off by
- *   `--no-textconv --no-ext-diff`, which callers of `diff`/`log -p`/`show` must pass.
+ *   `GIT_ALLOW_PROTOCOL` refuses every transport even where a configuration re-allows one
+ *   (`protocol.ext.allow=always` beats `-c protocol.allow=never`). Filter drivers have names the
+ *   repository chooses, so for a command that may run one ({@link mayFilter}: not `rev-parse`,
+ *   `ls-tree`, `cat-file` without `--filters`, …) they are listed first (`git config --name-only
+ *   --get-regexp`, which runs nothing) and each one's `clean`, `smudge` and `process` blanked
+ *   through `GIT_CONFIG_KEY_n` ({@link driverOverrides}: any name, `=` included); textconv
+ *   drivers and external diff commands are off by `--no-textconv --no-ext-diff`, which callers of
+ *   `diff`/`log -p`/`show` must pass.
  * - **a time limit** ({@link GIT_TIMEOUT_MS} by default): a configuration that includes a FIFO
  *   cannot hang the caller.
  * - **ownership**: git refuses a repository owned by another user (`safe.directory`,
@@ -50,6 +54,9 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
   GIT_NO_LAZY_FETCH: "1",
   GIT_LFS_SKIP_SMUDGE: "1",
   GIT_PROTOCOL_FROM_USER: "0",
+  // every transport refused, whatever `protocol.<name>.allow` a configuration sets (a repository's
+  // `protocol.ext.allow=always` beats `-c protocol.allow=never`; this variable beats both)
+  GIT_ALLOW_PROTOCOL: "reporeuse-none",
 };
 
 /**
@@ -125,13 +132,46 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 /** Blanking settings of filter drivers, by repository (listed once per process). */
-const drivers = new Map<string, Promise<string[]>>();
+const drivers = new Map<string, Promise<[string, string][]>>();
 
 /**
- * `-c` settings that blank every filter driver the configuration of `repo` defines (its
- * `clean`, `smudge` and `process` emptied, `required` off). Listing them runs nothing.
+ * Subcommands that never convert content through a filter driver (no checkout, no diff, no
+ * index refresh): the drivers need not be listed for them. `cat-file` only without `--filters`
+ * and `--textconv`.
  */
-export function driverOverrides(repo: string, opts: GitOptions = {}): Promise<string[]> {
+const FILTER_FREE = new Set([
+  "rev-parse",
+  "ls-tree",
+  "cat-file",
+  "merge-base",
+  "rev-list",
+  "config",
+  "ls-files",
+  "for-each-ref",
+  "show-ref",
+  "symbolic-ref",
+  "init",
+  "version",
+]);
+
+/** Whether a git command may run filter drivers (see {@link FILTER_FREE}). */
+export function mayFilter(args: readonly string[]): boolean {
+  const sub = args.find((a) => !a.startsWith("-"));
+  if (sub === undefined) return false; // `git --version`
+  if (sub === "cat-file") return args.some((a) => a === "--filters" || a === "--textconv");
+  return !FILTER_FREE.has(sub);
+}
+
+/**
+ * Settings (key, value) that blank every filter driver the configuration of `repo` defines: its
+ * `clean`, `smudge` and `process` emptied, `required` off. Listing them runs nothing. They are
+ * passed as `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`, which take any driver name (`-c` would split
+ * a name holding `=`).
+ */
+export function driverOverrides(
+  repo: string,
+  opts: GitOptions = {},
+): Promise<[string, string][]> {
   let p = drivers.get(repo);
   if (!p) {
     const args = ["config", "-z", "--name-only", "--get-regexp", "^filter\\."];
@@ -150,11 +190,11 @@ export function driverOverrides(repo: string, opts: GitOptions = {}): Promise<st
         const dot = key.lastIndexOf(".");
         if (key.startsWith("filter.") && dot > 7) names.add(key.slice(7, dot));
       }
-      return [...names].sort().flatMap((d) => [
-        `filter.${d}.clean=`,
-        `filter.${d}.smudge=`,
-        `filter.${d}.process=`,
-        `filter.${d}.required=false`,
+      return [...names].sort().flatMap((d): [string, string][] => [
+        [`filter.${d}.clean`, ""],
+        [`filter.${d}.smudge`, ""],
+        [`filter.${d}.process`, ""],
+        [`filter.${d}.required`, "false"],
       ]);
     })();
     drivers.set(repo, p);
@@ -195,11 +235,15 @@ interface Spawned {
   timedOut: boolean;
 }
 
-async function spawn(args: string[], opts: GitOptions): Promise<Spawned> {
+async function spawn(
+  args: string[],
+  opts: GitOptions,
+  env: Record<string, string> = baseEnv(opts.env),
+): Promise<Spawned> {
   const child = new Deno.Command("git", {
     args,
     clearEnv: true,
-    env: baseEnv(opts.env),
+    env,
     stdin: opts.input ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
@@ -231,25 +275,47 @@ async function spawn(args: string[], opts: GitOptions): Promise<Spawned> {
  * {@link spawn}; when git refuses the repository for its owner, asked again with the system
  * configuration's `safe.directory` entries (which `GIT_CONFIG_NOSYSTEM` skipped), if any.
  */
-async function spawnTrusted(args: string[], opts: GitOptions): Promise<Spawned> {
-  const r = await spawn(args, opts);
+async function spawnTrusted(
+  args: string[],
+  opts: GitOptions,
+  env?: Record<string, string>,
+): Promise<Spawned> {
+  const r = await spawn(args, opts, env);
   if (r.code === 0 || r.timedOut || !/detected dubious ownership/.test(decoder.decode(r.stderr))) {
     return r;
   }
   const safe = await systemSafeDirectories();
   if (!safe.length) return r;
-  return await spawn([...safe.flatMap((s) => ["-c", `safe.directory=${s}`]), ...args], opts);
+  return await spawn([...safe.flatMap((s) => ["-c", `safe.directory=${s}`]), ...args], opts, env);
 }
 
-/** The full argument list of a hardened git command (see module doc). */
-export async function gitArgs(
+/** A hardened git command: its arguments and environment (see module doc). */
+export interface GitInvocation {
+  args: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * The arguments and environment of a hardened git command in `repo` (null: no repository):
+ * `--no-pager`, {@link HARDENED_CONFIG}, and — for a command that may run filter drivers
+ * ({@link mayFilter}) — every driver of the repository's configuration blanked.
+ */
+export async function gitCommand(
   repo: string | null,
   args: string[],
   opts: GitOptions = {},
-): Promise<string[]> {
+): Promise<GitInvocation> {
   const where = repo === null ? [] : ["-C", repo];
-  const extra = repo === null ? [] : await driverOverrides(repo, opts);
-  return [...where, "--no-pager", ...configArgs(extra), ...args];
+  const blank = repo !== null && mayFilter(args) ? await driverOverrides(repo, opts) : [];
+  const env = baseEnv(opts.env);
+  if (blank.length) {
+    env.GIT_CONFIG_COUNT = String(blank.length);
+    blank.forEach(([k, v], i) => {
+      env[`GIT_CONFIG_KEY_${i}`] = k;
+      env[`GIT_CONFIG_VALUE_${i}`] = v;
+    });
+  }
+  return { args: [...where, "--no-pager", ...configArgs([]), ...args], env };
 }
 
 function failure(args: string[], r: Spawned, limit: number): GitError {
@@ -274,8 +340,8 @@ export async function runGit(
 ): Promise<Uint8Array> {
   let r: Spawned;
   try {
-    const full = await gitArgs(repo, args, opts);
-    r = await spawnTrusted(full, opts);
+    const cmd = await gitCommand(repo, args, opts);
+    r = await spawnTrusted(cmd.args, opts, cmd.env);
   } catch (e) {
     if (e instanceof GitError) throw e;
     throw new GitError(`cannot run git: ${(e as Error).message}`, -1, "");
