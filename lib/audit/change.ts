@@ -416,15 +416,18 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   const maxTargets = opts.maxTargets ?? MAX_TARGETS;
   const keep = globMatcher(opts.include, opts.exclude);
 
-  const baseOid = new Map(base.files.map((f) => [f.path, f.oid]));
-  const headOid = new Map(head.files.map((f) => [f.path, f.oid]));
+  // entries rejected unread (lib/audit/git.ts) count as files: their problems are listed when
+  // they change (an unknown blob id, "", always differs)
+  const listed = (s: Side) => s.rejected?.length ? [...s.files, ...s.rejected] : s.files;
+  const baseOid = new Map(listed(base).map((f) => [f.path, f.oid]));
+  const headOid = new Map(listed(head).map((f) => [f.path, f.oid]));
   const files: ChangeAudit["files"] = [];
-  for (const f of head.files) {
+  for (const f of listed(head)) {
     const b = baseOid.get(f.path);
     if (b === undefined) files.push({ path: f.path, status: "added" });
-    else if (b !== f.oid) files.push({ path: f.path, status: "modified" });
+    else if (b !== f.oid || !f.oid) files.push({ path: f.path, status: "modified" });
   }
-  for (const f of base.files) {
+  for (const f of listed(base)) {
     if (!headOid.has(f.path)) files.push({ path: f.path, status: "deleted" });
   }
   files.sort((a, b) => cmp(a.path, b.path));

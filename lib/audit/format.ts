@@ -8,6 +8,12 @@
  * (lib/audit/context.ts); each finding names its best target, its evidence (callees shared with
  * their weights, the shape similarity, notes) and its confidence, and lists its alternatives.
  *
+ * Names in a report are the repository's (file names, module and function ids, branch names) and
+ * so are hostile: the text report shows control characters as escapes (`visible`), the Markdown
+ * puts every such string in a code span (`mdCode`) or escaped text (`mdText`), so no line break,
+ * heading, link, image, HTML, mention or table cell comes out of a name; SARIF URIs are
+ * percent-encoded segment by segment (`uriPath`) and embedded-link brackets in messages escaped.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -22,6 +28,7 @@
 import type { Finding, FindingKind, Pair } from "./change.ts";
 import type { Context } from "./context.ts";
 import type { AuditReport } from "./report.ts";
+import { mdCode, mdText, uriPath, visible } from "../util/text.ts";
 
 /** Output formats of the `audit` command. */
 export const FORMATS = ["text", "json", "md", "sarif"] as const;
@@ -110,7 +117,12 @@ function pct(x: number | null): string {
 }
 
 function short(commit: string | null, rev: string): string {
-  return commit ? `${rev} (${commit.slice(0, 12)})` : rev;
+  return commit ? `${visible(rev)} (${commit.slice(0, 12)})` : visible(rev);
+}
+
+/** A revision for Markdown: the name as a code span, the commit id shortened. */
+function mdRev(commit: string | null, rev: string): string {
+  return commit ? `${mdCode(rev)} (${commit.slice(0, 12)})` : mdText(rev);
 }
 
 function weighted(keys: readonly string[], w: Record<string, number>): string {
@@ -167,7 +179,7 @@ export function formatText(r: AuditReport): string {
   const reported = r.changed.filter((c) => c.status !== "moved");
   const moved = r.changed.length - reported.length;
   out.push(
-    `reporeuse audit ${r.repo}: ${short(r.base.commit, r.base.rev)} → ${
+    `reporeuse audit ${visible(r.repo)}: ${short(r.base.commit, r.base.rev)} → ${
       short(r.head.commit, r.head.rev)
     }`,
   );
@@ -221,26 +233,13 @@ export function formatText(r: AuditReport): string {
       out.push(`  ${p.side}: ${p.file}${p.line ? `:${p.line}` : ""}: ${p.message}`);
     }
   }
-  return out.join("\n");
+  // every line once through `visible`: names and messages are the repository's
+  return out.map(visible).join("\n");
 }
 
 /** The JSON report (`version`, revisions, files, changed functions, findings, problems). */
 export function formatJson(r: AuditReport): string {
   return JSON.stringify({ version: REPORT_VERSION, ...r, summary: counts(r) }, null, 2);
-}
-
-/** Text for a Markdown table cell or list item: pipes, line breaks and markup made inert. */
-function mdCell(s: string): string {
-  return s.replace(/[\\`*_{}[\]()<>#+!|~]/g, "\\$&").replace(/[\r\n]+/g, " ");
-}
-
-function mdCode(s: string): string {
-  // a code span as long as needed, its content kept on one line
-  const text = s.replace(/[\r\n]+/g, " ");
-  let fence = "`";
-  while (text.includes(fence)) fence += "`";
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text.replaceAll("|", "\\|")}${pad}${fence}`;
 }
 
 /** Options of {@link formatMarkdown}. */
@@ -264,8 +263,8 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
   const head = [
     "### reporeuse audit",
     "",
-    `${mdCell(short(r.base.commit, r.base.rev))} → ${
-      mdCell(short(r.head.commit, r.head.rev))
+    `${mdRev(r.base.commit, r.base.rev)} → ${
+      mdRev(r.head.commit, r.head.rev)
     }: ${reported.length} function(s) added or changed in ${r.files.length} Python file(s).`,
     "",
     c.reimplementation
@@ -274,37 +273,38 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
   ];
   const secs = sections(r);
   const row = (f: Finding) => {
+    const cell = (s: string) => mdCode(s, { table: true });
     const also = f.alternatives.map((a) =>
-      `${TITLE[a.kind]} ${mdCode(a.target.id)} (${a.confidence.toFixed(2)})`
+      `${TITLE[a.kind]} ${cell(a.target.id)} (${a.confidence.toFixed(2)})`
     );
     const more = omittedText(f);
     const ev = [
-      mdCell(evidence(f)),
+      mdText(evidence(f)),
       f.kind !== "clone" && f.shared.length
-        ? `shared: ${mdCell(weighted(f.shared, f.weights))}`
+        ? `shared: ${mdText(weighted(f.shared, f.weights))}`
         : "",
-      f.notes.length ? `note: ${mdCell(notes(f))}` : "",
+      f.notes.length ? `note: ${mdText(notes(f))}` : "",
       also.length ? `also: ${also.join(", ")}` : "",
-      more ? mdCell(more) : "",
+      more ? mdText(more) : "",
     ].filter(Boolean).join("<br>");
-    return `| ${f.confidence.toFixed(2)} | ${TITLE[f.kind]} | ${mdCode(f.function.id)} ${
-      mdCell(f.function.file)
-    }:${f.function.line} | ${mdCode(f.target.id)} ${
-      mdCell(f.target.file)
-    }:${f.target.line} | ${ev} |`;
+    return `| ${f.confidence.toFixed(2)} | ${TITLE[f.kind]} | ${cell(f.function.id)} ${
+      cell(`${f.function.file}:${f.function.line}`)
+    } | ${cell(f.target.id)} ${cell(`${f.target.file}:${f.target.line}`)} | ${ev} |`;
   };
   const tail: string[] = [];
   const reuse = reported.filter((x) => x.reused.length);
   if (reuse.length) {
     tail.push("", "<details><summary>Reuse of existing functions</summary>", "");
-    for (const x of reuse) tail.push(`- ${mdCode(x.id)} calls ${x.reused.map(mdCode).join(", ")}`);
+    for (const x of reuse) {
+      tail.push(`- ${mdCode(x.id)} calls ${x.reused.map((t) => mdCode(t)).join(", ")}`);
+    }
     tail.push("", "</details>");
   }
   if (r.problems.length) {
     tail.push("", "<details><summary>Files with problems</summary>", "");
     for (const p of r.problems) {
       tail.push(
-        `- ${p.side}: ${mdCode(p.file)}${p.line ? `:${p.line}` : ""} — ${mdCell(p.message)}`,
+        `- ${p.side}: ${mdCode(p.file)}${p.line ? `:${p.line}` : ""} — ${mdText(p.message)}`,
       );
     }
     tail.push("", "</details>");
@@ -329,7 +329,7 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
     if (withTail) out.push(...tail);
     if (cut || !withTail) {
       const where = opts.fullReport
-        ? `the full report: ${mdCell(opts.fullReport)}`
+        ? `the full report: ${mdText(opts.fullReport)}`
         : "the full report: run `reporeuse audit --format json` (or see the SARIF upload)";
       out.push(
         "",
@@ -384,6 +384,14 @@ const RULES: Record<
   },
 };
 
+/**
+ * SARIF plain text: `\`, `[` and `]` escaped (a message's `[text](n)` is an embedded link to a
+ * related location, so a bracket in a name must not read as one).
+ */
+function sarifText(s: string): string {
+  return s.replace(/[\\[\]]/g, "\\$&");
+}
+
 /** SARIF rule ids per finding kind. */
 export const SARIF_RULES = {
   reimplementation: RULES.reimplementation.id,
@@ -403,7 +411,7 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
   }));
   const region = (line: number, end: number) => ({ startLine: line, endLine: Math.max(line, end) });
   const location = (l: Pair["target"]) => ({
-    artifactLocation: { uri: l.file, uriBaseId: "SRCROOT" },
+    artifactLocation: { uri: uriPath(l.file), uriBaseId: "SRCROOT" },
     region: region(l.line, l.end),
   });
   const results = r.findings.map((f) => ({
@@ -412,9 +420,9 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
     level: f.context === "code" ? RULES[f.kind].level : "note",
     rank: Math.round(f.confidence * 1000) / 10,
     message: {
-      text: `${f.function.id} ${TITLE[f.kind]} [${f.target.id}](1) (${evidence(f)})${
-        f.alternatives.length ? `; also ${f.alternatives.length} other target(s)` : ""
-      }`,
+      text: `${sarifText(f.function.id)} ${TITLE[f.kind]} [${sarifText(f.target.id)}](1) (${
+        evidence(f)
+      })${f.alternatives.length ? `; also ${f.alternatives.length} other target(s)` : ""}`,
     },
     locations: [{
       physicalLocation: location(f.function),
@@ -459,10 +467,10 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
           rules,
         },
       },
-      originalUriBaseIds: { SRCROOT: { uri: `file://${encodeURI(r.repo)}/` } },
+      originalUriBaseIds: { SRCROOT: { uri: `file://${uriPath(r.repo)}/` } },
       versionControlProvenance: r.head.commit || r.base.commit
         ? [{
-          repositoryUri: `file://${encodeURI(r.repo)}`,
+          repositoryUri: `file://${uriPath(r.repo)}`,
           revisionId: r.head.commit ?? r.base.commit,
         }]
         : undefined,
@@ -470,10 +478,10 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
         executionSuccessful: true,
         toolExecutionNotifications: r.problems.map((p) => ({
           level: "warning",
-          message: { text: `${p.side}: ${p.message}` },
+          message: { text: `${p.side}: ${sarifText(p.message)}` },
           locations: [{
             physicalLocation: {
-              artifactLocation: { uri: p.file, uriBaseId: "SRCROOT" },
+              artifactLocation: { uri: uriPath(p.file), uriBaseId: "SRCROOT" },
               ...(p.line ? { region: { startLine: p.line } } : {}),
             },
           }],

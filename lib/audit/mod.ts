@@ -26,14 +26,18 @@ export {
   gitBlobId,
   listTree,
   listWorktree,
+  pathProblem,
   readBlobs,
+  type RejectedFile,
   repoRoot,
   resolveRevision,
+  type SideListing,
   type TreeFile,
 } from "./git.ts";
 export { type DefShape, fileShapes, SHAPE_VERSION, similarity } from "./shape.ts";
 export {
   fileContexts,
+  isDefShapes,
   loadSide,
   moduleIds,
   packageModules,

@@ -3,8 +3,10 @@
  * every def, where it is, its callees and resolved uses (the code model, lib/python) and its
  * shape (lib/audit/shape.ts).
  *
- * Files come from git (`ls-tree`, `cat-file --batch`) or, for the working tree, from disk; they
- * are copied into a private temporary directory for the code model, never read in place by it.
+ * Files come from git (`ls-tree`, `cat-file --batch`) or, for the working tree, from disk, and are
+ * analysed in memory: nothing of the repository is written anywhere, under any name (entries whose
+ * names the audit does not use are listed, lib/audit/git.ts). A cached index is used only when it
+ * has the stored shape and is the index of the listed files; otherwise it is built again.
  * Everything is content-addressed: file summaries by the code model's cache (only changed files
  * are parsed again), shapes by git blob id, and the whole index by the hash of every
  * (path, module, blob id) — a side seen before loads in one read.
@@ -31,14 +33,23 @@ import {
   Project,
   summarizeFiles,
   SUMMARY_VERSION,
+  tooLargeMessage,
 } from "../python/mod.ts";
 import { RESOLVER_VERSION } from "../python/project.ts";
 import { REUSE_KINDS } from "../metrics/targets.ts";
 import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
-import { listTree, listWorktree, readBlobs, type TreeFile } from "./git.ts";
+import {
+  listTree,
+  listWorktree,
+  readBlobs,
+  type RejectedFile,
+  type SideListing,
+  type TreeFile,
+} from "./git.ts";
 import { type DefShape, fileShapes, SHAPE_VERSION } from "./shape.ts";
 import {
   type Context,
+  CONTEXTS,
   duplicatedModules,
   fileContext,
   generatedFile,
@@ -47,7 +58,7 @@ import {
 } from "./context.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 5;
+export const SIDE_VERSION = 6;
 
 /** A function or method of a side. */
 export interface SideDef {
@@ -88,9 +99,17 @@ export interface Side {
   defs: SideDef[];
   /** Ids of every definition (functions, methods, classes). */
   ids: string[];
-  /** Problems met (skipped files, syntax errors), with repository-relative paths. */
+  /** Problems met (skipped files, syntax errors, rejected entries), with repository paths. */
   errors: AnalysisError[];
+  /**
+   * `.py` entries not analysed (a name the audit does not use, too large: lib/audit/git.ts), each
+   * also in `errors`. Not part of the cached index: they come from the listing every time.
+   */
+  rejected?: RejectedFile[];
 }
+
+/** The problem of a blob the repository does not hold (e.g. a partial clone's). */
+const MISSING = "is missing from the repository, skipped";
 
 /** Options of {@link loadSide}. */
 export interface SideOptions {
@@ -183,7 +202,7 @@ async function shapesOf(
   bytes: () => Promise<Uint8Array | undefined>,
   cache: Cache | undefined,
 ): Promise<DefShape[] | null> {
-  const hit = await cache?.get<DefShape[]>(oid);
+  const hit = await cache?.get(oid, isDefShapes);
   if (hit) return hit;
   const b = await bytes();
   if (!b) return null;
@@ -210,20 +229,25 @@ export async function loadSide(
 ): Promise<Side> {
   const useCache = opts.cache ?? true;
   const root = cacheRoot(opts.cacheDir);
-  let files: TreeFile[];
-  let worktree: Map<string, Uint8Array> | undefined;
-  if (rev === null) {
-    const w = await listWorktree(repo);
-    files = w.files;
-    worktree = w.contents;
-  } else files = await listTree(repo, rev);
+  const listing: SideListing = rev === null ? await listWorktree(repo) : await listTree(repo, rev);
+  const { files, rejected } = listing;
+  const worktree = listing.contents;
+  // rejected entries are listed with the side's problems, whether the index comes from the cache
+  const withRejected = (side: Side): Side => ({
+    ...side,
+    rejected,
+    errors: [
+      ...side.errors,
+      ...rejected.map((r) => ({ file: r.path, line: null, message: r.reason })),
+    ],
+  });
   const modules = moduleIds(files.map((f) => f.path));
   const key = sideKey(files, modules);
   const sides = new Cache("audit-side", SIDE_VERSION, root);
   const featFile = `${sides.dir}/${key.slice(0, 2)}/${key}.features.bin`;
   if (useCache) {
     const packed = await sides.get<PackedSide>(key);
-    const hit = packed && unpack(packed);
+    const hit = packed && unpack(packed, files);
     const feats = hit && await Deno.readFile(featFile).catch(() => undefined);
     if (hit && feats) {
       const bytes = feats.byteOffset % 4 ? feats.slice() : feats;
@@ -235,18 +259,21 @@ export async function loadSide(
           d.features = all.subarray(at, at + n);
           at += n;
         }
-        if (at === all.length) return { ...hit, rev: rev ?? "WORKTREE" };
+        if (at === all.length) return withRejected({ ...hit, rev: rev ?? "WORKTREE" });
       }
     }
   }
-  let blobs = worktree;
-  const contents = async () => (blobs ??= await readBlobs(repo, files.map((f) => f.oid)));
+  const contents = async () =>
+    worktree
+      ? { blobs: worktree, tooLarge: new Map() }
+      : await readBlobs(repo, files.map((f) => f.oid));
   const side = await buildSide(repo, rev, files, modules, contents, {
     ...opts,
     cacheDir: root,
     cache: useCache,
   });
-  if (useCache) {
+  // an index with a blob missing (a partial clone) is not kept: the blob may be fetched later
+  if (useCache && !side.errors.some((e) => e.message.endsWith(MISSING))) {
     // features apart, as one binary array: [defs, n, f…, n, f…] (JSON would be most of the index)
     let size = 1;
     for (const d of side.defs) size += 1 + d.features.length;
@@ -269,7 +296,7 @@ export async function loadSide(
       // a failing cache never costs a result
     }
   }
-  return side;
+  return withRejected(side);
 }
 
 /**
@@ -312,31 +339,113 @@ function pack(side: Side): PackedSide {
   return { ...rest, table, packed };
 }
 
-function unpack(p: PackedSide): Side | undefined {
-  if (!Array.isArray(p.table) || !Array.isArray(p.packed)) return undefined;
-  const t = p.table;
-  const defs: SideDef[] = p.packed.map((r) => {
-    const id = t[r[0] as number];
-    return {
-      id,
-      kind: r[1] === 1 ? "method" : "function",
-      file: t[r[2] as number],
-      start: r[3] as number,
-      end: r[4] as number,
-      name: id.slice(id.lastIndexOf(".") + 1),
-      signature: t[r[5] as number],
-      params: (r[6] as number[]).map((i) => t[i]),
-      hash: r[7] as string | null,
-      size: r[8] as number,
-      features: [],
-      callees: (r[9] as number[]).map((i) => t[i]),
-      uses: (r[10] as number[]).map((i) => t[i]),
-      context: r[11] as Context,
-      test: r[12] === 1,
-    };
-  });
-  const { table: _t, packed: _p, ...rest } = p;
-  return { ...rest, defs };
+/** Thrown by the checks of {@link unpack}: the entry is not of the stored shape. */
+class BadEntry extends Error {}
+
+function isInt(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v);
+}
+
+function isString(v: unknown): v is string {
+  return typeof v === "string";
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Whether `v` is an array of problems (`AnalysisError`s). */
+function isErrors(v: unknown): v is AnalysisError[] {
+  return Array.isArray(v) &&
+    v.every((e) =>
+      isObject(e) && isString(e.file) && (e.line === null || isInt(e.line)) && isString(e.message)
+    );
+}
+
+/**
+ * The side of a stored entry, or undefined when the entry is not of the stored shape (a hand
+ * edit, a cut write, valid JSON of another shape) or is not the index of `files` (the listing it
+ * was looked up by): every table index is checked while unpacking, so a bad entry is a miss and
+ * the side is built again, never a crash or a changed report.
+ */
+function unpack(p: unknown, files: readonly TreeFile[]): Side | undefined {
+  if (
+    !isObject(p) || !Array.isArray(p.table) || !Array.isArray(p.packed) || !isString(p.rev) ||
+    !Array.isArray(p.files) || p.files.length !== files.length || !isObject(p.modules) ||
+    !Array.isArray(p.ids) || !p.ids.every(isString) || !isErrors(p.errors) ||
+    !Object.values(p.modules).every(isString)
+  ) return undefined;
+  for (const [i, f] of (p.files as unknown[]).entries()) {
+    if (!isObject(f) || f.path !== files[i].path || f.oid !== files[i].oid) return undefined;
+  }
+  const t = p.table as unknown[];
+  // an index is good when it names a string of the table (anything else reads undefined or
+  // a non-string: a negative, fractional or out-of-range number, a key such as "length")
+  const str = (i: unknown): string => {
+    const s = t[i as number];
+    if (typeof s !== "string") throw new BadEntry();
+    return s;
+  };
+  const strs = (v: unknown): string[] => {
+    if (!Array.isArray(v)) throw new BadEntry();
+    const out = new Array<string>(v.length);
+    for (let k = 0; k < v.length; k++) out[k] = str(v[k]);
+    return out;
+  };
+  const int = (v: unknown): number => {
+    if (!isInt(v)) throw new BadEntry();
+    return v;
+  };
+  const packed = p.packed as unknown[];
+  const defs = new Array<SideDef>(packed.length);
+  try {
+    for (let k = 0; k < packed.length; k++) {
+      const r = packed[k];
+      if (!Array.isArray(r) || r.length !== 13) throw new BadEntry();
+      const id = str(r[0]);
+      if (
+        (r[1] !== 0 && r[1] !== 1) || (r[7] !== null && !isString(r[7])) ||
+        !CONTEXTS.includes(r[11] as Context) || (r[12] !== 0 && r[12] !== 1)
+      ) throw new BadEntry();
+      defs[k] = {
+        id,
+        kind: r[1] === 1 ? "method" : "function",
+        file: str(r[2]),
+        start: int(r[3]),
+        end: int(r[4]),
+        name: id.slice(id.lastIndexOf(".") + 1),
+        signature: str(r[5]),
+        params: strs(r[6]),
+        hash: r[7],
+        size: int(r[8]),
+        features: [],
+        callees: strs(r[9]),
+        uses: strs(r[10]),
+        context: r[11] as Context,
+        test: r[12] === 1,
+      };
+    }
+  } catch (e) {
+    if (e instanceof BadEntry) return undefined;
+    throw e;
+  }
+  return {
+    rev: p.rev,
+    files: p.files as TreeFile[],
+    modules: p.modules as Record<string, string>,
+    ids: p.ids as string[],
+    errors: p.errors as AnalysisError[],
+    defs,
+  };
+}
+
+/** Whether a cached value is a list of {@link DefShape}s (features: [feature, count] pairs). */
+export function isDefShapes(v: unknown): v is DefShape[] {
+  return Array.isArray(v) &&
+    v.every((d) =>
+      isObject(d) && isInt(d.line) && isString(d.name) && isString(d.hash) && isInt(d.size) &&
+      Array.isArray(d.features) && d.features.length % 2 === 0 && d.features.every(isInt)
+    );
 }
 
 async function buildSide(
@@ -344,33 +453,34 @@ async function buildSide(
   rev: string | null,
   files: TreeFile[],
   modules: Map<string, string>,
-  contents: () => Promise<Map<string, Uint8Array>>,
+  contents: () => Promise<{ blobs: Map<string, Uint8Array>; tooLarge: Map<string, number> }>,
   opts: SideOptions & { cacheDir: string; cache: boolean },
 ): Promise<Side> {
-  const blobs = await contents();
-  const tmp = await Deno.makeTempDir({ prefix: "reporeuse-audit-" });
-  try {
-    const pkgFiles: PackageFile[] = [];
-    const dirs = new Set<string>();
-    for (const f of files) {
-      const bytes = blobs.get(f.oid);
-      if (!bytes) continue;
-      const abs = `${tmp}/${f.path}`;
-      const dir = abs.slice(0, abs.lastIndexOf("/"));
-      if (!dirs.has(dir)) {
-        await Deno.mkdir(dir, { recursive: true });
-        dirs.add(dir);
-      }
-      await Deno.writeFile(abs, bytes);
-      pkgFiles.push({ path: abs, file: f.path, module: modules.get(f.path)! });
+  const { blobs, tooLarge } = await contents();
+  // analysed in memory: nothing of the repository is written to disk, under any name
+  const pkgFiles: PackageFile[] = [];
+  const missing: AnalysisError[] = [];
+  for (const f of files) {
+    const bytes = blobs.get(f.oid);
+    if (bytes) {
+      pkgFiles.push({ path: f.path, file: f.path, module: modules.get(f.path)!, bytes });
+      continue;
     }
+    const size = tooLarge.get(f.oid);
+    missing.push({
+      file: f.path,
+      line: null,
+      message: size === undefined ? `blob ${f.oid} ${MISSING}` : tooLargeMessage(size),
+    });
+  }
+  {
     const done = await summarizeFiles(pkgFiles, {
       cache: opts.cache,
       cacheDir: opts.cacheDir,
       workers: opts.workers,
     });
     const project = Project.lazy(done.summaries, done.errors, done.rest);
-    const errors: AnalysisError[] = [...done.errors];
+    const errors: AnalysisError[] = [...missing, ...done.errors];
     for (const s of done.summaries) errors.push(...s.errors);
     const shapeCache = opts.cache
       ? new Cache("audit-shape", SHAPE_VERSION, opts.cacheDir)
@@ -450,7 +560,5 @@ async function buildSide(
       ids,
       errors,
     };
-  } finally {
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }

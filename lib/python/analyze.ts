@@ -36,7 +36,13 @@ import { Project, RESOLVER_VERSION } from "./project.ts";
 import type { NativeFiles } from "./native_build.ts";
 import { builtNativeParser, nativeForPackage, useNativeSummaries } from "./parser_choice.ts";
 import { pythonParser } from "./direct.ts";
-import { type ModuleSummary, summarizeWith, SUMMARY_VERSION } from "./summary.ts";
+import {
+  MAX_SOURCE_BYTES,
+  type ModuleSummary,
+  summarizeWith,
+  SUMMARY_VERSION,
+  tooLargeMessage,
+} from "./summary.ts";
 import type { AnalysisError } from "./types.ts";
 
 /** Options of {@link analyzePackage}. */
@@ -56,11 +62,16 @@ export interface AnalyzeOptions {
   native?: "auto" | "off";
 }
 
-/** A `.py` file of a package: its package-relative path and module id. */
+/**
+ * A `.py` file of a package: where it is read (`path`), its package-relative name (`file`, which
+ * the summaries and errors carry) and module id; `bytes`, when given, are its content, and `path`
+ * is then not read (the audit analyses blobs from git in memory, never under their own names).
+ */
 export interface PackageFile {
   path: string;
   file: string;
   module: string;
+  bytes?: Uint8Array;
 }
 
 /** Lists the `.py` files of a package directory (sorted), reporting links that lead outside. */
@@ -121,15 +132,40 @@ export async function listPackageFiles(
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Decodes a Python source file, or returns the reason it is skipped (binary, not UTF-8).
+ * Decodes a Python source file, or returns the reason it is skipped (larger than
+ * {@link MAX_SOURCE_BYTES}, binary, not UTF-8).
  */
 export function decodeSource(bytes: Uint8Array): { text: string } | { skip: string } {
+  if (bytes.length > MAX_SOURCE_BYTES) return { skip: tooLargeMessage(bytes.length) };
   if (bytes.includes(0)) return { skip: "binary file (NUL bytes), skipped" };
   try {
     return { text: UTF8.decode(bytes) };
   } catch {
     return { skip: "not valid UTF-8, skipped" };
   }
+}
+
+/**
+ * Reads a Python source file, or returns the reason it is skipped: not a regular file (a FIFO or
+ * a device is never read), or larger than {@link MAX_SOURCE_BYTES} (checked before reading, so a
+ * huge file costs nothing). Reading errors throw.
+ */
+export async function readSource(path: string): Promise<{ bytes: Uint8Array } | { skip: string }> {
+  // opening a FIFO would wait for a writer: only a regular file is opened
+  if (!(await Deno.stat(path)).isFile) return { skip: "not a regular file, skipped" };
+  using file = await Deno.open(path);
+  const st = await file.stat();
+  if (!st.isFile) return { skip: "not a regular file, skipped" };
+  if (st.size > MAX_SOURCE_BYTES) return { skip: tooLargeMessage(st.size) };
+  const bytes = new Uint8Array(st.size);
+  let at = 0;
+  while (at < bytes.length) {
+    const n = await file.read(bytes.subarray(at));
+    if (n === null) break;
+    at += n;
+  }
+  // a file that grew meanwhile is cut at its size when opened; the rest is not read
+  return { bytes: at === bytes.length ? bytes : bytes.subarray(0, at) };
 }
 
 /** Cache key of a file's summary. */
@@ -300,11 +336,19 @@ export async function summarizeFiles(
     // entry needs too) is sure to need parsing, and goes to the workers at once
     await eachLimited(files, async (f, index) => {
       let bytes: Uint8Array;
-      try {
-        bytes = await Deno.readFile(f.path);
-      } catch (e) {
-        errors.push({ file: f.file, line: null, message: `cannot read: ${e}` });
-        return;
+      if (f.bytes) bytes = f.bytes;
+      else {
+        try {
+          const read = await readSource(f.path);
+          if ("skip" in read) {
+            errors.push({ file: f.file, line: null, message: read.skip });
+            return;
+          }
+          bytes = read.bytes;
+        } catch (e) {
+          errors.push({ file: f.file, line: null, message: `cannot read: ${e}` });
+          return;
+        }
       }
       const decoded = decodeSource(bytes);
       if ("skip" in decoded) {

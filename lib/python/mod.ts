@@ -27,11 +27,13 @@ export * from "./types.ts";
 export { BUILTINS, isInternal, isPrivateName, moduleName } from "./names.ts";
 export {
   type Binding,
+  MAX_SOURCE_BYTES,
   type ModuleSummary,
   type RawUse,
   type Scope,
   summarize,
   SUMMARY_VERSION,
+  tooLargeMessage,
 } from "./summary.ts";
 export { Project } from "./project.ts";
 export {
@@ -40,6 +42,7 @@ export {
   decodeSource,
   listPackageFiles,
   type PackageFile,
+  readSource,
   summarizeFiles,
 } from "./analyze.ts";
 export {

@@ -29,6 +29,21 @@ import type { Tree } from "web-tree-sitter";
 export const SUMMARY_VERSION = 14;
 
 /**
+ * The largest Python source the code model analyses: 8 MiB (bytes of a file; characters of a
+ * source given as a string). The largest real modules seen are generated API clients of about
+ * 6 MB; past the limit a file is listed as a problem ({@link tooLargeMessage}) and not parsed, so
+ * that one huge file cannot take minutes and gigabytes (a 100 MB file took 11 minutes and 15 GB).
+ */
+export const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
+
+/** The problem listed for a source of `size` bytes past {@link MAX_SOURCE_BYTES}. */
+export function tooLargeMessage(size: number): string {
+  return `file too large (${(size / 1048576).toFixed(1)} MiB; the limit is ${
+    MAX_SOURCE_BYTES / 1048576
+  } MiB), skipped`;
+}
+
+/**
  * What a name is bound to in one scope (`const`: a non-negative integer or plain string literal,
  * its key as a container key, `i:1` / `s:name`). `fb`: a fallback, bound inside an `except` handler or
  * from an inner scope through `global`/`nonlocal`; `attr`: an instance attribute (`self.x = …` in
@@ -139,6 +154,10 @@ export function summarizeWith(
 ): ModuleSummary {
   const isPackage = /(^|\/)__init__\.pyi?$/.test(file);
   const errors: AnalysisError[] = [];
+  if (source.length > MAX_SOURCE_BYTES) {
+    errors.push({ file, line: null, message: tooLargeMessage(source.length) });
+    return new Summarizer("", file, module, isPackage, errors).result();
+  }
   // the native parser's tree, or null for the wasm parser's (lib/python/parser_choice.ts)
   const flat = nativeTree(fp, source, file);
   const s = new Summarizer(source, file, module, isPackage, errors);

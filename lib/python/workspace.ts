@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import { type AnalyzeOptions, analyzePackage, decodeSource } from "./analyze.ts";
+import { type AnalyzeOptions, analyzePackage, decodeSource, readSource } from "./analyze.ts";
 import { moduleName } from "./names.ts";
 import { Project } from "./project.ts";
 import { type ModuleSummary, summarize } from "./summary.ts";
@@ -39,7 +39,9 @@ export async function workspacePackages(root: string): Promise<string[]> {
 }
 
 async function summarizeFile(path: string, file: string, module: string): Promise<ModuleSummary> {
-  const decoded = decodeSource(await Deno.readFile(path));
+  const read = await readSource(path);
+  if ("skip" in read) throw new Error(`${path}: ${read.skip}`);
+  const decoded = decodeSource(read.bytes);
   if ("skip" in decoded) throw new Error(`${path}: ${decoded.skip}`);
   return await summarize(decoded.text, file, module);
 }

@@ -5,7 +5,7 @@
  */
 import pl from "nodejs-polars";
 import { frameCsv } from "../frames/csv.ts";
-import { escapeMarkdown } from "../util/text.ts";
+import { mdText } from "../util/text.ts";
 
 /** Output formats of the `query` command. */
 export const FORMATS = ["table", "csv", "json", "md"] as const;
@@ -78,7 +78,7 @@ export function toTable(df: pl.DataFrame): string {
 /** GitHub-flavoured Markdown table; cells are escaped (no raw HTML, `|` or inline markup). */
 export function toMarkdown(df: pl.DataFrame): string {
   const cols = columns(df);
-  const esc = escapeMarkdown;
+  const esc = mdText;
   const rows = cells(df);
   return [
     `| ${cols.map((c) => esc(c.name)).join(" | ")} |`,

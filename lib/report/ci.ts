@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { escapeMarkdown } from "../util/text.ts";
+import { mdText } from "../util/text.ts";
 import type pl from "nodejs-polars";
 import {
   asTurnRows,
@@ -278,7 +278,7 @@ function configRows<C extends { config: ConfigKey; chains: number; interval: Int
       const c = cs.find((x) => columnOf(x) === col);
       return c ? text(c.interval, col) : "–";
     });
-    const keys = [k.harness, k.model, k.memory].map(escapeMarkdown).join(" | ");
+    const keys = [k.harness, k.model, k.memory].map(mdText).join(" | ");
     return `| ${keys} | ${cs[0].chains} | ${texts.join(" | ")} |`;
   });
 }
@@ -297,7 +297,7 @@ export function ciMarkdown(
   const lines = [
     "## 95% cluster-bootstrap intervals of the Table 2 and Table 4 cells",
     "",
-    `> **Data: ${escapeMarkdown(opts.provenance)}**`,
+    `> **Data: ${mdText(opts.provenance)}**`,
     "",
     `Percentile intervals from a cluster bootstrap that resamples whole task chains with replacement ` +
     `(B = ${B} replicates, seed = ${seed}, PRNG mulberry32; the same seed gives the same intervals). ` +
@@ -348,8 +348,8 @@ export function ciMarkdown(
     for (const p of paired) {
       lines.push(
         "",
-        `### A = ${escapeMarkdown(configId(p.a))} vs B = ${
-          escapeMarkdown(configId(p.b))
+        `### A = ${mdText(configId(p.a))} vs B = ${
+          mdText(configId(p.b))
         } (${p.chains} common chains)`,
         "",
         "| Metric | A | B | Δ (A − B) [95% CI] |",

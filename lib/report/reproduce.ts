@@ -19,7 +19,7 @@ import {
 } from "../frames/mod.ts";
 import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
-import { escapeMarkdown, markdownCode } from "../util/text.ts";
+import { mdCode, mdText } from "../util/text.ts";
 import { exists, writeDirAtomic } from "../util/fs.ts";
 import { type TurnRow, turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
@@ -299,9 +299,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     log(`scoring ${corpus}`);
     scored = await scoreCorpus(corpus, { cache: opts.cache !== false, progress: opts.progress });
     provenance = `run logs in ${corpus}`;
-    source = `the run logs in ${
-      markdownCode(corpus)
-    }, scored with \`scoreCorpus\` from lib/frames.`;
+    source = `the run logs in ${mdCode(corpus)}, scored with \`scoreCorpus\` from lib/frames.`;
   }
   const { tasks, problems } = await readTasks(corpus);
   return await writeReport({
@@ -496,7 +494,7 @@ function readme(o: {
   const lines = [
     "# reporeuse — reproduced tables and figures",
     "",
-    o.simulated ? `> **${SIMULATED}.**` : `> **Data: ${escapeMarkdown(o.provenance)}.**`,
+    o.simulated ? `> **${SIMULATED}.**` : `> **Data: ${mdText(o.provenance)}.**`,
     "",
     `Produced by \`deno task reproduce\` from ${o.source}`,
     "",
@@ -553,9 +551,7 @@ function readme(o: {
     "",
     "## Agreement with the paper (Table 2)",
     "",
-    o.agreement
-      ? escapeMarkdown(o.agreement)
-      : "No Table 2 row matches a configuration of the paper.",
+    o.agreement ? mdText(o.agreement) : "No Table 2 row matches a configuration of the paper.",
     "",
     o.errors
       ? `Scoring problems: ${o.errors}, listed in \`errors.csv\` (turns listed there are not in the tables).`

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { csvField, escapeHtml, escapeMarkdown } from "../util/text.ts";
+import { csvField, escapeHtml, mdText } from "../util/text.ts";
 
 /** A numeric column. */
 export interface Column {
@@ -191,20 +191,20 @@ export function toMarkdown(t: TableData): string {
   const lines = [
     `## ${t.title}`,
     "",
-    `> **Data: ${escapeMarkdown(t.provenance)}**`,
+    `> **Data: ${mdText(t.provenance)}**`,
     "",
-    escapeMarkdown(t.caption),
+    mdText(t.caption),
     "",
     (t.rows.some((r) => r.paper)
       ? "Cells: computed / paper (difference, computed − paper)."
       : "Cells: computed values.") +
     (t.columns.some((c) => c.best) ? " Bold: best computed value per column." : ""),
     "",
-    `| ${head.map(escapeMarkdown).join(" | ")} |`,
+    `| ${head.map(mdText).join(" | ")} |`,
     `|${head.map((_, i) => (i < t.keys.length ? "---" : "---:")).join("|")}|`,
   ];
   t.rows.forEach((row, i) => {
-    const cells = keyCells(t, i).map(escapeMarkdown);
+    const cells = keyCells(t, i).map(mdText);
     for (const c of t.columns) {
       const x = cellText(t, row, c);
       const v = best.has(`${i}:${c.key}`) ? `**${x.value}**` : x.value;
@@ -213,11 +213,7 @@ export function toMarkdown(t: TableData): string {
     if (checks) {
       const off = offColumns(t, row);
       cells.push(
-        !row.paper
-          ? ""
-          : off.length
-          ? `✗ ${escapeMarkdown(off.map((c) => c.key).join(", "))}`
-          : "✓",
+        !row.paper ? "" : off.length ? `✗ ${mdText(off.map((c) => c.key).join(", "))}` : "✓",
       );
     }
     lines.push(`| ${cells.join(" | ")} |`);
@@ -225,8 +221,8 @@ export function toMarkdown(t: TableData): string {
   // captions, notes and the summary carry data (configuration names, paths): escaped too
   const summary = checkSummary(t);
   lines.push("");
-  if (summary) lines.push(escapeMarkdown(summary), "");
-  for (const n of t.notes) lines.push(`- ${escapeMarkdown(n)}`);
+  if (summary) lines.push(mdText(summary), "");
+  for (const n of t.notes) lines.push(`- ${mdText(n)}`);
   if (t.notes.length) lines.push("");
   return lines.join("\n");
 }

@@ -1,19 +1,23 @@
 /**
  * Escaping text for the formats the toolkit writes: CSV fields (RFC 4180, with spreadsheet
- * formulas neutralised), Markdown text and code spans, and HTML / XML text and attribute values.
- * Every writer of those formats escapes through here, so each rule lives in one place.
+ * formulas neutralised), HTML / XML text and attribute values, Markdown (GitHub-flavoured: inline
+ * text, code spans, table cells), URI paths, and terminal text. Every string a repository, a log
+ * or an agent chose (file names, ids, branch names, messages) goes through one of these before it
+ * is rendered, so each rule lives in one place.
  *
  * ```ts
- * import { csvField, escapeHtml, escapeMarkdown, markdownCode, shellQuote } from "./text.ts";
+ * import { csvField, escapeHtml, mdCode, mdText, shellQuote, uriPath, visible } from "./text.ts";
  * console.assert(csvField('say "hi", bye') === '"say ""hi"", bye"');
  * console.assert(csvField(null) === "" && csvField(1.5) === "1.5" && csvField(-2) === "-2");
  * console.assert(csvField("=HYPERLINK(\"http://x\")") === `"'=HYPERLINK(""http://x"")"`);
  * console.assert(csvField("-0.5") === "-0.5"); // a number written as text stays a number
  * console.assert(shellQuote("it's") === `'it'"'"'s'`);
  * console.assert(escapeHtml('<a href="x">&</a>') === "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
- * console.assert(escapeMarkdown("<script>|*x*\n") === "&lt;script&gt;\\|\\*x\\* ");
- * console.assert(escapeMarkdown("c_dup _x_") === "c_dup \\_x\\_");
- * console.assert(markdownCode("a`b") === "`` a`b ``");
+ * console.assert(visible("a\nb\u001b[31m") === "a\\nb\\x1b[31m");
+ * console.assert(mdCode("x`y") === "``x`y``" && mdCode("a|b", { table: true }) === "`a\\|b`");
+ * console.assert(mdText("<img src=x> *hi* @team") === "\\<img src\\=x\\> \\*hi\\* @\u200bteam");
+ * console.assert(uriPath("dir/sör #1.py") === "dir/s%C3%B6r%20%231.py");
+ * console.assert(mdText("c_dup 0.45 [0.40, 0.50] www.x.io") === "c\\_dup 0.45 \\[0.40, 0.50\\] www\\.x.io");
  * ```
  *
  * @module
@@ -52,35 +56,62 @@ export function csvField(v: string | number | boolean | null | undefined): strin
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
-/**
- * Text from data (configuration names, paths, cells) for a Markdown line or GFM table cell:
- * line breaks become spaces, `&`, `<` and `>` become entities (no raw HTML gets through:
- * `<script>` shows as text), and the characters that start inline Markdown or end a cell
- * (`\\`, `` ` ``, `*`, `[`, `]`, `~`, `|`, and `_` at a word's edge: `c_dup` stays as it is) are
- * backslash-escaped.
- */
-export function escapeMarkdown(s: string): string {
-  return s.replace(/\r\n|[\r\n]/g, " ").replaceAll("&", "&amp;").replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;").replace(/[\\`*[\]~|]/g, (c) => `\\${c}`)
-    // `_` inside a word never starts emphasis (GFM): only one at a word's edge is escaped
-    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_");
-}
-
-/**
- * Text as one Markdown code span: a fence longer than the longest run of backticks inside (the
- * CommonMark rule), line breaks as spaces; `inTable`: `|` escaped, as a GFM table cell needs.
- */
-export function markdownCode(s: string, inTable = false): string {
-  let text = s.replace(/\r\n|[\r\n]/g, " ");
-  if (inTable) text = text.replaceAll("|", "\\|");
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = "`".repeat(longest + 1);
-  const pad = longest > 0 || text.startsWith(" ") || text.endsWith(" ") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-
 /** Escapes text for HTML or XML (`&`, `<`, `>` and `"`). */
 export function escapeHtml(s: string): string {
   return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
+}
+
+// C0 and C1 controls, DEL, and the invisible format characters that reorder or hide text
+// (bidirectional overrides and isolates, zero-width characters, line and paragraph separators)
+// deno-lint-ignore no-control-regex
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * Text with every control and invisible formatting character shown as an escape (`\n`, `\x1b`,
+ * `\u202e`): what a terminal, a log or a rendered page shows is then what the string holds (no
+ * line breaks, terminal escape sequences or right-to-left overrides from a hostile name).
+ */
+export function visible(s: string): string {
+  return s.replace(INVISIBLE, (c) => {
+    const code = c.charCodeAt(0);
+    return NAMED[c] ??
+      (code < 0x100
+        ? `\\x${code.toString(16).padStart(2, "0")}`
+        : `\\u${code.toString(16).padStart(4, "0")}`);
+  });
+}
+
+/**
+ * A Markdown code span showing `s` literally (CommonMark: a fence longer than any run of
+ * backticks inside, padded when the text starts or ends with a backtick or space), after
+ * {@link visible} — so no line break, heading, link, HTML or mention can come out of it. In a
+ * table cell (`table`), `|` is escaped as `\|` (GFM tables split cells before code spans).
+ */
+export function mdCode(s: string, opts: { table?: boolean } = {}): string {
+  let text = visible(s);
+  if (opts.table) text = text.replaceAll("|", "\\|");
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(text) ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * Plain Markdown text showing `s` literally: {@link visible}, then every ASCII punctuation
+ * character that can start or end Markdown (emphasis, links, headings, HTML, entities, table
+ * cells, math, autolinks' `:` and `www.`) backslash-escaped, and a zero-width space after `@` (a
+ * backslash does not stop a mention). `.`, `,`, `-`, `%`, `'`, `"` and `/` are kept, so
+ * numbers, intervals and paths read as they are.
+ */
+export function mdText(s: string): string {
+  return visible(s).replace(/[!#-$&(-+:-@[-`{-~]/g, (c) => c === "@" ? "@\u200b" : `\\${c}`)
+    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\\.`);
+}
+
+/** A relative path as a URI reference: each segment percent-encoded (RFC 3986), `/` kept. */
+export function uriPath(path: string): string {
+  return path.split("/").map(encodeURIComponent).join("/");
 }

@@ -10,6 +10,7 @@
 import { scoreCorpus, writeScored } from "../frames/mod.ts";
 import { reproduce } from "../report/reproduce.ts";
 import { type Scale, simulateCorpus } from "../simulate/mod.ts";
+import { runGit, runGitSync } from "../util/git.ts";
 import { withScratch } from "../util/scratch.ts";
 import { compareDirs, type FileComparison, formatFile, sameFile } from "./compare.ts";
 
@@ -81,23 +82,24 @@ type AtCleanup = (fn: () => void) => void;
 
 /** Checks `against` out in a new worktree at `tree` (removed at clean-up); returns its commit. */
 async function checkout(repo: string, against: string, tree: string, atCleanup: AtCleanup) {
-  const commit = (await run("git rev-parse", "git", [
-    "-C",
-    repo,
-    "rev-parse",
-    "--verify",
-    "--quiet",
-    `${against}^{commit}`,
-  ]).catch(() => {
-    throw new Error(`${against}: not a commit of ${repo}`);
-  })).trim();
-  await run("git worktree add", "git", ["-C", repo, "worktree", "add", "--detach", tree, commit]);
+  const commit = decode(
+    await runGit(repo, [
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      "--end-of-options",
+      `${against}^{commit}`,
+    ])
+      .catch(() => {
+        throw new Error(`${against}: not a commit of ${repo}`);
+      }),
+  ).trim();
+  await runGit(repo, ["worktree", "add", "--detach", tree, commit]).catch((e) => {
+    throw new Error(`git worktree add failed: ${e.message}`);
+  });
   atCleanup(() => {
-    const git = (...args: string[]) =>
-      new Deno.Command("git", { args: ["-C", repo, ...args], stdout: "null", stderr: "null" })
-        .outputSync();
-    git("worktree", "remove", "--force", tree);
-    git("worktree", "prune");
+    runGitSync(repo, ["worktree", "remove", "--force", tree]);
+    runGitSync(repo, ["worktree", "prune"]);
   });
   return commit;
 }

@@ -19,6 +19,7 @@
  */
 import { auditHistory } from "../../lib/audit/mod.ts";
 import { exists } from "../../lib/util/fs.ts";
+import { runGit } from "../../lib/util/git.ts";
 
 const pkg = Deno.args[0] ?? "/usr/lib/python3/dist-packages/sympy";
 if (!(await exists(pkg))) {
@@ -47,6 +48,13 @@ async function run(cmd: string[], cwd: string, extraEnv: Record<string, string> 
   return { s, stdout: new TextDecoder().decode(out.stdout) };
 }
 
+/** git through the project's hardened runner (lib/util/git.ts), as the audit runs it. */
+async function git(repo: string, ...args: string[]) {
+  const t0 = performance.now();
+  const stdout = new TextDecoder().decode(await runGit(repo, args, { env }));
+  return { s: (performance.now() - t0) / 1000, stdout };
+}
+
 const keep = Deno.env.get("REPOREUSE_BENCH_AUDIT_DIR");
 const work = keep ?? await Deno.makeTempDir({ prefix: "reporeuse-bench-audit-" });
 if (keep) await Deno.remove(keep, { recursive: true }).catch(() => {});
@@ -54,12 +62,12 @@ const repo = `${work}/repo`;
 const cacheDir = `${work}/cache`;
 try {
   await Deno.mkdir(repo, { recursive: true });
-  await run(["git", "init", "-q"], repo);
+  await git(repo, "init", "-q");
   await run(["cp", "-r", pkg, `${repo}/sympy`], repo);
   await run(["find", ".", "-name", "__pycache__", "-prune", "-exec", "rm", "-rf", "{}", "+"], repo);
-  await run(["git", "add", "-A"], repo);
-  await run(["git", "commit", "-q", "-m", "sympy"], repo);
-  const files = (await run(["git", "ls-files", "sympy/*.py"], repo)).stdout.split("\n").filter(
+  await git(repo, "add", "-A");
+  await git(repo, "commit", "-q", "-m", "sympy");
+  const files = (await git(repo, "ls-files", "sympy/*.py")).stdout.split("\n").filter(
     (f) => f && !f.includes("/tests/"),
   );
   console.log(`sympy in git: ${files.length} non-test .py files (${repo})`);
@@ -70,7 +78,7 @@ try {
       f,
       text + `\n\ndef _bench_added_${i}(expr, n=2):\n    return [expr for _ in range(n)]\n`,
     );
-    await run(["git", "commit", "-q", "-am", `edit ${i}`], repo);
+    await git(repo, "commit", "-q", "-am", `edit ${i}`);
   };
   await edit(0);
   const args = [
@@ -93,7 +101,15 @@ try {
   for (let i = 0; i < 3; i++) {
     warm.push((await run(args, repo, { REPOREUSE_CACHE_DIR: cacheDir })).s);
   }
-  const diff = await run(["git", "diff", "--stat", "HEAD~1", "HEAD"], repo);
+  const diff = await git(
+    repo,
+    "diff",
+    "--stat",
+    "--no-ext-diff",
+    "--no-textconv",
+    "HEAD~1",
+    "HEAD",
+  );
   const best = Math.min(...warm);
   console.log(
     `one commit (${report.changed.length} function(s) changed, ${report.findings.length} finding(s)):`,

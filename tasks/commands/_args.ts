@@ -70,3 +70,55 @@ export function workerCount(prefix: string, raw: string): number | undefined {
   );
   return max;
 }
+
+/**
+ * Runs a command's work so that a crash is never mistaken for a result: an exception thrown by
+ * `work`, an unhandled promise rejection or an uncaught error event while it runs (a worker's,
+ * say) prints `<prefix>: internal error (a bug: please report it): <message>` and the stack on
+ * stderr and gives `crashCode` — a code the command documents as "internal error", distinct
+ * from those of its findings (e.g. `audit`'s 1, "re-implementation found").
+ *
+ * ```ts
+ * import { guarded } from "./_args.ts";
+ * const quiet = console.error;
+ * console.error = () => {};
+ * const code = await guarded("demo", 3, () => Promise.reject(new RangeError("Invalid string length")));
+ * console.error = quiet;
+ * console.assert(code === 3);
+ * console.assert(await guarded("demo", 3, () => Promise.resolve(1)) === 1);
+ * ```
+ */
+export async function guarded(
+  prefix: string,
+  crashCode: number,
+  work: () => Promise<number>,
+): Promise<number> {
+  const report = (e: unknown) => {
+    const err = e instanceof Error ? e : new Error(String(e));
+    console.error(
+      `${prefix}: internal error (a bug: please report it): ${err.name}: ${err.message}`,
+    );
+    if (err.stack) console.error(err.stack.split("\n").slice(1).join("\n"));
+  };
+  const onRejection = (ev: PromiseRejectionEvent) => {
+    ev.preventDefault();
+    report(ev.reason);
+    Deno.exit(crashCode);
+  };
+  const onError = (ev: ErrorEvent) => {
+    ev.preventDefault();
+    report(ev.error ?? ev.message);
+    Deno.exit(crashCode);
+  };
+  globalThis.addEventListener("unhandledrejection", onRejection);
+  globalThis.addEventListener("error", onError);
+  try {
+    return await work();
+  } catch (e) {
+    report(e);
+    return crashCode;
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", onRejection);
+    globalThis.removeEventListener("error", onError);
+  }
+}

@@ -3,7 +3,7 @@
  * Only wiring: options → `auditReport` → `formatReport` → exit status.
  * @module
  */
-import { parseOptions } from "./_args.ts";
+import { guarded, parseOptions } from "./_args.ts";
 // the polars-free modules of lib/audit (mod.ts also loads the frames)
 import { AuditError } from "../../lib/audit/git.ts";
 import { auditReport } from "../../lib/audit/report.ts";
@@ -70,8 +70,11 @@ Gates, all of them:
               first 2 KiB): each in its own section, and not failing the check by default.
 
 The repository is only read (git rev-parse, ls-tree, cat-file; the working tree from disk): its
-working tree and index are never touched. Results are cached by content hash
-($REPOREUSE_CACHE_DIR, else $XDG_CACHE_HOME/reporeuse, else ~/.cache/reporeuse).
+working tree and index are never touched, nothing of it is written anywhere, and no configuration
+of it can make git run a program (hardened git: docs/security.md). File names it cannot use
+(absolute, '..', '.git', control characters, not UTF-8), files reached through a symbolic link to
+a directory and .py files over 8 MiB are listed as problems, never read. Results are cached by
+content hash ($REPOREUSE_CACHE_DIR, else $XDG_CACHE_HOME/reporeuse, else ~/.cache/reporeuse).
 
 Options:
   --base REV          the revision before the change (default HEAD). A...B means the merge base
@@ -107,12 +110,23 @@ History (every commit of a range audited against its first parent, oldest first)
   Progress goes to stderr. Every tree's index is cached by content, so an interrupted run
   started again redoes only what was not cached.
 
-Exit status: 0 clean (or --fail-on none), 1 re-implementation at or above --fail-on in a failing
-context, 2 bad input (not a git repository, unknown revision, shallow clone missing the base, bad
-option).`;
+Exit status:
+  0  clean (or --fail-on none)
+  1  re-implementation at or above --fail-on in a failing context (only this: a CI gate may rely
+     on it)
+  2  bad input: not a git repository, one git refuses (another user owns it), an unknown
+     revision, a shallow clone missing the base, a bad option — one line on stderr
+  3  internal error (a bug: please report it) — never a finding`;
 
-/** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
+/** Exit codes of `audit`. */
+export const EXIT = { clean: 0, found: 1, input: 2, internal: 3 } as const;
+
+/** Runs the command; returns the exit code ({@link EXIT}; a crash is `EXIT.internal`). */
+export function run(args: string[]): Promise<number> {
+  return guarded("reporeuse audit", EXIT.internal, () => audit(args));
+}
+
+async function audit(args: string[]): Promise<number> {
   const p = "reporeuse audit";
   const parsed = parseOptions(p, {
     args,
@@ -133,30 +147,30 @@ export async function run(args: string[]): Promise<number> {
       output: { type: "string" },
     },
   }, " (see --help)");
-  if (!parsed) return 2;
+  if (!parsed) return EXIT.input;
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
     console.error(`${p}: expected exactly one <repo-dir> (see --help)`);
-    return 2;
+    return EXIT.input;
   }
   if (values.history !== undefined) return await history(p, positionals[0], values);
   const format = values.format as Format;
   if (!FORMATS.includes(format)) {
     console.error(`${p}: --format must be one of ${FORMATS.join(", ")}, got '${values.format}'`);
-    return 2;
+    return EXIT.input;
   }
   let threshold: number | null;
   try {
     threshold = parseFailOn(values["fail-on"]);
   } catch (e) {
     console.error(`${p}: ${(e as Error).message}`);
-    return 2;
+    return EXIT.input;
   }
   const contexts = values["fail-contexts"].split(",").map((x) => x.trim()).filter(Boolean);
   const bad = contexts.find((c) => !CONTEXTS.includes(c as Context));
   if (bad !== undefined) {
     console.error(`${p}: --fail-contexts takes ${CONTEXTS.join(", ")}, got '${bad}'`);
-    return 2;
+    return EXIT.input;
   }
   const min = Number(values["min-callees"]);
   if (!Number.isInteger(min) || min < REIMPLEMENTATION_MIN_CALLEES) {
@@ -165,14 +179,14 @@ export async function run(args: string[]): Promise<number> {
         values["min-callees"]
       }'`,
     );
-    return 2;
+    return EXIT.input;
   }
   const maxTargets = Number(values["max-targets"]);
   if (!Number.isInteger(maxTargets) || maxTargets < 0) {
     console.error(
       `${p}: --max-targets must be a non-negative integer, got '${values["max-targets"]}'`,
     );
-    return 2;
+    return EXIT.input;
   }
   let report;
   try {
@@ -188,7 +202,7 @@ export async function run(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof AuditError) {
       console.error(`${p}: ${e.message}`);
-      return 2;
+      return EXIT.input;
     }
     throw e;
   }
@@ -207,7 +221,7 @@ async function history(
   for (const o of ["base", "head", "full-report"]) {
     if (values[o] !== undefined) {
       console.error(`${p}: --${o} does not apply to --history (see --help)`);
-      return 2;
+      return EXIT.input;
     }
   }
   const format = (values.format === "text" ? "json" : values.format) as HistoryFormat;
@@ -217,19 +231,19 @@ async function history(
         HISTORY_FORMATS.join(", ")
       } with --history, got '${values.format}'`,
     );
-    return 2;
+    return EXIT.input;
   }
   const output = values.output as string | undefined;
   if (format !== "json" && output === undefined) {
     console.error(`${p}: --format ${format} writes a directory: give it with --output`);
-    return 2;
+    return EXIT.input;
   }
   let commits: number | undefined;
   if (values.commits !== undefined) {
     commits = Number(values.commits);
     if (!Number.isInteger(commits) || commits < 1) {
       console.error(`${p}: --commits must be a positive integer, got '${values.commits}'`);
-      return 2;
+      return EXIT.input;
     }
   }
   const min = Number(values["min-callees"]);
@@ -239,7 +253,7 @@ async function history(
     maxTargets < 0
   ) {
     console.error(`${p}: bad --min-callees or --max-targets (see --help)`);
-    return 2;
+    return EXIT.input;
   }
   const range = String(values.history);
   const t0 = performance.now();
@@ -270,7 +284,7 @@ async function history(
   } catch (e) {
     if (e instanceof AuditError) {
       console.error(`${p}: ${e.message}`);
-      return 2;
+      return EXIT.input;
     }
     throw e;
   }
@@ -280,5 +294,5 @@ async function history(
     const { historyToJson } = await import("../../lib/audit/run.ts");
     console.log(JSON.stringify(historyToJson(h, provenance)));
   } else await writeHistory(h, format, output, provenance);
-  return 0;
+  return EXIT.clean;
 }

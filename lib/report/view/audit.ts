@@ -127,8 +127,8 @@ async function sideTexts(repo: string, commit: string | null, paths: string[]) {
   }
   const tree = await listTree(repo, commit);
   const want = new Set(paths);
-  const oids = tree.filter((f) => want.has(f.path));
-  const blobs = await readBlobs(repo, oids.map((f) => f.oid));
+  const oids = tree.files.filter((f) => want.has(f.path));
+  const { blobs } = await readBlobs(repo, oids.map((f) => f.oid));
   for (const f of oids) {
     const b = blobs.get(f.oid);
     if (b) out.set(f.path, decode(b));
