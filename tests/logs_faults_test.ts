@@ -208,7 +208,7 @@ Deno.test("a log refused at once by a worker is an error row, not a crash of sco
   assert.deepEqual(e.map((x) => `${x.chain}/${x.turn} ${x.path}`), [
     "c1/1 runs/k1/c1/turn1/log.traj.json",
   ]);
-  assert.match(e[0].message, /^unknown log format/); // the path is in its own column
+  assert.match(e[0].message, /^unsupported log format: looks like/); // the path is in its own column
 });
 
 Deno.test("docs/run-logs.md rules: a line cut at the edge of a cut output is viewed; `.` is a File", async () => {

@@ -60,7 +60,16 @@ export {
   readLog,
   totals,
 } from "./parse.ts";
-export { checkLogText, harnessMismatch, logProblem } from "./harness.ts";
+export { checkLogText, harnessFamily, harnessMismatch, logProblem } from "./harness.ts";
+export { FORMATS as READER_FORMATS, readerOf, READERS } from "./readers/index.ts";
+export type {
+  CollectContext,
+  DocRow,
+  LogInput,
+  LogReader,
+  RunPreset,
+  Unsupported,
+} from "./readers/reader.ts";
 export { bundleLog } from "./bundle.ts";
 export { dirSource, TurnWorkspace, Workspace } from "./workspace.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";

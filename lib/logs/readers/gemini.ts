@@ -26,6 +26,9 @@ import { shownPath } from "../shell/stream.ts";
 import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, num, obj, str, stripAnsi } from "./common.ts";
+import { type LogReader, NOT_JSON } from "./reader.ts";
+import { copyInto, findFiles, head, home, PROMPT, sha256Hex, since } from "./collect.ts";
+import { bundleLog } from "../bundle.ts";
 
 /** The bundle `readLog` builds when sub-agent session files sit next to a session. */
 export const GEMINI_BUNDLE_KEY = "gemini_session_bundle";
@@ -558,3 +561,71 @@ export async function readGemini(
   if (Number.isFinite(a) && Number.isFinite(b) && b >= a) meta.seconds = (b - a) / 1000;
   return { format, actions: ctx.actions, meta };
 }
+
+/** The Gemini CLI reader (registry entry). */
+export const reader: LogReader = {
+  name: "gemini-cli",
+  harness: "Gemini CLI",
+  harnessNames: ["geminicli", "gemini"],
+  formats: ["gemini-json", "gemini-jsonl"],
+  files: [
+    "~/.gemini/tmp/<project>/chats/session-<ts>-<id8>.json",
+    "~/.gemini/tmp/<project>/chats/session-<ts>-<id8>.jsonl",
+  ],
+  detect(input) {
+    const v = input.json();
+    const b = obj(obj(v)?.[GEMINI_BUNDLE_KEY]);
+    if (b) return Array.isArray(b.main) ? "gemini-jsonl" : "gemini-json";
+    if (v !== NOT_JSON && isGeminiRecord(v)) return "gemini-json";
+    return isGeminiJsonlHead(input.head(1)[0]) ? "gemini-jsonl" : undefined;
+  },
+  read(input, format, opts) {
+    const v = input.json();
+    const data = format === "gemini-jsonl" && !obj(obj(v)?.[GEMINI_BUNDLE_KEY])
+      ? input.values("a JSONL log")
+      : v;
+    return readGemini(data, opts, format);
+  },
+  run: {
+    name: "gemini",
+    harness: "gemini-cli",
+    command: `gemini -p ${PROMPT} --approval-mode yolo --output-format json`,
+    help: `gemini -p "<prompt>" --approval-mode yolo --output-format json
+→ log.json / log.jsonl from ~/.gemini/tmp/*/chats/ (sub-agents bundled)`,
+    env: () => ({}),
+    async collect(c) {
+      const tmp = `${home(c.env)}/.gemini/tmp`;
+      const fresh = await since(await findFiles(tmp, /^session-.*\.jsonl?$/, 3), c.startedMs);
+      if (!fresh.length) return [];
+      // this workspace's session: its project hash (sha256 of the root) or the path in the text
+      const hash = await sha256Hex(c.workspace);
+      const mine: string[] = [];
+      for (const f of fresh) {
+        const t = await head(f);
+        if (t.includes(hash) || t.includes(c.workspace)) mine.push(f);
+      }
+      const pick = (mine.length ? mine : fresh).sort()[0];
+      const bundled = await bundleLog(pick);
+      if (bundled !== undefined) {
+        await Deno.writeTextFile(`${c.turnDir}/log.json`, bundled);
+        return ["log.json"];
+      }
+      const name = pick.endsWith(".jsonl") ? "log.jsonl" : "log.json";
+      await copyInto(pick, `${c.turnDir}/${name}`);
+      return [name];
+    },
+  },
+  doc: {
+    versions:
+      "session JSON `chats/session-<ts>-<id8>.json` (≤ v0.38) and JSONL (≥ v0.39: metadata line, re-appended messages — last copy wins —, `$set`, `$rewindTo`); sub-agent sessions `chats/<sessionId>/*.jsonl` (read at the step of the agent call); `read_file` `absolute_path` + 0-based `offset`/`limit` (≤ v0.13), `file_path` (v0.14), 1-based `start_line`/`end_line` (≥ v0.31)",
+    read:
+      "`read_file`: the `Showing lines A-B of N` header when present, else the whole file (or the requested window); `read_many_files` (`--- <path> ---` blocks); `run_shell_command` via the shell analysis (`Output:` section; the ≤ v0.26 `Command:`/`Directory:` lines dropped)",
+    search:
+      "`grep_search` (`search_file_content` before PR #18003): `File: <path>` relative to the searched directory and `L12:` / `L12-` lines",
+    listing: "`glob`, `list_directory`",
+    refused:
+      "`read_file` prints no line numbers, so a whole-file read without a header is placed from line 1; lines cut with `... [truncated]` still count as shown; the workspace root is taken from `directories`, the session context, a relative path seen absolute in a result, or the common directory of absolute paths — give `--cwd` when none applies. Not read yet (refused, saying so): `/chat share` exports and `/chat save` checkpoints (the API `Content[]`), `--output-format json` (holds no tool calls) and `stream-json`",
+    log:
+      '`~/.gemini/tmp/<project>/chats/`. Preset `gemini`: `gemini -p "<prompt>" --approval-mode yolo --output-format json` (Gemini CLI headless docs: `-p/--prompt`, `--approval-mode`); the session written during the turn for this workspace (project hash or path) → `log.json` / `log.jsonl`, with its sub-agent sessions bundled into `log.json`',
+  },
+};

@@ -15,6 +15,7 @@ import { analyzeShell, commandWords } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { arr, num, obj, type ReaderOptions, type ReaderResult, str } from "./common.ts";
+import { type LogReader, NOT_JSON } from "./reader.ts";
 
 function numbered(output: string, re: RegExp): number[] {
   const out: number[] = [];
@@ -215,3 +216,48 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
   if (timed) meta.seconds = seconds;
   return { format: "swe-agent", actions, meta };
 }
+
+/**
+ * True when a parsed log is a SWE-agent trajectory: a `trajectory` list with steps of `action` /
+ * `observation` (an empty one beside `history` or `info`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isSweAgentTraj } from "./sweagent.ts";
+ * assert.ok(isSweAgentTraj({ trajectory: [{ action: "ls", observation: "" }], history: [] }));
+ * assert.ok(!isSweAgentTraj({ trajectory: [1, 2] }) && !isSweAgentTraj({ trajectory: [] }));
+ * ```
+ */
+export function isSweAgentTraj(v: unknown): boolean {
+  const o = obj(v);
+  if (!o || !Array.isArray(o.trajectory)) return false;
+  if (!o.trajectory.length) return "history" in o || "info" in o;
+  return o.trajectory.some((s) => {
+    const step = obj(s);
+    return !!step && ("action" in step || "observation" in step);
+  });
+}
+
+/** The SWE-agent reader (registry entry). */
+export const reader: LogReader = {
+  name: "swe-agent",
+  harness: "SWE-agent",
+  harnessNames: ["sweagent"],
+  formats: ["swe-agent"],
+  files: ["*.traj"],
+  detect: (input) => {
+    const v = input.json();
+    return v !== NOT_JSON && isSweAgentTraj(v) ? "swe-agent" : undefined;
+  },
+  read: (input, _format, opts) => readSweAgent(input.json(), opts),
+  doc: {
+    versions: "`.traj` files (`trajectory[]` with `action`/`observation`/`state`)",
+    read:
+      "`str_replace_editor view` (`cat -n` output), windowed `open`/`goto`/`scroll_*` (`N:text` lines), shell",
+    search: "`search_file`, `search_dir`, `find_file`, shell",
+    listing: "`find_file`, `ls`",
+    refused: "—",
+    log: "run by SWE-agent itself (`--output_dir`); no preset",
+  },
+};
