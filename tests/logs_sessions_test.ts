@@ -286,7 +286,10 @@ Deno.test("Claude Code (synthetic): persisted preview, PARTIAL view, offset/limi
       output_mode: "content",
       "-n": true,
     }),
-    result("t6", "pkg/util.py:9:def helper(x):\n/repo/pkg/core.py:21:    def add(self, value: float) -> None:"),
+    result(
+      "t6",
+      "pkg/util.py:9:def helper(x):\n/repo/pkg/core.py:21:    def add(self, value: float) -> None:",
+    ),
     // Read outside the workspace
     use("m7", "t7", "Read", { file_path: "/etc/passwd" }),
     result("t7", numbered(["root:x:0:0"], 1, true)),

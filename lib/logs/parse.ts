@@ -11,12 +11,12 @@ import { LogFormatError } from "./errors.ts";
 import type { ReaderResult } from "./readers/common.ts";
 import { normalizeNewlines } from "./readers/reader.ts";
 import { bundleLog } from "./bundle.ts";
-import { readBounded } from "../util/fs.ts";
+import { logBudget, MAX_LOG_BYTES, readLogText } from "./files.ts";
 import { type JsonlFile, parseJsonl } from "./readers/jsonl.ts";
 import { sessionFiles } from "./session.ts";
 import { dirSource, type TrackedSource } from "./workspace.ts";
 
-export { normalizeNewlines };
+export { MAX_LOG_BYTES, normalizeNewlines };
 
 /** A sub-agent file given beside a session log (Claude Code `subagents/`, Codex child rollouts). */
 export interface Companion {
@@ -171,23 +171,6 @@ export function cwdProblem(
     `file under ${root}: the log looks recorded under ${root}; set "cwd": "${root}" in config.json`;
 }
 
-/** Largest log file read: 256 MiB (real logs are a few MB; /dev/zero would never end). */
-export const MAX_LOG_BYTES = 256 * 2 ** 20;
-
-/**
- * Reads a file as text (a regular file of at most {@link MAX_LOG_BYTES}; invalid UTF-8 replaced);
- * a {@link LogFormatError} naming it when unreadable.
- */
-function readText(path: string): string {
-  let bytes: Uint8Array;
-  try {
-    bytes = readBounded(path, MAX_LOG_BYTES);
-  } catch (e) {
-    throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-}
-
 /**
  * Reads a log file, or a session directory (see {@link sessionFiles}: the session log and its
  * sub-agent files); `root` is the workspace directory on disk (never read outside it).
@@ -201,9 +184,10 @@ export async function readLog(
   // are bundled into one text (bundle.ts); Claude Code and Codex keep their sub-agent files apart
   const bundled = await bundleLog(path);
   const session = bundled === undefined ? sessionFiles(path) : { main: path, companions: [] };
-  const text = bundled ?? readText(session.main);
+  const budget = logBudget(path);
+  const text = bundled ?? readLogText(session.main, budget);
   const companions: Companion[] = [];
-  for (const f of session.companions) companions.push({ file: f, text: readText(f) });
+  for (const f of session.companions) companions.push({ file: f, text: readLogText(f, budget) });
   let files: FileSource | undefined;
   if (opts.root !== undefined) {
     try {

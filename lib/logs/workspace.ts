@@ -25,9 +25,11 @@ export const MAX_OUTSIDE = 4096;
 /**
  * One line a tool call or command showed the model: its 1-based number in the file and the text
  * shown for it (without the harness's number prefix), or `undefined` when the text cannot be told
- * (a line count or window only).
+ * (a line count or window only). `printed`, when given, is what the line prints as through the
+ * command that showed it (the shell simulation's output line, e.g. `a.py:3:x` for `grep -n`): the
+ * text shown must then be exactly that.
  */
-export type ShownLine = readonly [n: number, text: string | undefined];
+export type ShownLine = readonly [n: number, text: string | undefined, printed?: string];
 
 /** What a read is credited with after {@link TurnWorkspace.credit} checked it. */
 export interface Credit {
@@ -252,9 +254,11 @@ export class TurnWorkspace {
     const file = this.linesOf(content);
     const ok: number[] = [];
     let bad = 0;
-    for (const [n, text] of shown) {
+    for (const [n, text, printed] of shown) {
       const line = n >= 1 && n <= file.length ? file[n - 1] : undefined;
-      if (line !== undefined && (text === undefined || sameLine(line, text))) ok.push(n);
+      const same = text === undefined ||
+        (printed !== undefined ? text === printed : line !== undefined && sameLine(line, text));
+      if (line !== undefined && same) ok.push(n);
       else bad++;
     }
     if (!bad) return { lines: rangesOfLines(ok), placed: true };

@@ -194,8 +194,14 @@ function pasted(ctx: Ctx, files: { path: string; text: string }[], tool: string)
       ]);
       continue;
     }
+    const texts = splitLines(f.text.endsWith("\n") ? f.text : f.text + "\n");
+    // a file pasted in the first request shows the workspace's text (checked like every read);
+    // later pastes show the file as aider's edits (not replayed) and its editor model left it
+    const first = ctx.step === 0 && !ctx.current.has(rel);
     ctx.current.set(rel, f.text);
-    const n = splitLines(f.text.endsWith("\n") ? f.text : f.text + "\n").length;
+    const c = first
+      ? ctx.ws.credit(rel, texts.map((t, i) => [i + 1, t]))
+      : { lines: texts.length ? [[1, texts.length]] as [number, number][] : [], placed: true };
     ctx.actions.push([
       makeEvent(
         ctx.step,
@@ -203,8 +209,9 @@ function pasted(ctx: Ctx, files: { path: string; text: string }[], tool: string)
         tool,
         f.path,
         [rel],
-        n ? { [rel]: [[1, n]] } : {},
-        "pasted whole",
+        c.lines.length ? { [rel]: c.lines } : {},
+        c.note ? `pasted whole; ${c.note}` : "pasted whole",
+        c.placed,
       ),
     ]);
   }

@@ -36,15 +36,7 @@ import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyEdit } from "./opencode.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import {
-  arr,
-  consecutiveNumbers,
-  consecutiveShown,
-  num,
-  obj,
-  spanSeconds,
-  str,
-} from "./common.ts";
+import { arr, consecutiveNumbers, consecutiveShown, num, obj, spanSeconds, str } from "./common.ts";
 import { badLineEvent, type Jsonl, type JsonlFile, type JsonlRecord } from "./jsonl.ts";
 import type { LogReader } from "./reader.ts";
 import { hasJsonLine } from "./codex.ts";
@@ -220,6 +212,8 @@ interface Ctx {
   progress: Map<string, JsonlRecord[]>;
   /** agent id named by progress lines, by the parent's tool_use id. */
   progressAgent: Map<string, string>;
+  /** The parent tool_use ids whose progress copies were read (each is read once). */
+  replayed: Set<string>;
   stamps: number[];
   meta: LogMeta;
 }
@@ -398,6 +392,10 @@ function writeEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event
       : UNKNOWN;
     for (const e of edits) {
       if (c === UNKNOWN) break;
+      // Claude Code refuses an empty old_string on a file that has content (it creates files
+      // only), and an edit whose old and new strings are the same: nothing changes
+      if (str(e.old_string) === str(e.new_string)) continue;
+      if ((str(e.old_string) ?? "") === "" && c !== "") continue;
       const r = applyEdit(
         c,
         str(e.old_string) ?? "",
@@ -525,13 +523,16 @@ async function handle(
       if (sub && id !== undefined && !ctx.used.has(id)) {
         ctx.used.add(id);
         await transcript(ctx, sub.jsonl, sub.file, call.step);
-      } else if (!sub && ctx.progress.has(call.id)) {
-        // the sub-agent's own file is missing: its messages as the parent's progress lines copied them
+      } else if (!sub && ctx.progress.has(call.id) && !ctx.replayed.has(call.id)) {
+        // the sub-agent's own file is missing: its messages as the parent's progress lines copied
+        // them — once (copies that repeat their own Task call would replay it forever)
+        ctx.replayed.add(call.id);
         await transcript(
           ctx,
           { records: ctx.progress.get(call.id)!, bad: [] },
           `${call.file} (progress copies)`,
           call.step,
+          call.id,
         );
       }
       return;
@@ -554,6 +555,8 @@ async function transcript(
   jsonl: Jsonl,
   file: string,
   fixedStep?: number,
+  /** The call whose progress copies these are (a copy of the call itself is not a call). */
+  own?: string,
 ): Promise<void> {
   const calls = new Map<string, Call>();
   const cwdOf = (o: Json): string | undefined => {
@@ -581,7 +584,7 @@ async function transcript(
         const block = obj(b);
         if (!block || str(block.type) !== "tool_use") continue;
         const id = str(block.id) ?? `${file}:${rec.line}`;
-        if (calls.has(id)) continue;
+        if (calls.has(id) || id === own) continue;
         calls.set(id, {
           id,
           name: str(block.name) ?? "?",
@@ -629,6 +632,7 @@ async function transcript(
         const block = obj(b);
         if (!block || str(block.type) !== "tool_result") continue;
         const id = str(block.tool_use_id) ?? "";
+        if (id === own) continue; // a copy of the calling Task's own result
         const call = calls.get(id);
         if (!call || done.has(id)) {
           ctx.actions.push([
@@ -732,6 +736,7 @@ export async function readClaude(
     used: new Set(),
     progress: new Map(),
     progressAgent: new Map(),
+    replayed: new Set(),
     stamps: [],
     meta: {},
   };

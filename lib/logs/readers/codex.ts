@@ -24,13 +24,12 @@
  */
 import type { Event, EventKind, LogMeta } from "../types.ts";
 import { type EventFields, makeEvent, otherEvent, pathNote } from "../event.ts";
-import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
+import { arr, consecutiveNumbers, consecutiveShown, num, obj, spanSeconds, str } from "./common.ts";
 import { badLineEvent, type Jsonl, type JsonlFile } from "./jsonl.ts";
 import type { LogInput, LogReader } from "./reader.ts";
 import { copyInto, findFiles, head, home, PROMPT, since } from "./collect.ts";
@@ -354,16 +353,14 @@ async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
       ]);
       return;
     }
-    let nums = codexReadNumbers(text);
-    const content = ctx.ws.read(rel);
-    if (typeof content === "string") {
-      const n = ctx.ws.linesOf(content).length;
-      nums = nums.filter((x) => x <= n);
+    const shown = consecutiveShown(text, (line) => line.match(/^L(\d+): ?(.*)$/));
+    if (!shown.length) {
+      ctx.actions.push([ev(call, "read", [rel], {}, "no numbered lines shown")]);
+      return;
     }
+    const c = ctx.ws.credit(rel, shown);
     ctx.actions.push([
-      nums.length
-        ? ev(call, "read", [rel], { [rel]: rangesOf(nums) })
-        : ev(call, "read", [rel], {}, "no numbered lines shown"),
+      ev(call, "read", [rel], c.lines.length ? { [rel]: c.lines } : {}, c.note, c.placed),
     ]);
     return;
   }

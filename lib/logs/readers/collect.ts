@@ -73,6 +73,8 @@ export async function copyInto(src: string, dest: string): Promise<void> {
 /** The first `bytes` of a file as text ("" when it cannot be read). */
 export async function head(path: string, bytes = 65536): Promise<string> {
   try {
+    // a FIFO would wait for a writer: regular files only
+    if (!(await Deno.stat(path)).isFile) return "";
     const f = await Deno.open(path);
     try {
       const buf = new Uint8Array(bytes);

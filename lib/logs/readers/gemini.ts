@@ -20,10 +20,9 @@
  */
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { outsideNote, pathNote, toolEvent } from "../event.ts";
-import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
+import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, num, obj, str, stripAnsi } from "./common.ts";
 import { type LogReader, NOT_JSON } from "./reader.ts";
@@ -174,22 +173,39 @@ function readFile(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
     return toolEvent(ctx.step, "read", tool, args, [], {}, `no text shown (${r})`);
   }
   const header = text.match(SHOWING);
-  const content = ctx.ws.read(r);
-  const len = typeof content === "string" ? splitLines(content).length : undefined;
   let start: number, end: number;
-  if (header) [start, end] = [Number(header[1]), Number(header[2])];
-  else {
+  let body: string[] | undefined;
+  if (header) {
+    [start, end] = [Number(header[1]), Number(header[2])];
+    const mark = text.indexOf(CONTENT_MARK);
+    if (mark >= 0) body = splitLines(text.slice(mark + CONTENT_MARK.length));
+  } else {
     // no header: the whole file, or the window asked for (start_line, or 0-based offset)
-    const body = text.replace(/\n$/, "");
-    const shown = body === "" ? 0 : body.split("\n").length;
+    body = splitLines(text.replace(/\n$/, "") + "\n");
+    if (text.replace(/\n$/, "") === "") body = [];
     const sl = num(args.start_line), off = num(args.offset);
     start = sl ?? (off !== undefined ? off + 1 : 1);
-    end = start + shown - 1;
+    end = start + body.length - 1;
   }
-  if (len !== undefined) end = Math.min(end, len);
   start = Math.max(1, start);
   if (end < start) return toolEvent(ctx.step, "read", tool, args, [r], {}, `nothing shown (${r})`);
-  return toolEvent(ctx.step, "read", tool, args, [r], { [r]: [[start, end]] });
+  const shown = windowLines(start, end, body);
+  const c = ctx.ws.credit(r, shown);
+  const lines = c.lines.length ? { [r]: c.lines } : {};
+  return toolEvent(ctx.step, "read", tool, args, [r], lines, c.note, c.placed);
+}
+
+/** The text Gemini CLI puts before a cut file's content. */
+const CONTENT_MARK = "--- FILE CONTENT (truncated) ---\n";
+
+/**
+ * Lines `start`…`end` as shown: the text of each from `body` in order (undefined past its end:
+ * the record keeps at most 50 KB of a tool's output, the model saw it all).
+ */
+function windowLines(start: number, end: number, body: string[] | undefined): ShownLine[] {
+  const out: ShownLine[] = [];
+  for (let n = start; n <= end; n++) out.push([n, body?.[n - start]]);
+  return out;
 }
 
 /** `read_many_files`: `--- <path> ---` blocks, each showing its file from line 1. */
@@ -200,6 +216,8 @@ function readMany(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
   const lines: Ranges = {};
   const paths: string[] = [];
   const outside: string[] = [];
+  const notes: string[] = [];
+  let placed = true;
   const blocks = text.split(/^--- (.+?) ---$/m);
   for (let i = 1; i + 1 < blocks.length; i += 2) {
     const name = blocks[i].trim();
@@ -211,13 +229,23 @@ function readMany(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
     }
     const body = blocks[i + 1].replace(/^\n\n?/, "").replace(/\n+$/, "");
     const head = body.match(SHOWING);
-    let start = 1, end = body === "" ? 0 : body.split("\n").length;
-    if (head) [start, end] = [Number(head[1]), Number(head[2])];
-    const content = ctx.ws.read(r);
-    if (typeof content === "string") end = Math.min(end, splitLines(content).length);
+    let texts: string[] | undefined = body === "" ? [] : body.split("\n");
+    let start = 1, end = texts.length;
+    if (head) {
+      [start, end] = [Number(head[1]), Number(head[2])];
+      const mark = body.indexOf(CONTENT_MARK);
+      texts = mark < 0 ? undefined : splitLines(body.slice(mark + CONTENT_MARK.length));
+    }
     paths.push(r);
-    if (end >= start) lines[r] = [[start, end]];
+    if (end < start) continue;
+    const c = ctx.ws.credit(r, windowLines(start, end, texts));
+    if (c.lines.length) lines[r] = c.lines;
+    if (!c.placed) {
+      placed = false;
+      if (c.note) notes.push(c.note);
+    }
   }
+  if (outside.length) notes.unshift(outsideNote(outside));
   return toolEvent(
     ctx.step,
     "read",
@@ -225,7 +253,8 @@ function readMany(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
     args,
     paths,
     lines,
-    outside.length ? outsideNote(outside) : undefined,
+    notes.join("; ") || undefined,
+    placed,
   );
 }
 
@@ -246,7 +275,7 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
     ? typeof content0 === "string"
     : /\.[A-Za-z0-9]+$/.test(dir) || undefined;
   const base = dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : "";
-  const found = new Map<string, number[]>();
+  const found = new Map<string, ShownLine[]>();
   let current: string | undefined;
   for (const l of text.split("\n")) {
     const f = l.match(/^File: (.+)$/);
@@ -262,21 +291,34 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
       if (r !== undefined && !found.has(r)) found.set(r, []);
       continue;
     }
-    const m = l.match(/^L(\d+)[:-]/);
-    if (m && current !== undefined) found.get(current)!.push(Number(m[1]));
+    const m = l.match(/^L(\d+)[:-] ?(.*)$/);
+    if (m && current !== undefined) found.get(current)!.push([Number(m[1]), m[2]]);
     else if (args.names_only === true && l.trim() && !/^Found \d+/.test(l) && l !== "---") {
       const r = rel(ctx, l.trim(), isFile ? base : dir);
       if (r !== undefined && !found.has(r)) found.set(r, []);
     }
   }
   const lines: Ranges = {};
-  for (const [f, ns] of found) {
-    const content = ctx.ws.read(f);
-    const len = typeof content === "string" ? splitLines(content).length : Infinity;
-    const rs = rangesOf(ns.filter((n) => n <= len));
-    if (rs.length) lines[f] = rs;
+  const notes: string[] = [];
+  let placed = true;
+  for (const [f, shown] of found) {
+    const c = ctx.ws.credit(f, shown);
+    if (c.lines.length) lines[f] = c.lines;
+    if (!c.placed) {
+      placed = false;
+      if (c.note) notes.push(c.note);
+    }
   }
-  return toolEvent(ctx.step, "search", tool, args, operand, lines);
+  return toolEvent(
+    ctx.step,
+    "search",
+    tool,
+    args,
+    operand,
+    lines,
+    notes.join("; ") || undefined,
+    placed,
+  );
 }
 
 function listEvent(ctx: Ctx, tool: string, args: Json, failed: boolean): Event {

@@ -16,9 +16,9 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
+import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
+import { arr, consecutiveShown, num, obj, spanSeconds, str } from "./common.ts";
 import { type LogInput, type LogReader, normalizeNewlines, NOT_JSON } from "./reader.ts";
 import { PROMPT } from "./collect.ts";
 
@@ -42,6 +42,11 @@ export function zeroBasedOffsets(version: string | undefined): boolean | undefin
  * ```
  */
 export function readToolNumbers(output: string): number[] {
+  return readToolShown(output).map(([n]) => n);
+}
+
+/** The numbered lines the read tool printed, with their text (see {@link readToolNumbers}). */
+export function readToolShown(output: string): ShownLine[] {
   let body = output;
   const c = output.indexOf("<content>");
   if (c >= 0) {
@@ -55,11 +60,11 @@ export function readToolNumbers(output: string): number[] {
     }
   }
   // numbers run consecutively; a stray match inside the footer is ignored
-  return consecutiveNumbers(
+  return consecutiveShown(
     body,
     (line) =>
-      line.match(/^(\d{5,})\| /) ?? line.match(/^(\d+): /) ?? line.match(/^(\d+):$/) ??
-        line.match(/^\s*(\d+)\t/),
+      line.match(/^(\d{5,})\| (.*)$/) ?? line.match(/^(\d+): (.*)$/) ??
+        line.match(/^(\d+):()$/) ?? line.match(/^\s*(\d+)\t(.*)$/),
   );
 }
 
@@ -110,10 +115,11 @@ function readEvent(
   }
   const content = ctx.ws.read(rel);
   const length = typeof content === "string" ? splitLines(content).length : undefined;
-  let nums = readToolNumbers(output);
-  if (length !== undefined) nums = nums.filter((n) => n <= length);
-  if (nums.length) {
-    return toolEvent(ctx.step, "read", tool, input, [rel], { [rel]: rangesOf(nums) });
+  const numbered = readToolShown(output);
+  if (numbered.length) {
+    const c = ctx.ws.credit(rel, numbered);
+    const lines = c.lines.length ? { [rel]: c.lines } : {};
+    return toolEvent(ctx.step, "read", tool, input, [rel], lines, c.note, c.placed);
   }
   // no numbers (plugins, V2 plain text): the input window, as long as the text shown
   const shown = contentLines(output);

@@ -28,7 +28,7 @@ import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, consecutiveNumbers, num, obj, str, stripAnsi } from "./common.ts";
+import { arr, consecutiveNumbers, consecutiveShown, num, obj, str, stripAnsi } from "./common.ts";
 import { type LogInput, type LogReader, NOT_JSON } from "./reader.ts";
 import { home, statMs } from "./collect.ts";
 import { bundleLog } from "../bundle.ts";
@@ -86,6 +86,7 @@ export function openHandsEvents(data: unknown): { events: Json[]; record?: Json 
 const CAT_N = /^Here's the result of running `cat -n` on (.+?):\s*$/m;
 const DIR_VIEW = /^Here's the files and directories up to \d+ levels? deep in (.+?),/m;
 const NUM_LINE = /^\s*(\d+)\t/;
+const CAT_LINE = /^\s*(\d+)\t(.*)$/;
 
 /**
  * Line numbers of a `cat -n`-style editor view (`%6d\t` prefixes), in order; a stray number
@@ -135,27 +136,40 @@ function viewEvent(
   const content = ctx.ws.read(rel);
   const len = typeof content === "string" ? splitLines(content).length : undefined;
   const header = text.match(CAT_N);
-  let nums = catNumbers(header ? text.slice(header.index! + header[0].length) : text);
-  if (len !== undefined) nums = nums.filter((n) => n <= len);
-  if (nums.length) {
-    return makeEvent(ctx.step, "read", tool, command, [rel], { [rel]: rangesOf(nums) });
+  const body = header ? text.slice(header.index! + header[0].length) : text;
+  // a view cut by `<response clipped>` ends inside its last line: that line's text is partial
+  const clip = body.indexOf("<response clipped>");
+  const numbered = consecutiveShown(
+    clip < 0 ? body : body.slice(0, clip),
+    (l) => l.match(CAT_LINE),
+  );
+  if (clip >= 0 && numbered.length) {
+    numbered[numbered.length - 1] = [numbered[numbered.length - 1][0], undefined];
+  }
+  if (numbered.length) {
+    const c = ctx.ws.credit(rel, numbered);
+    const lines = c.lines.length ? { [rel]: c.lines } : {};
+    return makeEvent(ctx.step, "read", tool, command, [rel], lines, c.note, c.placed);
   }
   // no numbers (non-ACI FileReadAction): the requested window, as long as the text shown
-  const shown = splitLines(text).length;
-  if (!shown) return makeEvent(ctx.step, "read", tool, command, [], {}, `nothing shown (${rel})`);
+  const texts = splitLines(text);
+  if (!texts.length) {
+    return makeEvent(ctx.step, "read", tool, command, [], {}, `nothing shown (${rel})`);
+  }
   const start = Math.max(1, (window?.start ?? 0) + 1);
-  let end = start + shown - 1;
+  let end = start + texts.length - 1;
   if (window?.end !== undefined && window.end > 0) end = Math.min(end, window.end);
-  if (len !== undefined) end = Math.min(end, len);
+  const c = ctx.ws.credit(rel, texts.slice(0, end - start + 1).map((t, i) => [start + i, t]));
+  const why = "window from the action (no line numbers in the output)";
   return makeEvent(
     ctx.step,
     "read",
     tool,
     command,
     [rel],
-    end >= start ? { [rel]: [[start, end]] } : {},
-    "window from the action (no line numbers in the output)",
-    len !== undefined,
+    c.lines.length ? { [rel]: c.lines } : {},
+    c.note ? `${why}; ${c.note}` : why,
+    len !== undefined && c.placed,
   );
 }
 

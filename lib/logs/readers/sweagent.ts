@@ -13,15 +13,16 @@ import { makeEvent, outsideNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, commandWords } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
+import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { arr, num, obj, type ReaderOptions, type ReaderResult, str } from "./common.ts";
 import { type LogReader, NOT_JSON } from "./reader.ts";
 
-function numbered(output: string, re: RegExp): number[] {
-  const out: number[] = [];
+/** The numbered lines of an output (group 1 the number, group 2 the text). */
+function numbered(output: string, re: RegExp): ShownLine[] {
+  const out: ShownLine[] = [];
   for (const l of output.split(/\r?\n/)) {
     const m = l.match(re);
-    if (m) out.push(Number(m[1]));
+    if (m) out.push([Number(m[1]), m[2]]);
   }
   return out;
 }
@@ -85,12 +86,11 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
         }
         const content = ws.read(path);
         const len = typeof content === "string" ? splitLines(content).length : undefined;
-        let nums = numbered(output, /^\s*(\d+)\t/);
-        if (len !== undefined) nums = nums.filter((n) => n <= len);
-        if (nums.length) {
-          actions.push([
-            makeEvent(step, "read", first, action, [path], { [path]: rangesOf(nums) }),
-          ]);
+        const view = numbered(output, /^\s*(\d+)\t(.*)$/);
+        if (view.length) {
+          const c = ws.credit(path, view);
+          const lines = c.lines.length ? { [path]: c.lines } : {};
+          actions.push([makeEvent(step, "read", first, action, [path], lines, c.note, c.placed)]);
         } else if (/^(Invalid|The path|Error)/m.test(output)) {
           actions.push([
             makeEvent(step, "read", first, action, [path], {}, "view failed: nothing read"),
@@ -154,9 +154,11 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
           );
         }
       } else {
-        const nums = numbered(output, /^(\d+):/);
-        if (nums.length && first !== "edit") {
-          evs.push(makeEvent(step, "read", first, action, [path], { [path]: rangesOf(nums) }));
+        const window = numbered(output, /^(\d+):(.*)$/);
+        if (window.length && first !== "edit") {
+          const c = ws.credit(path, window);
+          const lines = c.lines.length ? { [path]: c.lines } : {};
+          evs.push(makeEvent(step, "read", first, action, [path], lines, c.note, c.placed));
         } else if (!evs.length) {
           evs.push(makeEvent(step, "read", first, action, [path], {}, "nothing shown"));
         }
