@@ -42,10 +42,13 @@ Deno.test("issue 22.8: a Claude Read of a file the workspace does not hold credi
   ]);
   const r = await parseLog(log, { file: "s.jsonl", files });
   assert.deepEqual(r.reads, {});
-  assert.deepEqual([r.files, r.lines], [2, 0]);
-  assert.ok(r.events.every((e) => !e.placed), JSON.stringify(r.events));
+  // the Windows path is an absolute path outside the workspace (issue 23.3), not a file name
+  assert.deepEqual(r.events.map((e) => e.paths), [["pkg/ghost.py"], []]);
+  assert.match(r.events[1].note ?? "", /outside the workspace, ignored: C:\\Users/);
+  assert.deepEqual([r.files, r.lines], [1, 0]);
+  assert.equal(r.events[0].placed, false);
   assert.match(r.events[0].note ?? "", /pkg\/ghost\.py is not a regular file in the workspace/);
-  assert.equal(r.coverage, 0);
+  assert.equal(r.coverage, 0.5);
 });
 
 Deno.test("issue 22.8: a read clipped to a shorter file, or whose text contradicts it, is unplaced", async () => {
@@ -196,15 +199,20 @@ Deno.test("issue 22.10: an OpenHands event directory over the size limit is refu
     await Deno.mkdir(`${dir}/events`);
     const ev = { id: "e0", timestamp: "2026-01-01T00:00:00", source: "user", kind: "MessageEvent" };
     await Deno.writeTextFile(`${dir}/events/event-00000-e0.json`, JSON.stringify(ev));
-    // a 300 MB event file (sparse: no disk used): over the 256 MiB of one log
-    const big = await Deno.open(`${dir}/events/event-00001-e1.json`, { create: true, write: true });
-    await big.truncate(300 * 2 ** 20);
-    big.close();
+    // two 150 MiB event files (sparse: no disk used): each within the limit, together over it
+    for (const n of [1, 2]) {
+      const big = await Deno.open(`${dir}/events/event-0000${n}-e${n}.json`, {
+        create: true,
+        write: true,
+      });
+      await big.truncate(150 * 2 ** 20);
+      big.close();
+    }
     await assert.rejects(() => readLog(dir), (e: Error) => {
       assert.ok(e instanceof LogFormatError, String(e));
       assert.match(
         e.message,
-        new RegExp(`^${dir}: its files are over the 256 MiB limit of one log`),
+        new RegExp(`^${dir}: its files are over the 256 MiB limit of one log \\(300 MiB in 3 files\\)$`),
       );
       assert.ok(!e.message.includes("\n"));
       return true;
@@ -251,4 +259,51 @@ Deno.test("issue 22.10: a Codex log filed under a claude-code configuration fail
     /log\.jsonl: the configuration says "claude-code" but this is a codex log \(Codex CLI\)/,
   );
   await checkLogText(codex, { file: "log.jsonl", harness: "codex", files });
+});
+
+Deno.test("issue 23.3: Windows paths are absolute: placed inside the workspace, never joined onto the root", async () => {
+  const win = (type: string, extra: Record<string, unknown>) => ({
+    ...line(type, extra),
+    cwd: "C:\\Users\\x\\proj",
+  });
+  const read = (id: string, path: string) => [
+    win("assistant", {
+      message: {
+        id: `m-${id}`,
+        role: "assistant",
+        content: [{ type: "tool_use", id, name: "Read", input: { file_path: path } }],
+      },
+    }),
+    win("user", {
+      message: {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          tool_use_id: id,
+          content: numbered(A_PY.replace(/\n$/, "").split("\n")),
+        }],
+      },
+    }),
+  ];
+  const log = jl([
+    ...read("t1", "C:\\Users\\x\\proj\\pkg\\a.py"), // backslashes
+    ...read("t2", "c:/users/x/PROJ/pkg/a.py"), // lower-case drive, forward slashes, other case
+    ...read("t3", "C:\\Users\\x\\proj/pkg\\a.py"), // mixed separators
+    ...read("t4", "pkg\\a.py"), // relative, backslash
+    ...read("t5", "C:\\Users\\x\\other\\pkg\\a.py"), // outside the workspace
+    ...read("t6", "D:\\proj\\pkg\\a.py"), // another drive
+  ]);
+  const r = await parseLog(log, { file: "win.jsonl", files });
+  assert.deepEqual(r.reads, { "pkg/a.py": [[1, 5]] });
+  assert.deepEqual(r.events.map((e) => e.paths), [
+    ["pkg/a.py"],
+    ["pkg/a.py"],
+    ["pkg/a.py"],
+    ["pkg/a.py"],
+    [],
+    [],
+  ]);
+  assert.match(r.events[4].note ?? "", /outside the workspace/);
+  // no key is the root joined onto an absolute path
+  assert.ok(Object.keys(r.reads).every((k) => !/[A-Za-z]:/.test(k)));
 });

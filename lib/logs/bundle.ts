@@ -10,7 +10,7 @@ import { LogFormatError } from "./errors.ts";
 import { OPENHANDS_DIR_KEY } from "./readers/openhands.ts";
 import { GEMINI_BUNDLE_KEY } from "./readers/gemini.ts";
 import { jsonlValues } from "./readers/jsonl.ts";
-import { type LogBudget, logBudget, readLogHead, readLogText } from "./files.ts";
+import { checkTotal, type LogBudget, logBudget, readLogHead, readLogText } from "./files.ts";
 
 async function isDir(p: string): Promise<boolean> {
   try {
@@ -86,12 +86,15 @@ async function openHandsDir(dir: string): Promise<string | undefined> {
   if (!files) return undefined;
   // every event file counts against one log's limit (a 571 MB directory is refused, not a crash)
   const budget = logBudget(dir);
+  const subs: [string, string[]][] = [];
+  for (const s of await subagentDirs(dir)) subs.push([s, (await eventFiles(s)) ?? []]);
+  checkTotal([...files, ...subs.flatMap(([, f]) => f)], budget);
   const events = [];
   for (const f of files) events.push(readJson(f, budget));
   const subagents = [];
-  for (const s of await subagentDirs(dir)) {
+  for (const [s, sfiles] of subs) {
     const evs = [];
-    for (const f of (await eventFiles(s)) ?? []) evs.push(readJson(f, budget));
+    for (const f of sfiles) evs.push(readJson(f, budget));
     subagents.push({ id: s.slice(dir.length + 1), events: evs });
   }
   return JSON.stringify({ [OPENHANDS_DIR_KEY]: { events, subagents } });

@@ -40,28 +40,55 @@ const mib = (n: number) => `${Math.round(n / 2 ** 20 * 10) / 10} MiB`;
  * assert.throws(() => readLogText(dir), /: cannot read the file: not a regular file/);
  * const budget = logBudget(dir, 5);
  * readLogText(`${dir}/a.json`, budget);
- * assert.throws(() => readLogText(`${dir}/a.json`, budget), /over the 0 MiB limit of one log/);
+ * assert.throws(() => readLogText(`${dir}/a.json`, budget), /its files are over the 256 MiB limit of one log/);
  * ```
  */
 export function readLogText(path: string, budget?: LogBudget): string {
+  const over = () =>
+    new LogFormatError(
+      budget!.log,
+      `its files are over the ${mib(MAX_LOG_BYTES)} limit of one log (at ${path})`,
+    );
   let bytes: Uint8Array;
   try {
-    bytes = readBounded(
-      path,
-      Math.min(MAX_LOG_BYTES, budget ? Math.max(budget.left, 0) : Infinity),
-    );
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    if (budget && /over the .* limit/.test(why)) {
-      throw new LogFormatError(
-        budget.log,
-        `its files are over the ${mib(MAX_LOG_BYTES)} limit of one log (at ${path})`,
-      );
+    // a file within the limit but past what is left of the log's: refused before it is read
+    const info = Deno.statSync(path);
+    if (budget && info.isFile && info.size <= MAX_LOG_BYTES && info.size > budget.left) {
+      throw over();
     }
-    throw new LogFormatError(path, `cannot read the file: ${why}`);
+    bytes = readBounded(path, MAX_LOG_BYTES);
+  } catch (e) {
+    if (e instanceof LogFormatError) throw e;
+    throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
   }
-  if (budget) budget.left -= bytes.length;
+  if (budget) {
+    if (bytes.length > budget.left) throw over();
+    budget.left -= bytes.length;
+  }
   return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+}
+
+/**
+ * Refuses a log made of `files` whose sizes add up to more than the budget, before any is read
+ * (a LogFormatError naming the log); files that cannot be stat'ed are left to the read.
+ */
+export function checkTotal(files: readonly string[], budget: LogBudget): void {
+  let total = 0;
+  for (const f of files) {
+    try {
+      total += Deno.statSync(f).size;
+    } catch {
+      // reported when read
+    }
+  }
+  if (total > budget.left) {
+    throw new LogFormatError(
+      budget.log,
+      `its files are over the ${mib(MAX_LOG_BYTES)} limit of one log (${
+        mib(total)
+      } in ${files.length} files)`,
+    );
+  }
 }
 
 /** The first `bytes` of a regular file as text ("" when it is not one or cannot be read). */

@@ -98,6 +98,30 @@ export function normalizeRelative(path: string): string | undefined {
 }
 
 /**
+ * A Windows absolute path in posix form — drive letter upper-cased, `\` turned into `/`
+ * (`c:\Users\x\proj\a.py`, `C:/Users/x/proj/a.py` and mixed separators all give
+ * `C:/Users/x/proj/a.py`; `\\server\share\a` gives `//server/share/a`; the `\\?\` prefix is
+ * dropped) —, or undefined when `path` is not one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { windowsPath } from "./workspace.ts";
+ * assert.equal(windowsPath("c:\\Users\\x\\proj/src\\a.py"), "C:/Users/x/proj/src/a.py");
+ * assert.equal(windowsPath("\\\\?\\D:\\w\\b.py"), "D:/w/b.py");
+ * assert.equal(windowsPath("/home/x/a.py"), undefined);
+ * assert.equal(windowsPath("C:"), undefined);
+ * ```
+ */
+export function windowsPath(path: string): string | undefined {
+  let p = path.startsWith("\\\\?\\") || path.startsWith("//?/") ? path.slice(4) : path;
+  if (/^[A-Za-z]:[\\/]/.test(p)) {
+    p = p[0].toUpperCase() + p.slice(1);
+  } else if (!/^\\\\[^\\/]/.test(p)) return undefined;
+  return p.replaceAll("\\", "/").replace(/(?<=.)\/{2,}/g, "/");
+}
+
+/**
  * The workspace of one turn as a log reader sees it: a base {@link FileSource} (W_{t-1}, or none)
  * plus the agent's writes during the turn.
  *
@@ -129,8 +153,13 @@ export class TurnWorkspace {
     this.#base = base;
     this.#parent = parent;
     this.known = base !== undefined;
-    this.root = root.replace(/\/+$/, "");
+    const win = windowsPath(root);
+    this.#windows = win !== undefined;
+    this.root = (win ?? root).replace(/\/+$/, "");
   }
+
+  /** True when the root is a Windows path (`C:/Users/x/proj`): paths compare case-insensitively. */
+  readonly #windows: boolean;
 
   /**
    * Workspace-relative path of `path` as a command run in `cwd` (workspace-relative directory,
@@ -149,18 +178,25 @@ export class TurnWorkspace {
   #resolve(path: string, cwd: string | undefined): string | undefined {
     if (!path || path.includes("\0")) return undefined;
     if (path.startsWith("~")) return undefined;
-    if (path.startsWith("/")) {
+    // a Windows absolute path (`C:\…`, `c:/…`, `\\server\share`) is absolute, never a name
+    // joined onto the root; under a Windows root, `\` separates relative paths too
+    const win = windowsPath(path);
+    if (win !== undefined || path.startsWith("/")) {
+      const abs = win ?? path;
       const root = this.root;
-      if (path === root) return "";
-      if (!root || !path.startsWith(root + "/")) {
+      const same = (a: string, b: string) =>
+        this.#windows ? a.toLowerCase() === b.toLowerCase() : a === b;
+      if (root && same(abs, root)) return "";
+      if (!root || !same(abs.slice(0, root.length + 1), root + "/")) {
         const seen = (this.#base as TrackedSource | undefined)?.outside;
-        if (seen && seen.size < MAX_OUTSIDE) seen.add(path);
+        if (seen && seen.size < MAX_OUTSIDE) seen.add(abs);
         return undefined;
       }
-      return normalizeRelative(path.slice(root.length + 1));
+      return normalizeRelative(abs.slice(root.length + 1));
     }
     if (cwd === undefined) return undefined;
-    return normalizeRelative(cwd ? `${cwd}/${path}` : path);
+    const rel = this.#windows ? path.replaceAll("\\", "/") : path;
+    return normalizeRelative(cwd ? `${cwd}/${rel}` : rel);
   }
 
   /** Absolute harness path of a workspace-relative path. */

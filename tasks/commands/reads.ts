@@ -38,7 +38,7 @@ Options:
                  counts in the output are used and unplaceable events are marked placed:false
   --cwd <path>   the harness's working directory that is the workspace root (default: what the
                  log says, else /testbed for mini-SWE-agent and SWE-agent)
-  --format NAME  read as this format instead of detecting it (one of ${FORMATS.join(", ")})
+  --format NAME  read as this format (one of the formats above) instead of detecting it
   --compact      one-line JSON
   -h, --help     this text
 

@@ -58,9 +58,8 @@ with --agent-args, e.g. --agent codex --agent-args '-m gpt-5'.
 Options:
   --agent <template|preset>  agent command template, or one of the presets above (required)
   --agent-args <flags>   extra arguments appended to a preset's command line
-  --harness <name>       harness name for config.json (required for a template; a preset's
-                         default: claude-code, codex, gemini-cli, opencode, openhands, aider,
-                         mini-swe-agent)
+  --harness <name>       harness name for config.json (required for a template; a preset
+                         records its reader's harness name, e.g. codex, gemini-cli)
   --model <name>         model name for config.json (required)
   --memory <m>           none | interface | source (default interface)
   --config <name>        directory name under runs/ (default <harness>__<model>__<memory>)
