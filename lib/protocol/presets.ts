@@ -46,7 +46,7 @@ export function isAgentPreset(v: string): v is AgentPreset {
  * ```ts
  * import assert from "node:assert/strict";
  * import { presetHelp } from "./presets.ts";
- * assert.match(presetHelp(), /^  claude-code  claude -p/m);
+ * assert.match(presetHelp(), /^  claude-code +claude -p "<prompt>"/m);
  * ```
  */
 export function presetHelp(): string {
