@@ -212,7 +212,9 @@ Deno.test("issue 22.10: an OpenHands event directory over the size limit is refu
       assert.ok(e instanceof LogFormatError, String(e));
       assert.match(
         e.message,
-        new RegExp(`^${dir}: its files are over the 256 MiB limit of one log \\(300 MiB in 3 files\\)$`),
+        new RegExp(
+          `^${dir}: its files are over the 256 MiB limit of one log \\(300 MiB in 3 files\\)$`,
+        ),
       );
       assert.ok(!e.message.includes("\n"));
       return true;
