@@ -84,16 +84,20 @@ Deno.test("issue 11.5: output longer than the file never credits lines past its 
     file: "log.json",
     files: MINIPKG,
   });
-  assert.deepEqual(r.reads, { "minipkg/stats.py": [[1, 29]] });
-  assert.equal(r.lines, 29);
+  // issue 22.8: an output that contradicts the file credits none of its lines
+  assert.deepEqual(r.reads, {});
+  assert.equal(r.lines, 0);
   const ev = r.events.find((e) => e.kind === "read")!;
   assert.equal(ev.placed, false);
-  assert.match(ev.note ?? "", /does not match|past the end/);
+  assert.match(ev.note ?? "", /do not match minipkg\/stats\.py \(29 lines\)/);
   assert.equal(r.coverage, 0); // the only action is not fully placed
-  // numbered output past the end (`cat -n`): the same rule, flagged too
-  const numbered = Array.from({ length: 40 }, (_, i) => `${String(i + 1).padStart(6)}\tx`).join(
-    "\n",
-  ) + "\n";
+  // numbered output past the end (`cat -n`): the file's 29 lines, then 11 more — flagged
+  const statsText = await Deno.readTextFile(join(FIXTURE, "repos/minipkg/minipkg/stats.py"));
+  const statsLines = statsText.replace(/\n$/, "").split("\n");
+  const numbered = Array.from(
+    { length: 40 },
+    (_, i) => `${String(i + 1).padStart(6)}\t${statsLines[i] ?? "x"}`,
+  ).join("\n") + "\n";
   const n = await parseLog(miniLog([["cat -n minipkg/stats.py", numbered]]), {
     file: "log.json",
     files: MINIPKG,
@@ -208,7 +212,7 @@ Deno.test("a log refused at once by a worker is an error row, not a crash of sco
   assert.deepEqual(e.map((x) => `${x.chain}/${x.turn} ${x.path}`), [
     "c1/1 runs/k1/c1/turn1/log.traj.json",
   ]);
-  assert.match(e[0].message, /^unknown log format/); // the path is in its own column
+  assert.match(e[0].message, /^unsupported log format: looks like/); // the path is in its own column
 });
 
 Deno.test("docs/run-logs.md rules: a line cut at the edge of a cut output is viewed; `.` is a File", async () => {

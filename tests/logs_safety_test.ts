@@ -40,8 +40,16 @@ Deno.test("truncated JSON, empty files and unknown formats: LogFormatError namin
   const full = mini([["cat a.py", "x = 1\ny = 2\n"]]);
   await rejects(full.slice(0, full.length / 2), "runs/c/t1/log.json", /invalid JSON/);
   await rejects("", "empty.json", /empty log/);
-  await rejects('{"hello": "world"}', "odd.json", /unknown log format.*hello/);
-  await rejects("[1, 2, 3]", "nums.json", /unknown log format/);
+  await rejects(
+    '{"hello": "world"}',
+    "odd.json",
+    /unsupported log format: looks like a JSON object with keys hello/,
+  );
+  await rejects(
+    "[1, 2, 3]",
+    "nums.json",
+    /unsupported log format: looks like a JSON array of 3 values/,
+  );
   await rejects("not json at all\n", "x.txt", /invalid JSON/);
   await rejects('{"type":"tool_use","part":{}}\n{broken\n{"type":"text"}\n', "run.jsonl", /line 2/);
 });

@@ -286,7 +286,10 @@ Deno.test("Claude Code (synthetic): persisted preview, PARTIAL view, offset/limi
       output_mode: "content",
       "-n": true,
     }),
-    result("t6", "pkg/util.py:9:def helper(x):\n/repo/pkg/core.py:20:    def f(self):"),
+    result(
+      "t6",
+      "pkg/util.py:9:def helper(x):\n/repo/pkg/core.py:21:    def add(self, value: float) -> None:",
+    ),
     // Read outside the workspace
     use("m7", "t7", "Read", { file_path: "/etc/passwd" }),
     result("t7", numbered(["root:x:0:0"], 1, true)),
@@ -295,7 +298,7 @@ Deno.test("Claude Code (synthetic): persisted preview, PARTIAL view, offset/limi
 
   assert.deepEqual(r.reads, {
     "pkg/big.py": [[1, 120]],
-    "pkg/core.py": [[10, 14], [20, 20]],
+    "pkg/core.py": [[10, 14], [21, 21]],
     "pkg/new.py": [[1, 2]],
     "pkg/util.py": [[9, 9]],
   });
@@ -503,6 +506,12 @@ Deno.test("score: a Claude Code log with its subagents/ directory in the run-log
   const corpus = await copyCorpus();
   const turn = `${corpus}/runs/k1/c1/turn1`;
   await Deno.remove(`${turn}/log.traj.json`);
+  // the configuration holds mini logs beside this Claude Code log: it names no known harness
+  // (a named harness would refuse the other's logs)
+  await Deno.writeTextFile(
+    `${corpus}/runs/k1/config.json`,
+    `{ "harness": "mixed demo", "model": "Model A", "memory": "interface", "cwd": "/testbed" }`,
+  );
   const stats = Deno.readTextFileSync(`${corpus}/repos/minipkg/minipkg/stats.py`).split("\n");
   // main session (cwd /testbed, the config's): Read stats.py lines 1–12 and a Task sub-agent
   await Deno.writeTextFile(

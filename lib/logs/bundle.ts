@@ -10,6 +10,7 @@ import { LogFormatError } from "./errors.ts";
 import { OPENHANDS_DIR_KEY } from "./readers/openhands.ts";
 import { GEMINI_BUNDLE_KEY } from "./readers/gemini.ts";
 import { jsonlValues } from "./readers/jsonl.ts";
+import { checkTotal, type LogBudget, logBudget, readLogHead, readLogText } from "./files.ts";
 
 async function isDir(p: string): Promise<boolean> {
   try {
@@ -29,13 +30,8 @@ async function names(dir: string): Promise<string[]> {
   return out;
 }
 
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
-  }
+function readJson(path: string, budget: LogBudget): unknown {
+  const text = readLogText(path, budget);
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -88,12 +84,17 @@ async function subagentDirs(dir: string): Promise<string[]> {
 async function openHandsDir(dir: string): Promise<string | undefined> {
   const files = await eventFiles(dir);
   if (!files) return undefined;
+  // every event file counts against one log's limit (a 571 MB directory is refused, not a crash)
+  const budget = logBudget(dir);
+  const subs: [string, string[]][] = [];
+  for (const s of await subagentDirs(dir)) subs.push([s, (await eventFiles(s)) ?? []]);
+  checkTotal([...files, ...subs.flatMap(([, f]) => f)], budget);
   const events = [];
-  for (const f of files) events.push(await readJson(f));
+  for (const f of files) events.push(readJson(f, budget));
   const subagents = [];
-  for (const s of await subagentDirs(dir)) {
+  for (const [s, sfiles] of subs) {
     const evs = [];
-    for (const f of (await eventFiles(s)) ?? []) evs.push(await readJson(f));
+    for (const f of sfiles) evs.push(readJson(f, budget));
     subagents.push({ id: s.slice(dir.length + 1), events: evs });
   }
   return JSON.stringify({ [OPENHANDS_DIR_KEY]: { events, subagents } });
@@ -122,16 +123,17 @@ async function geminiWithSubagents(path: string): Promise<string | undefined> {
     return undefined;
   }
   if (!subdir) return undefined;
-  const text = await Deno.readTextFile(path).catch(() => undefined);
-  if (text === undefined) return undefined;
-  const id = text.slice(0, 4096).match(/"sessionId"\s*:\s*"([^"]+)"/)?.[1];
+  // the session file is read like any log (a FIFO or /dev/zero under a session's name is refused)
+  const id = readLogHead(path, 4096).match(/"sessionId"\s*:\s*"([^"]+)"/)?.[1];
   if (!id || id !== subdir) return undefined;
   const subs = (await names(`${dir}${subdir}`)).filter((f) => /\.jsonl?$/.test(f)).sort();
   if (!subs.length) return undefined;
+  const budget = logBudget(path);
+  const text = readLogText(path, budget);
   const subagents = [];
   for (const f of subs) {
     const p = `${dir}${subdir}/${f}`;
-    subagents.push(parseGemini(await Deno.readTextFile(p), p));
+    subagents.push(parseGemini(readLogText(p, budget), p));
   }
   return JSON.stringify({ [GEMINI_BUNDLE_KEY]: { main: parseGemini(text, path), subagents } });
 }

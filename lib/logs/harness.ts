@@ -1,8 +1,9 @@
 /**
  * Which harness wrote a log, against what the configuration says: a log of one harness filed
  * under a configuration of another would be scored under the wrong name. Harness names are free
- * text; only names of a known family are checked (`mini-SWE-agent`, `OpenCode`, `SWE-agent`, in
- * any case and punctuation), so an unknown name is never a mismatch.
+ * text; a name belongs to a reader's family when, in lower case and without punctuation, it starts
+ * with one of the reader's `harnessNames` (the registry, `readers/index.ts`: `claude-code`,
+ * `Claude Code`, `codex`, `gemini-cli`, …). An unknown name is never a mismatch.
  *
  * @example
  * ```ts
@@ -10,32 +11,39 @@
  * import { harnessMismatch } from "./harness.ts";
  * assert.equal(harnessMismatch("mini-swe-agent", "mini-swe-agent-1.1"), undefined);
  * assert.match(harnessMismatch("OpenCode", "swe-agent") ?? "", /says "OpenCode"/);
+ * assert.match(harnessMismatch("claude-code", "codex") ?? "", /Codex CLI/);
  * ```
  * @module
  */
 import type { FileSource, ReadsResult } from "./types.ts";
 import { LogFormatError } from "./errors.ts";
 import { parseLog } from "./parse.ts";
-
-/** Log format prefix → the family's display name and its harness name (lower case, alphanumeric). */
-const FAMILIES: readonly { format: string; name: string; harness: string }[] = [
-  { format: "mini-swe-agent", name: "mini-SWE-agent", harness: "minisweagent" },
-  { format: "opencode", name: "OpenCode", harness: "opencode" },
-  { format: "swe-agent", name: "SWE-agent", harness: "sweagent" },
-];
+import { readerOf, READERS } from "./readers/index.ts";
+import type { LogReader } from "./readers/reader.ts";
 
 const key = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
 
+/** The reader whose family a configured harness name belongs to (the longest name that fits). */
+export function harnessFamily(harness: string): LogReader | undefined {
+  const h = key(harness);
+  let best: { reader: LogReader; n: number } | undefined;
+  for (const reader of READERS) {
+    for (const n of reader.harnessNames) {
+      if (h.startsWith(n) && (!best || n.length > best.n)) best = { reader, n: n.length };
+    }
+  }
+  return best?.reader;
+}
+
 /**
  * Why a log of `format` does not belong to a configuration whose harness is `harness`, or
- * undefined when it does (or when either is not of a known family).
+ * undefined when it does (or when the harness is of no known family).
  */
 export function harnessMismatch(harness: string, format: string): string | undefined {
-  const h = key(harness);
-  const expected = FAMILIES.find((f) => h.startsWith(f.harness));
-  const actual = FAMILIES.find((f) => format.startsWith(f.format));
+  const expected = harnessFamily(harness);
+  const actual = readerOf(format);
   if (!expected || !actual || expected === actual) return undefined;
-  return `the configuration says "${harness}" but this is a ${format} log (${actual.name}): ` +
+  return `the configuration says "${harness}" but this is a ${format} log (${actual.harness}): ` +
     `a log filed under the wrong configuration?`;
 }
 

@@ -25,8 +25,13 @@
  * - Paths are workspace-relative; anything outside the workspace is ignored and never read. When
  *   no action names a workspace path but an absolute path is a workspace file under another root,
  *   the `cwd` is wrong: `problems` says so (and the scorer does not score the log).
- * - With the workspace known, no line past the end of a file is credited; an output that does not
- *   match the file is flagged `placed: false`. CRLF line endings read as LF.
+ * - With the workspace known, every line shown goes through one check (`TurnWorkspace.credit`):
+ *   credited only for a regular file inside the workspace, a line the file has, and shown text
+ *   that is the file's line; anything else is not credited and flags the event `placed: false`.
+ *   CRLF line endings read as LF.
+ * - Formats come from the registry of readers (`readers/index.ts`): exactly one reader must claim
+ *   a log by its format's own markers; any other log is refused ("unsupported log format: looks
+ *   like …").
  * - `coverage`: share of actions with no `other` event (not interpretable) and no unplaced read or
  *   search.
  *
@@ -60,7 +65,24 @@ export {
   readLog,
   totals,
 } from "./parse.ts";
-export { checkLogText, harnessMismatch, logProblem } from "./harness.ts";
+export { checkLogText, harnessFamily, harnessMismatch, logProblem } from "./harness.ts";
+export { FORMATS as READER_FORMATS, readerOf, READERS } from "./readers/index.ts";
+export type {
+  CollectContext,
+  DocRow,
+  LogInput,
+  LogReader,
+  RunPreset,
+  Unsupported,
+} from "./readers/reader.ts";
 export { bundleLog } from "./bundle.ts";
-export { dirSource, TurnWorkspace, Workspace } from "./workspace.ts";
+export {
+  type Credit,
+  dirSource,
+  sameLine,
+  type ShownLine,
+  TurnWorkspace,
+  Workspace,
+} from "./workspace.ts";
+export { logBudget, readLogText } from "./files.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";

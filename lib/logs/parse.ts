@@ -9,19 +9,14 @@ import { countLines, unionRanges } from "./ranges.ts";
 import { type Format, sniff, sniffAs } from "./detect.ts";
 import { LogFormatError } from "./errors.ts";
 import type { ReaderResult } from "./readers/common.ts";
-import { readMini } from "./readers/mini.ts";
-import { readOpenCode, readOpenCodeJsonl } from "./readers/opencode.ts";
-import { readSweAgent } from "./readers/sweagent.ts";
-import { readOpenHands } from "./readers/openhands.ts";
-import { readGemini } from "./readers/gemini.ts";
-import { readAider } from "./readers/aider.ts";
+import { normalizeNewlines } from "./readers/reader.ts";
 import { bundleLog } from "./bundle.ts";
-import { readBounded } from "../util/fs.ts";
-import { readClaude } from "./readers/claude.ts";
-import { readCodex } from "./readers/codex.ts";
-import { type Jsonl, parseJsonl } from "./readers/jsonl.ts";
+import { logBudget, MAX_LOG_BYTES, readLogText } from "./files.ts";
+import { type JsonlFile, parseJsonl } from "./readers/jsonl.ts";
 import { sessionFiles } from "./session.ts";
 import { dirSource, type TrackedSource } from "./workspace.ts";
+
+export { MAX_LOG_BYTES, normalizeNewlines };
 
 /** A sub-agent file given beside a session log (Claude Code `subagents/`, Codex child rollouts). */
 export interface Companion {
@@ -92,55 +87,28 @@ export async function parseLog(
     format?: Format;
   },
 ): Promise<ReadsResult> {
-  const { format, data: parsed } = opts.format
+  const { format, reader, input } = opts.format
     ? sniffAs(text, opts.file, opts.format)
     : sniff(text, opts.file);
-  const data = normalizeNewlines(parsed);
   // a wrapper per call collects the absolute paths found outside the workspace (see cwdProblem)
   const base = opts.files;
   const files: TrackedSource | undefined = base && Object.assign((p: string) => base(p), {
     outside: new Set<string>(),
   });
-  opts = { ...opts, files };
-  const side = () =>
-    (opts.companions ?? []).map((c) => ({
+  let side: JsonlFile[] | undefined;
+  const companions = () =>
+    side ??= (opts.companions ?? []).map((c) => ({
       file: c.file,
       jsonl: normalizeNewlines(parseJsonl(c.text)),
     }));
   let r: ReaderResult;
   try {
-    switch (format) {
-      case "mini-swe-agent-1":
-      case "mini-swe-agent-1.1":
-        r = await readMini(data, opts, format);
-        break;
-      case "opencode-export":
-        r = await readOpenCode(data, opts);
-        break;
-      case "opencode-jsonl":
-        r = await readOpenCodeJsonl(data as unknown[], opts);
-        break;
-      case "swe-agent":
-        r = await readSweAgent(data, opts);
-        break;
-      case "claude-code":
-        r = await readClaude(data as Jsonl, opts, side());
-        break;
-      case "codex":
-        r = await readCodex(data as Jsonl, opts, side());
-        break;
-      case "openhands-v0":
-      case "openhands-v1":
-        r = await readOpenHands(data, opts, format);
-        break;
-      case "gemini-json":
-      case "gemini-jsonl":
-        r = await readGemini(data, opts, format);
-        break;
-      case "aider-llm-history":
-        r = await readAider(data as string, opts);
-        break;
-    }
+    r = await reader.read(input, format, {
+      file: opts.file,
+      files,
+      cwd: opts.cwd,
+      companions,
+    });
   } catch (e) {
     if (e instanceof LogFormatError) throw e;
     throw new LogFormatError(
@@ -152,43 +120,6 @@ export async function parseLog(
   const cwd = files ? cwdProblem(result.events, files, opts.cwd) : undefined;
   if (cwd) result.problems = [cwd];
   return result;
-}
-
-/**
- * Turns every CRLF in the strings of a parsed log into LF, in place (logs written on Windows, or
- * by a harness that keeps `\r\n`): commands, outputs and file texts then read like any other
- * log. Line numbers do not change (workspace files are read the same way, workspace.ts).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { normalizeNewlines } from "./parse.ts";
- * const v = normalizeNewlines({ m: ["a\r\nb", { c: "x\r\n" }], n: 1 });
- * assert.deepEqual(v, { m: ["a\nb", { c: "x\n" }], n: 1 });
- * ```
- */
-export function normalizeNewlines<T>(value: T): T {
-  const fix = (s: string) => s.includes("\r\n") ? s.replaceAll("\r\n", "\n") : s;
-  if (typeof value === "string") return fix(value) as T;
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const x = v[i];
-        if (typeof x === "string") v[i] = fix(x);
-        else if (x !== null && typeof x === "object") stack.push(x);
-      }
-    } else if (v !== null && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      for (const k in o) {
-        const x = o[k];
-        if (typeof x === "string") o[k] = fix(x);
-        else if (x !== null && typeof x === "object") stack.push(x);
-      }
-    }
-  }
-  return value;
 }
 
 /**
@@ -240,23 +171,6 @@ export function cwdProblem(
     `file under ${root}: the log looks recorded under ${root}; set "cwd": "${root}" in config.json`;
 }
 
-/** Largest log file read: 256 MiB (real logs are a few MB; /dev/zero would never end). */
-export const MAX_LOG_BYTES = 256 * 2 ** 20;
-
-/**
- * Reads a file as text (a regular file of at most {@link MAX_LOG_BYTES}; invalid UTF-8 replaced);
- * a {@link LogFormatError} naming it when unreadable.
- */
-function readText(path: string): string {
-  let bytes: Uint8Array;
-  try {
-    bytes = readBounded(path, MAX_LOG_BYTES);
-  } catch (e) {
-    throw new LogFormatError(path, `cannot read the file: ${e instanceof Error ? e.message : e}`);
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-}
-
 /**
  * Reads a log file, or a session directory (see {@link sessionFiles}: the session log and its
  * sub-agent files); `root` is the workspace directory on disk (never read outside it).
@@ -270,9 +184,10 @@ export async function readLog(
   // are bundled into one text (bundle.ts); Claude Code and Codex keep their sub-agent files apart
   const bundled = await bundleLog(path);
   const session = bundled === undefined ? sessionFiles(path) : { main: path, companions: [] };
-  const text = bundled ?? readText(session.main);
+  const budget = logBudget(path);
+  const text = bundled ?? readLogText(session.main, budget);
   const companions: Companion[] = [];
-  for (const f of session.companions) companions.push({ file: f, text: readText(f) });
+  for (const f of session.companions) companions.push({ file: f, text: readLogText(f, budget) });
   let files: FileSource | undefined;
   if (opts.root !== undefined) {
     try {

@@ -16,6 +16,7 @@ import { basename, dirname, join } from "node:path";
 import { LogFormatError } from "./errors.ts";
 import { obj, str } from "./readers/common.ts";
 import { headValues } from "./readers/jsonl.ts";
+import { readLogHead } from "./files.ts";
 import { codexParentId } from "./readers/codex.ts";
 
 /** Files of a run-log turn or a corpus that are not logs. */
@@ -56,20 +57,9 @@ function subagentFiles(dir: string): string[] {
 
 /** First line of a file (up to 4 MB read), for rollout headers. */
 function firstValues(path: string): unknown[] {
-  try {
-    const f = Deno.openSync(path);
-    try {
-      const buf = new Uint8Array(4 * 1024 * 1024);
-      const n = f.readSync(buf) ?? 0;
-      const text = new TextDecoder("utf-8", { fatal: false }).decode(buf.subarray(0, n));
-      const nl = text.indexOf("\n");
-      return headValues(nl < 0 ? text : text.slice(0, nl), 1);
-    } finally {
-      f.close();
-    }
-  } catch {
-    return [];
-  }
+  const text = readLogHead(path, 4 * 1024 * 1024);
+  const nl = text.indexOf("\n");
+  return headValues(nl < 0 ? text : text.slice(0, nl), 1);
 }
 
 /** `{id, parent}` of a Codex rollout from its first line (either era). */

@@ -7,6 +7,9 @@
  * @module
  */
 import type { FileSource } from "./types.ts";
+import { rangesOf } from "./ranges.ts";
+
+const rangesOfLines = (ns: number[]): [number, number][] => rangesOf(ns);
 
 /**
  * A {@link FileSource} that also collects the absolute paths a {@link TurnWorkspace} over it found
@@ -18,6 +21,52 @@ export interface TrackedSource extends FileSource {
 
 /** At most this many outside paths are collected per log. */
 export const MAX_OUTSIDE = 4096;
+
+/**
+ * One line a tool call or command showed the model: its 1-based number in the file and the text
+ * shown for it (without the harness's number prefix), or `undefined` when the text cannot be told
+ * (a line count or window only). `printed`, when given, is what the line prints as through the
+ * command that showed it (the shell simulation's output line, e.g. `a.py:3:x` for `grep -n`): the
+ * text shown must then be exactly that.
+ */
+export type ShownLine = readonly [n: number, text: string | undefined, printed?: string];
+
+/** What a read is credited with after {@link TurnWorkspace.credit} checked it. */
+export interface Credit {
+  /** The lines credited, as merged ranges. */
+  lines: [number, number][];
+  /** False when some line shown could not be credited. */
+  placed: boolean;
+  /** Why lines were not credited, when some were not. */
+  note?: string;
+}
+
+/** The suffixes harnesses append to a line they cut (Gemini `... [truncated]`, Claude `…`). */
+const CUT_MARK = /\s*(?:\.\.\. \[truncated\]|\[truncated\]|\u2026|\.\.\.)$/;
+
+/**
+ * True when `shown` is what a harness shows of file line `line`: the same text (trailing blanks
+ * and a CR aside), or a prefix of at least 80 characters of a longer line (harnesses cut long
+ * lines: Claude Code `Read` at 2,000 characters, Codex `read_file` at 500, Gemini CLI with
+ * `... [truncated]`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sameLine } from "./workspace.ts";
+ * assert.ok(sameLine("x = 1", "x = 1") && sameLine("x = 1  ", "x = 1") && !sameLine("x = 1", "x = 2"));
+ * const long = "y".repeat(3000);
+ * assert.ok(sameLine(long, "y".repeat(2000)) && sameLine(long, "y".repeat(500) + "... [truncated]"));
+ * assert.ok(!sameLine(long, "y"));
+ * ```
+ */
+export function sameLine(line: string, shown: string): boolean {
+  if (line === shown) return true;
+  const a = line.trimEnd(), b = shown.trimEnd();
+  if (a === b) return true;
+  const cut = b.replace(CUT_MARK, "");
+  return cut.length >= 80 && a.length > cut.length && a.startsWith(cut);
+}
 
 /** Content of a file the agent changed in a way the reader could not reproduce. */
 export const UNKNOWN: unique symbol = Symbol("unknown content");
@@ -46,6 +95,30 @@ export function normalizeRelative(path: string): string | undefined {
     } else out.push(seg);
   }
   return out.join("/");
+}
+
+/**
+ * A Windows absolute path in posix form — drive letter upper-cased, `\` turned into `/`
+ * (`c:\Users\x\proj\a.py`, `C:/Users/x/proj/a.py` and mixed separators all give
+ * `C:/Users/x/proj/a.py`; `\\server\share\a` gives `//server/share/a`; the `\\?\` prefix is
+ * dropped) —, or undefined when `path` is not one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { windowsPath } from "./workspace.ts";
+ * assert.equal(windowsPath("c:\\Users\\x\\proj/src\\a.py"), "C:/Users/x/proj/src/a.py");
+ * assert.equal(windowsPath("\\\\?\\D:\\w\\b.py"), "D:/w/b.py");
+ * assert.equal(windowsPath("/home/x/a.py"), undefined);
+ * assert.equal(windowsPath("C:"), undefined);
+ * ```
+ */
+export function windowsPath(path: string): string | undefined {
+  let p = path.startsWith("\\\\?\\") || path.startsWith("//?/") ? path.slice(4) : path;
+  if (/^[A-Za-z]:[\\/]/.test(p)) {
+    p = p[0].toUpperCase() + p.slice(1);
+  } else if (!/^\\\\[^\\/]/.test(p)) return undefined;
+  return p.replaceAll("\\", "/").replace(/(?<=.)\/{2,}/g, "/");
 }
 
 /**
@@ -80,8 +153,13 @@ export class TurnWorkspace {
     this.#base = base;
     this.#parent = parent;
     this.known = base !== undefined;
-    this.root = root.replace(/\/+$/, "");
+    const win = windowsPath(root);
+    this.#windows = win !== undefined;
+    this.root = (win ?? root).replace(/\/+$/, "");
   }
+
+  /** True when the root is a Windows path (`C:/Users/x/proj`): paths compare case-insensitively. */
+  readonly #windows: boolean;
 
   /**
    * Workspace-relative path of `path` as a command run in `cwd` (workspace-relative directory,
@@ -100,18 +178,25 @@ export class TurnWorkspace {
   #resolve(path: string, cwd: string | undefined): string | undefined {
     if (!path || path.includes("\0")) return undefined;
     if (path.startsWith("~")) return undefined;
-    if (path.startsWith("/")) {
+    // a Windows absolute path (`C:\…`, `c:/…`, `\\server\share`) is absolute, never a name
+    // joined onto the root; under a Windows root, `\` separates relative paths too
+    const win = windowsPath(path);
+    if (win !== undefined || path.startsWith("/")) {
+      const abs = win ?? path;
       const root = this.root;
-      if (path === root) return "";
-      if (!root || !path.startsWith(root + "/")) {
+      const same = (a: string, b: string) =>
+        this.#windows ? a.toLowerCase() === b.toLowerCase() : a === b;
+      if (root && same(abs, root)) return "";
+      if (!root || !same(abs.slice(0, root.length + 1), root + "/")) {
         const seen = (this.#base as TrackedSource | undefined)?.outside;
-        if (seen && seen.size < MAX_OUTSIDE) seen.add(path);
+        if (seen && seen.size < MAX_OUTSIDE) seen.add(abs);
         return undefined;
       }
-      return normalizeRelative(path.slice(root.length + 1));
+      return normalizeRelative(abs.slice(root.length + 1));
     }
     if (cwd === undefined) return undefined;
-    return normalizeRelative(cwd ? `${cwd}/${path}` : path);
+    const rel = this.#windows ? path.replaceAll("\\", "/") : path;
+    return normalizeRelative(cwd ? `${cwd}/${rel}` : rel);
   }
 
   /** Absolute harness path of a workspace-relative path. */
@@ -167,6 +252,58 @@ export class TurnWorkspace {
     const c = this.read(rel);
     if (c === UNKNOWN) return this.#own(rel) !== undefined ? true : undefined;
     return c !== undefined;
+  }
+
+  /**
+   * The lines of a read of `rel` that may be credited: the one check every reader's reads go
+   * through (issue 22, item 8). With the workspace known, a line is credited only when the file
+   * is a regular file inside the workspace (absent, outside, or not a regular file: nothing is),
+   * the line exists (a read clipped to a shorter file credits no line past its end), and the text
+   * shown for it, when known, is the file's line ({@link sameLine}). Without the workspace, or
+   * for a file whose content the reader could not reproduce, the numbers shown are credited as
+   * they are (nothing to check against). Lines not credited make the read unplaced.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { TurnWorkspace } from "./workspace.ts";
+   * const ws = new TurnWorkspace((p) => (p === "a.py" ? "x = 1\ny = 2\n" : undefined), "/r");
+   * assert.deepEqual(ws.credit("a.py", [[1, "x = 1"], [2, "y = 2"]]), { lines: [[1, 2]], placed: true });
+   * const bad = ws.credit("a.py", [[1, "x = 1"], [2, "rm -rf /"], [3, "z"]]);
+   * assert.deepEqual(bad.lines, [[1, 1]]);
+   * assert.ok(!bad.placed && bad.note === "2 of 3 lines shown do not match a.py (2 lines): not credited");
+   * assert.deepEqual(ws.credit("gone.py", [[1, "root:x:0:0"]]).lines, []);
+   * ```
+   */
+  credit(rel: string, shown: readonly ShownLine[]): Credit {
+    const content = this.read(rel);
+    if (content === UNKNOWN) return { lines: rangesOfLines(shown.map(([n]) => n)), placed: true };
+    if (content === undefined) {
+      return shown.length
+        ? {
+          lines: [],
+          placed: false,
+          note: `${rel} is not a regular file in the workspace: nothing credited`,
+        }
+        : { lines: [], placed: true };
+    }
+    const file = this.linesOf(content);
+    const ok: number[] = [];
+    let bad = 0;
+    for (const [n, text, printed] of shown) {
+      const line = n >= 1 && n <= file.length ? file[n - 1] : undefined;
+      const same = text === undefined ||
+        (printed !== undefined ? text === printed : line !== undefined && sameLine(line, text));
+      if (line !== undefined && same) ok.push(n);
+      else bad++;
+    }
+    if (!bad) return { lines: rangesOfLines(ok), placed: true };
+    return {
+      lines: rangesOfLines(ok),
+      placed: false,
+      note: `${bad} of ${shown.length} lines shown do not match ${rel} (${file.length} lines): ` +
+        `not credited`,
+    };
   }
 
   /** Records a write (text, or UNKNOWN when the new content cannot be reproduced). */

@@ -29,6 +29,8 @@ export interface SimulateOptions {
    * Log formats of the non-mini configurations: `opencode` (default: OpenCode exports, as the
    * paper's runs) or `mixed` (each turn's log is an OpenCode export, a Claude Code session — with
    * its `subagents/` files — or a Codex CLI rollout, a third each; mini-SWE-agent runs unchanged).
+   * Those configurations then record the harness `mixed harnesses` (no reader's family: a
+   * configuration naming one harness has its logs of other harnesses refused).
    */
   logs?: "opencode" | "mixed";
 }
@@ -215,15 +217,16 @@ function writeConfig(
   const id = configId(calib);
   const mini = calib.harness === "mini-SWE-agent";
   const cwd = mini ? "/testbed" : undefined;
+  const harness = logs === "mixed" && !mini ? "mixed harnesses" : calib.harness;
   put(
     `runs/${id}/config.json`,
     JSON.stringify(
-      { harness: calib.harness, model: calib.model, memory: calib.memory, ...(cwd ? { cwd } : {}) },
+      { harness, model: calib.model, memory: calib.memory, ...(cwd ? { cwd } : {}) },
       null,
       2,
     ) + "\n",
   );
-  const keys = [calib.harness, calib.model, calib.memory].map(csv).join(",");
+  const keys = [harness, calib.model, calib.memory].map(csv).join(",");
   const base = Date.UTC(2026, 5, 1) + ci * 86400000;
   let count = 0;
   chains.forEach((ch, c) => {

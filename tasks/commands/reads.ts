@@ -5,7 +5,12 @@
  * @module
  */
 import { parseOptions } from "./_args.ts";
-import { type Format, FORMATS, LogFormatError, readLog } from "../../lib/logs/mod.ts";
+import { type Format, FORMATS, LogFormatError, READERS, readLog } from "../../lib/logs/mod.ts";
+
+/** One line per reader: its harness and formats. */
+function readerHelp(): string {
+  return READERS.map((r) => `  ${r.harness}: ${r.formats.join(", ")}`).join("\n");
+}
 
 /** One-line summary. */
 export const summary = "which files and lines an agent run log showed the model (JSON)";
@@ -20,21 +25,12 @@ as JSON,
     "coverage", "meta" }
 paths relative to the workspace root; lines are the lines actually shown to the model.
 
-Formats (detected from the content): mini-SWE-agent v1 (mini-swe-agent-1) and v2
-(mini-swe-agent-1.1), OpenCode \`opencode export\` JSON and \`opencode run --format json\` JSONL,
-SWE-agent .traj, Claude Code session JSONL (claude-code: ~/.claude/projects/<p>/<id>.jsonl,
-1.0.x and 2.x, and \`claude -p --output-format stream-json\`), Codex CLI rollouts (codex:
-~/.codex/sessions/…/rollout-*.jsonl, both eras).
-
-Sub-agents: a Claude Code session's <id>/subagents/agent-*.jsonl, a subagents/ directory beside
-the log, and Codex rollouts beside a rollout-*.jsonl whose parent thread is this session are read
-with it, at the step of the call that started them.
-
-Also read:
-OpenHands V0 (trajectory list, evaluation output.jsonl, events directory) and V1 (SDK events,
-conversation directory with subagents/), Gemini CLI session JSON (<= 0.38) and JSONL (>= 0.39,
-sub-agent sessions in chats/<sessionId>/), Aider --llm-history-file. The log may be a directory
-where the harness writes one (OpenHands). See docs/harnesses.md.
+Formats, detected from the content (docs/harnesses.md has what each reads and refuses):
+${readerHelp()}
+A log of any other format is refused with one line saying what it looks like. Sub-agent files
+are read with their session: a Claude Code session's <id>/subagents/agent-*.jsonl, a subagents/
+directory beside the log, Codex rollouts beside a rollout-*.jsonl whose parent thread is this
+session; the log may be a directory where the harness writes one (OpenHands).
 
 Options:
   --root <dir>   the workspace as it was when the turn began: commands are evaluated against
@@ -42,7 +38,7 @@ Options:
                  counts in the output are used and unplaceable events are marked placed:false
   --cwd <path>   the harness's working directory that is the workspace root (default: what the
                  log says, else /testbed for mini-SWE-agent and SWE-agent)
-  --format NAME  read as this format instead of detecting it (one of ${FORMATS.join(", ")})
+  --format NAME  read as this format (one of the formats above) instead of detecting it
   --compact      one-line JSON
   -h, --help     this text
 

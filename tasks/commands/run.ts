@@ -13,6 +13,7 @@ import {
   agentPreset,
   isAgentPreset,
   type Preset,
+  presetHelp,
 } from "../../lib/protocol/presets.ts";
 
 export const summary =
@@ -58,29 +59,15 @@ as REPOREUSE_<NAME> environment variables:
 Presets (--agent NAME): the harness's own non-interactive command line, given the prompt and run
 in the workspace; after it stops, the session log(s) it wrote — sub-agents included — are copied
 into the turn directory (docs/harnesses.md says where each is found):
-  claude-code  claude -p "<prompt>" --output-format stream-json --verbose
-               --permission-mode bypassPermissions --session-id <uuid>
-               → log.jsonl (+ <uuid>/subagents/) from ~/.claude/projects/
-  codex        codex exec --json --skip-git-repo-check --sandbox workspace-write -C <ws> "<prompt>"
-               → log.jsonl (+ subagents/) from $CODEX_HOME/sessions/ (the rollout whose cwd is
-               the workspace, written during the turn; sub-agents by parent thread id)
-  gemini       gemini -p "<prompt>" --approval-mode yolo --output-format json
-               → log.json / log.jsonl from ~/.gemini/tmp/*/chats/ (sub-agents bundled)
-  opencode     opencode run --format json "<prompt>"  → log.json (opencode export) or log.jsonl
-  openhands    openhands --headless --json --override-with-envs -f <prompt file>, with
-               OPENHANDS_CONVERSATIONS_DIR set per turn → log.json (events + subagents/)
-  aider        aider --message-file <prompt file> --yes-always --no-git --no-auto-commits
-               --llm-history-file <turn dir>/log.llm.history …  → log.llm.history
-  mini         mini -t "<prompt>" --yolo --exit-immediately -o <turn dir>/log.traj.json
+${presetHelp()}
 Model, provider and keys are the harness's own settings (environment, config files); add flags
 with --agent-args, e.g. --agent codex --agent-args '-m gpt-5'.
 
 Options:
   --agent <template|preset>  agent command template, or one of the presets above (required)
   --agent-args <flags>   extra arguments appended to a preset's command line
-  --harness <name>       harness name for config.json (required for a template; a preset's
-                         default: claude-code, codex, gemini-cli, opencode, openhands, aider,
-                         mini-swe-agent)
+  --harness <name>       harness name for config.json (required for a template; a preset
+                         records its reader's harness name, e.g. codex, gemini-cli)
   --model <name>         model name for config.json (required)
   --memory <m>           none | interface | source (default interface)
   --config <name>        directory name under runs/ (default <harness>__<model>__<memory>)

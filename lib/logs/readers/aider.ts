@@ -23,6 +23,8 @@ import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { splitLines, TurnWorkspace } from "../workspace.ts";
 import { type ReaderOptions, type ReaderResult, stripAnsi } from "./common.ts";
+import type { LogReader } from "./reader.ts";
+import { exists } from "./collect.ts";
 
 /** True when a text is an Aider LLM history. */
 export function looksAiderLlmHistory(text: string): boolean {
@@ -192,8 +194,14 @@ function pasted(ctx: Ctx, files: { path: string; text: string }[], tool: string)
       ]);
       continue;
     }
+    const texts = splitLines(f.text.endsWith("\n") ? f.text : f.text + "\n");
+    // a file pasted in the first request shows the workspace's text (checked like every read);
+    // later pastes show the file as aider's edits (not replayed) and its editor model left it
+    const first = ctx.step === 0 && !ctx.current.has(rel);
     ctx.current.set(rel, f.text);
-    const n = splitLines(f.text.endsWith("\n") ? f.text : f.text + "\n").length;
+    const c = first
+      ? ctx.ws.credit(rel, texts.map((t, i) => [i + 1, t]))
+      : { lines: texts.length ? [[1, texts.length]] as [number, number][] : [], placed: true };
     ctx.actions.push([
       makeEvent(
         ctx.step,
@@ -201,8 +209,9 @@ function pasted(ctx: Ctx, files: { path: string; text: string }[], tool: string)
         tool,
         f.path,
         [rel],
-        n ? { [rel]: [[1, n]] } : {},
-        "pasted whole",
+        c.lines.length ? { [rel]: c.lines } : {},
+        c.note ? `pasted whole; ${c.note}` : "pasted whole",
+        c.placed,
       ),
     ]);
   }
@@ -319,3 +328,38 @@ export async function readAider(text: string, opts: ReaderOptions): Promise<Read
   if (stamps.length >= 2) meta.seconds = (Math.max(...stamps) - Math.min(...stamps)) / 1000;
   return { format: "aider-llm-history", actions: ctx.actions, meta };
 }
+
+/** The Aider reader (registry entry). */
+export const reader: LogReader = {
+  name: "aider",
+  harness: "Aider",
+  harnessNames: ["aider"],
+  formats: ["aider-llm-history"],
+  files: ["--llm-history-file <file>"],
+  detect: (input) => looksAiderLlmHistory(input.text) ? "aider-llm-history" : undefined,
+  read: (input, _format, opts) => readAider(input.text, opts),
+  run: {
+    name: "aider",
+    harness: "aider",
+    command:
+      `aider --message-file {prompt_file} --yes-always --no-git --no-auto-commits --no-stream --no-pretty --no-check-update --no-show-model-warnings --llm-history-file {log_dir}/log.llm.history --chat-history-file {scratch}/aider.chat.history.md --input-history-file {scratch}/aider.input.history`,
+    help: `aider --message-file <prompt file> --yes-always --no-git --no-auto-commits
+--llm-history-file <turn dir>/log.llm.history …  → log.llm.history`,
+    env: () => ({}),
+    async collect(c) {
+      return (await exists(`${c.turnDir}/log.llm.history`)) ? ["log.llm.history"] : [];
+    },
+  },
+  doc: {
+    versions:
+      "`--llm-history-file` (`TO LLM` / `LLM RESPONSE` blocks, every line prefixed `SYSTEM`/`USER`/`ASSISTANT`), 2024–2026",
+    read:
+      "files added to the chat and read-only files are **pasted whole** into every request: each distinct pasted text credits its lines 1..n once; the repo map shows excerpt lines (`│`), credited where found in the file (the text last pasted, else the workspace; unplaced without either); `/run` outputs (`I ran this command: … And got this output:`) via the shell analysis",
+    search: "only inside `/run` output",
+    listing: "the repo map's bare file names: a listing of the repository root",
+    refused:
+      "**`.aider.chat.history.md` holds no file text** (only which files were added): it is refused, asking for `--llm-history-file`; the model sees whole files, so Lines are whole files, not the parts it looked at; aider's edits (SEARCH/REPLACE blocks) are not replayed, later pastes show the edited text",
+    log:
+      "`aider --llm-history-file <file>` (aider scripting docs: `--message-file`, `--yes-always`, `--no-auto-commits`). Preset `aider`: `aider --message-file <prompt file> --yes-always --no-git --no-auto-commits --no-stream --no-pretty --no-check-update --no-show-model-warnings --llm-history-file <turn>/log.llm.history …` (no git in the prepared workspace, so no repo map)",
+  },
+};

@@ -31,14 +31,16 @@
  */
 import type { Event, EventKind, LogMeta, Ranges } from "../types.ts";
 import { type EventFields, makeEvent, otherEvent, outsideNote, pathNote } from "../event.ts";
-import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { TurnWorkspace, UNKNOWN } from "../workspace.ts";
+import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyEdit } from "./opencode.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
+import { arr, consecutiveNumbers, consecutiveShown, num, obj, spanSeconds, str } from "./common.ts";
 import { badLineEvent, type Jsonl, type JsonlFile, type JsonlRecord } from "./jsonl.ts";
+import type { LogReader } from "./reader.ts";
+import { hasJsonLine } from "./codex.ts";
+import { copyInto, exists, findFiles, home, PROMPT } from "./collect.ts";
 
 /** Record types that carry no agent action. */
 const QUIET_TYPES = new Set([
@@ -102,6 +104,7 @@ const RUN_TOOLS = new Set([
 
 const UNCHANGED = /^File unchanged since last read\b/;
 const NUMBERED = /^\s*(\d+)(?:\u2192|\t)/;
+const SHOWN = /^\s*(\d+)(?:\u2192|\t)(.*)$/;
 
 /**
  * Line numbers a Read result printed (`     N→` or `N\t`), consecutive from the first one; text
@@ -118,12 +121,6 @@ const NUMBERED = /^\s*(\d+)(?:\u2192|\t)/;
  */
 export function claudeReadNumbers(text: string): number[] {
   return consecutiveNumbers(text, (line) => line.match(NUMBERED));
-}
-
-/** True when numbered line `n` of a Read result is printed empty (`     n→` / `n\t`). */
-function endsEmpty(text: string, n: number): boolean {
-  const re = new RegExp(`(?:^|\\n)\\s*${n}(?:\u2192|\t)(\\n|$)`);
-  return re.test(text);
 }
 
 /** The text of a tool_result `content` (a string, or text parts; images show no text). */
@@ -215,6 +212,8 @@ interface Ctx {
   progress: Map<string, JsonlRecord[]>;
   /** agent id named by progress lines, by the parent's tool_use id. */
   progressAgent: Map<string, string>;
+  /** The parent tool_use ids whose progress copies were read (each is read once). */
+  replayed: Set<string>;
   stamps: number[];
   meta: LogMeta;
 }
@@ -249,18 +248,22 @@ function readEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
   if (UNCHANGED.test(text.trim())) {
     return ev(call, "read", [rel], {}, "file unchanged since last read: nothing new shown");
   }
-  let nums = claudeReadNumbers(text);
+  let shown = consecutiveShown(text, (line) => line.match(SHOWN));
   const content = ctx.ws.read(rel);
-  if (typeof content === "string") {
-    const n = ctx.ws.linesOf(content).length;
-    nums = nums.filter((x) => x <= Math.max(n, 1));
-  } else if (nums.length && endsEmpty(text, nums[nums.length - 1])) {
+  if (typeof content !== "string" && shown.length && shown[shown.length - 1][1] === "") {
     // the file's final newline is printed as one more, empty, numbered line: when the read ran
     // to the end of the file (fewer lines than its limit) that line is not a line of the file
+    // (with the file known, the content check below drops it)
     const limit = num(call.input.limit) ?? 2000;
-    if (nums.length < limit && nums.length > 1) nums = nums.slice(0, -1);
+    if (shown.length < limit && shown.length > 1) shown = shown.slice(0, -1);
   }
-  if (!nums.length) {
+  if (typeof content === "string" && shown.length) {
+    // the same past the end of a known file: an empty line after its last is that newline
+    const n = ctx.ws.linesOf(content).length;
+    const [x, t] = shown[shown.length - 1];
+    if (x === n + 1 && t === "" && shown.length > 1) shown = shown.slice(0, -1);
+  }
+  if (!shown.length) {
     const why = /shorter than the provided offset/.test(text)
       ? "offset past the end of the file: nothing shown"
       : /\.ipynb$/.test(rel)
@@ -268,10 +271,11 @@ function readEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
       : "no numbered lines shown";
     return ev(call, "read", [rel], {}, why);
   }
-  if (typeof content === "string" && content === "" && nums.length === 1) {
+  if (typeof content === "string" && content === "" && shown.length === 1 && shown[0][1] === "") {
     return ev(call, "read", [rel], {}, "empty file");
   }
-  return ev(call, "read", [rel], { [rel]: rangesOf(nums) });
+  const c = ctx.ws.credit(rel, shown);
+  return ev(call, "read", [rel], c.lines.length ? { [rel]: c.lines } : {}, c.note, c.placed);
 }
 
 /** Lines a content-mode Grep printed: `path:N:` / `path-N-` (several files) or `N:` (one file). */
@@ -291,10 +295,10 @@ function grepEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
       /\.[A-Za-z0-9]+$/.test(str(call.input.path)!)
     ? op.paths[0]
     : undefined);
-  const got = new Map<string, number[]>();
-  const add = (f: string, n: number) => {
+  const got = new Map<string, ShownLine[]>();
+  const add = (f: string, n: number, text?: string) => {
     const l = got.get(f) ?? [];
-    l.push(n);
+    l.push([n, text]);
     got.set(f, l);
   };
   const unnumbered: [string, string][] = [];
@@ -308,7 +312,7 @@ function grepEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
       const p = line.slice(0, m.index);
       const rel = p ? ctx.ws.resolve(p, call.cwd) : undefined;
       if (rel !== undefined && rel !== "" && ctx.ws.exists(rel) !== false) {
-        add(rel, Number(m[2]));
+        add(rel, Number(m[2]), line.slice(m.index + m[0].length));
         placed = true;
         break;
       }
@@ -322,7 +326,7 @@ function grepEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
     if (placed) continue;
     const one = line.match(/^(\d+)[:-]/);
     if (one && singleGuess) {
-      add(singleGuess, Number(one[1]));
+      add(singleGuess, Number(one[1]), line.slice(one[0].length));
       continue;
     }
     // harness notices (pagination, totals) are not matches
@@ -348,12 +352,19 @@ function grepEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
     }
     const lines = ctx.ws.linesOf(content);
     const at = lines.reduce<number[]>((a, l, i) => (l === t ? [...a, i + 1] : a), []);
-    if (at.length === 1) add(f, at[0]);
+    if (at.length === 1) add(f, at[0], t);
     else if (at.length > 1) placed = false;
   }
   if (!placed) notes.push("some matched lines carry no numbers and could not be placed");
   const r: Ranges = {};
-  for (const [f, ns] of got) r[f] = rangesOf(ns);
+  for (const [f, shown] of got) {
+    const c = ctx.ws.credit(f, shown);
+    if (c.lines.length) r[f] = c.lines;
+    if (!c.placed) {
+      placed = false;
+      if (c.note) notes.push(c.note);
+    }
+  }
   return ev(call, "search", op.paths, r, notes.join("; ") || undefined, placed);
 }
 
@@ -381,6 +392,10 @@ function writeEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event
       : UNKNOWN;
     for (const e of edits) {
       if (c === UNKNOWN) break;
+      // Claude Code refuses an empty old_string on a file that has content (it creates files
+      // only), and an edit whose old and new strings are the same: nothing changes
+      if (str(e.old_string) === str(e.new_string)) continue;
+      if ((str(e.old_string) ?? "") === "" && c !== "") continue;
       const r = applyEdit(
         c,
         str(e.old_string) ?? "",
@@ -429,10 +444,17 @@ function attachmentRead(ctx: Ctx, o: Json, step: number): Event | undefined {
   if (n === undefined || n < 1 || typeof f?.content !== "string") {
     return ev(call, "read", [rel], {}, "attached file without its text: nothing shown");
   }
-  let end = start + n - 1;
-  const content = ctx.ws.read(rel);
-  if (typeof content === "string") end = Math.min(end, ctx.ws.linesOf(content).length);
-  return ev(call, "read", [rel], end >= start ? { [rel]: [[start, end]] } : {}, "attached file");
+  const text = splitLines(f.content).slice(0, n);
+  const shown: ShownLine[] = Array.from({ length: n }, (_, i) => [start + i, text[i]]);
+  const c = ctx.ws.credit(rel, shown);
+  return ev(
+    call,
+    "read",
+    [rel],
+    c.lines.length ? { [rel]: c.lines } : {},
+    c.note ? `attached file; ${c.note}` : "attached file",
+    c.placed,
+  );
 }
 
 /** The sub-agent id a Task/Agent result names. */
@@ -501,13 +523,16 @@ async function handle(
       if (sub && id !== undefined && !ctx.used.has(id)) {
         ctx.used.add(id);
         await transcript(ctx, sub.jsonl, sub.file, call.step);
-      } else if (!sub && ctx.progress.has(call.id)) {
-        // the sub-agent's own file is missing: its messages as the parent's progress lines copied them
+      } else if (!sub && ctx.progress.has(call.id) && !ctx.replayed.has(call.id)) {
+        // the sub-agent's own file is missing: its messages as the parent's progress lines copied
+        // them — once (copies that repeat their own Task call would replay it forever)
+        ctx.replayed.add(call.id);
         await transcript(
           ctx,
           { records: ctx.progress.get(call.id)!, bad: [] },
           `${call.file} (progress copies)`,
           call.step,
+          call.id,
         );
       }
       return;
@@ -530,6 +555,8 @@ async function transcript(
   jsonl: Jsonl,
   file: string,
   fixedStep?: number,
+  /** The call whose progress copies these are (a copy of the call itself is not a call). */
+  own?: string,
 ): Promise<void> {
   const calls = new Map<string, Call>();
   const cwdOf = (o: Json): string | undefined => {
@@ -557,7 +584,7 @@ async function transcript(
         const block = obj(b);
         if (!block || str(block.type) !== "tool_use") continue;
         const id = str(block.id) ?? `${file}:${rec.line}`;
-        if (calls.has(id)) continue;
+        if (calls.has(id) || id === own) continue;
         calls.set(id, {
           id,
           name: str(block.name) ?? "?",
@@ -605,6 +632,7 @@ async function transcript(
         const block = obj(b);
         if (!block || str(block.type) !== "tool_result") continue;
         const id = str(block.tool_use_id) ?? "";
+        if (id === own) continue; // a copy of the calling Task's own result
         const call = calls.get(id);
         if (!call || done.has(id)) {
           ctx.actions.push([
@@ -708,6 +736,7 @@ export async function readClaude(
     used: new Set(),
     progress: new Map(),
     progressAgent: new Map(),
+    replayed: new Set(),
     stamps: [],
     meta: {},
   };
@@ -725,3 +754,116 @@ export async function readClaude(
   }
   return { format: "claude-code", actions: ctx.actions, meta };
 }
+
+/** Record types of Claude Code transcripts (and `--output-format stream-json`). */
+const RECORD_TYPES = new Set([
+  "user",
+  "assistant",
+  "system",
+  "summary",
+  "progress",
+  "file-history-snapshot",
+  "queue-operation",
+  "last-prompt",
+  "attachment",
+  "permission-mode",
+  "result",
+  ...QUIET_TYPES,
+]);
+
+/**
+ * True when the first values of a JSONL text are Claude Code lines: a transcript line (its
+ * `sessionId`/`uuid` threading) or a stream-json line (`session_id` with `uuid`, or the init
+ * line's `tools` / `claude_code_version`), and no line of another harness that looks alike —
+ * Cursor's stream-json (`tool_call`, `thinking` lines, no `uuid`), Qwen Code's tree JSONL (Gemini
+ * `parts`, `tool_result` records), Gemini CLI sessions (`projectHash`), Codex (`payload`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isClaudeSession } from "./claude.ts";
+ * assert.ok(isClaudeSession([{ type: "user", sessionId: "s", uuid: "u", message: { content: "hi" } }]));
+ * const cursor = { type: "system", subtype: "init", session_id: "s", cwd: "/r", model: "m" };
+ * assert.ok(!isClaudeSession([cursor, { type: "tool_call", subtype: "started", session_id: "s" }]));
+ * ```
+ */
+export function isClaudeSession(values: unknown[]): boolean {
+  let own = false;
+  for (const v of values) {
+    const o = obj(v);
+    if (!o) continue;
+    const type = str(o.type);
+    if (!type) return false;
+    if ("projectHash" in o || "payload" in o || "systemPayload" in o) return false;
+    const msg = obj(o.message);
+    if (msg && "parts" in msg) return false;
+    const threaded = "sessionId" in o || "uuid" in o || "leafUuid" in o || "isSidechain" in o ||
+      "parentUuid" in o;
+    // a record type the reader does not know is Claude's only on a threaded transcript line
+    if (!RECORD_TYPES.has(type) && !("sessionId" in o && "uuid" in o)) return false;
+    if (threaded) own = true;
+    else if (
+      "session_id" in o && (Array.isArray(o.tools) || str(o.claude_code_version) !== undefined)
+    ) own = true;
+  }
+  return own;
+}
+
+/** Claude Code's project directory name for a working directory (`/`, `.`, `:`, `\\` → `-`). */
+export function claudeProjectDir(cwd: string): string {
+  return cwd.replace(/[/.:\\]/g, "-");
+}
+
+/** The Claude Code reader (registry entry). */
+export const reader: LogReader = {
+  name: "claude-code",
+  harness: "Claude Code",
+  harnessNames: ["claudecode", "claude"],
+  formats: ["claude-code"],
+  files: ["~/.claude/projects/<project>/<sessionId>.jsonl", "<sessionId>/subagents/agent-*.jsonl"],
+  detect: (input) => isClaudeSession(input.head()) ? "claude-code" : undefined,
+  accepts: hasJsonLine,
+  read: (input, _format, opts) => readClaude(input.jsonl(), opts, opts.companions()),
+  run: {
+    name: "claude-code",
+    harness: "claude-code",
+    command:
+      `claude -p ${PROMPT} --output-format stream-json --verbose --permission-mode bypassPermissions --session-id {session_id}`,
+    help: `claude -p "<prompt>" --output-format stream-json --verbose
+--permission-mode bypassPermissions --session-id <uuid>
+→ log.jsonl (+ <uuid>/subagents/) from ~/.claude/projects/`,
+    env: () => ({}),
+    async collect(c) {
+      const base = `${c.env.CLAUDE_CONFIG_DIR ?? `${home(c.env)}/.claude`}/projects`;
+      let main = `${base}/${claudeProjectDir(c.workspace)}/${c.sessionId}.jsonl`;
+      if (!(await exists(main))) {
+        // another project-directory spelling: find the session by its id
+        const found = await findFiles(base, new RegExp(`^${c.sessionId}\\.jsonl$`), 1);
+        if (!found.length) return [];
+        main = found[0];
+      }
+      const out = ["log.jsonl"];
+      await copyInto(main, c.turnDir, "log.jsonl");
+      // sub-agents (2.1.x): <sessionId>/subagents/agent-*.jsonl (+ .meta.json) beside the session
+      const subDir = `${main.slice(0, -".jsonl".length)}/subagents`;
+      for (const f of await findFiles(subDir, /\.(jsonl|json)$/, 0)) {
+        const rel = `${c.sessionId}/subagents/${f.slice(subDir.length + 1)}`;
+        await copyInto(f, c.turnDir, rel);
+        out.push(rel);
+      }
+      return out;
+    },
+  },
+  doc: {
+    versions:
+      "session JSONL (1.0.x and 2.x), `Read` results with both line-prefix eras (`N→`, `N\\t`), sub-agents inline (`isSidechain`) and in `<sessionId>/subagents/agent-*.jsonl` (reader: see `lib/logs/readers/` and docs/run-logs.md)",
+    read:
+      '`Read` (offset/limit; the "unchanged since last read" stub shows nothing new), `NotebookRead`, `Bash` via the shell analysis',
+    search: "`Grep` (content / files_with_matches / count), `Bash`",
+    listing: "`Glob`, `LS`, `Bash`",
+    refused:
+      "`<persisted-output>` previews show only their preview; what a sub-agent summarised back to the parent is not a file view",
+    log:
+      '`~/.claude/projects/<cwd with / . : \\ → ->/<sessionId>.jsonl`. Preset `claude-code`: `claude -p "<prompt>" --output-format stream-json --verbose --permission-mode bypassPermissions --session-id <uuid>` (Claude Code headless docs: `-p/--print`, `--output-format`, `--verbose`, `--permission-mode`); copies `<uuid>.jsonl` → `log.jsonl` and `<uuid>/subagents/` beside it',
+  },
+};

@@ -24,14 +24,15 @@
  */
 import type { Event, EventKind, LogMeta } from "../types.ts";
 import { type EventFields, makeEvent, otherEvent, pathNote } from "../event.ts";
-import { rangesOf } from "../ranges.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
+import { arr, consecutiveNumbers, consecutiveShown, num, obj, spanSeconds, str } from "./common.ts";
 import { badLineEvent, type Jsonl, type JsonlFile } from "./jsonl.ts";
+import type { LogInput, LogReader } from "./reader.ts";
+import { copyInto, findFiles, head, home, PROMPT, since } from "./collect.ts";
 
 const ENVELOPE_TYPES = new Set([
   "session_meta",
@@ -352,16 +353,14 @@ async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
       ]);
       return;
     }
-    let nums = codexReadNumbers(text);
-    const content = ctx.ws.read(rel);
-    if (typeof content === "string") {
-      const n = ctx.ws.linesOf(content).length;
-      nums = nums.filter((x) => x <= n);
+    const shown = consecutiveShown(text, (line) => line.match(/^L(\d+): ?(.*)$/));
+    if (!shown.length) {
+      ctx.actions.push([ev(call, "read", [rel], {}, "no numbered lines shown")]);
+      return;
     }
+    const c = ctx.ws.credit(rel, shown);
     ctx.actions.push([
-      nums.length
-        ? ev(call, "read", [rel], { [rel]: rangesOf(nums) })
-        : ev(call, "read", [rel], {}, "no numbered lines shown"),
+      ev(call, "read", [rel], c.lines.length ? { [rel]: c.lines } : {}, c.note, c.placed),
     ]);
     return;
   }
@@ -567,3 +566,118 @@ export async function readCodex(
   if (s !== undefined) m.seconds = s;
   return { format: "codex", actions: ctx.actions, meta: m };
 }
+
+const ENVELOPE = new Set(["session_meta", "turn_context", "response_item", "event_msg"]);
+
+/**
+ * True when the first values of a JSONL text are a Codex CLI rollout: the `{timestamp, type,
+ * payload}` envelope, or (before September 2025) a bare session header followed by state
+ * markers or bare response items.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isCodexRollout } from "./codex.ts";
+ * assert.ok(isCodexRollout([{ timestamp: "t", type: "session_meta", payload: { id: "x" } }]));
+ * assert.ok(isCodexRollout([{ id: "x", timestamp: "t", instructions: null }]));
+ * assert.ok(!isCodexRollout([{ type: "thread.started", thread_id: "x" }]));
+ * ```
+ */
+export function isCodexRollout(values: unknown[]): boolean {
+  const first = obj(values[0]);
+  if (!first) return false;
+  const t = str(first.type);
+  if (t && ENVELOPE.has(t) && obj(first.payload)) return true;
+  // pre-envelope: a bare session header, then state markers or bare response items
+  if (t === undefined && str(first.id) !== undefined && str(first.timestamp) !== undefined) {
+    const second = obj(values[1]);
+    return ("instructions" in first || "git" in first) ||
+      (!!second && (str(second.record_type) !== undefined ||
+        ["message", "function_call", "reasoning"].includes(str(second.type) ?? "")));
+  }
+  return false;
+}
+
+/** The `session_meta` payload of a Codex rollout file (enveloped or bare first line). */
+async function rolloutMeta(path: string): Promise<Record<string, unknown> | undefined> {
+  const first = (await head(path)).split("\n")[0];
+  try {
+    const o = JSON.parse(first);
+    return o?.type === "session_meta" ? o.payload : o;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a text has at least one JSON line (what `--format` needs of a session format). */
+export function hasJsonLine(input: LogInput): boolean {
+  return input.head(1).length > 0 || input.jsonl().records.length > 0;
+}
+
+/** The Codex CLI reader (registry entry). */
+export const reader: LogReader = {
+  name: "codex",
+  harness: "Codex CLI",
+  harnessNames: ["codex"],
+  formats: ["codex"],
+  files: ["$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl"],
+  detect: (input) => isCodexRollout(input.head(2)) ? "codex" : undefined,
+  accepts: hasJsonLine,
+  read: (input, _format, opts) => readCodex(input.jsonl(), opts, opts.companions()),
+  run: {
+    name: "codex",
+    harness: "codex",
+    command:
+      `codex exec --json --skip-git-repo-check --sandbox workspace-write -C {workspace} ${PROMPT}`,
+    help: `codex exec --json --skip-git-repo-check --sandbox workspace-write -C <ws> "<prompt>"
+→ log.jsonl (+ subagents/) from $CODEX_HOME/sessions/ (the rollout whose cwd is
+the workspace, written during the turn; sub-agents by parent thread id)`,
+    env: () => ({}),
+    async collect(c) {
+      const root = `${c.env.CODEX_HOME ?? `${home(c.env)}/.codex`}/sessions`;
+      const fresh = await since(await findFiles(root, /^rollout-.*\.jsonl$/), c.startedMs);
+      const metas: { file: string; id?: string; parent?: string; cwd?: string }[] = [];
+      for (const f of fresh) {
+        const m = await rolloutMeta(f);
+        if (!m) continue;
+        metas.push({
+          file: f,
+          id: typeof m.id === "string" ? m.id : undefined,
+          parent: str(obj(obj(obj(m.source)?.subagent)?.thread_spawn)?.parent_thread_id),
+          cwd: typeof m.cwd === "string" ? m.cwd : undefined,
+        });
+      }
+      const main = metas.find((m) => !m.parent && (m.cwd === c.workspace || m.cwd === undefined));
+      if (!main) return [];
+      await copyInto(main.file, c.turnDir, "log.jsonl");
+      const out = ["log.jsonl"];
+      // sub-agent rollouts: linked by their parent thread id (any depth)
+      const ids = new Set([main.id]);
+      let grew = true;
+      while (grew) {
+        grew = false;
+        for (const m of metas) {
+          if (m.parent && ids.has(m.parent) && !ids.has(m.id)) {
+            ids.add(m.id);
+            const rel = `subagents/${m.file.slice(m.file.lastIndexOf("/") + 1)}`;
+            await copyInto(m.file, c.turnDir, rel);
+            out.push(rel);
+            grew = true;
+          }
+        }
+      }
+      return out;
+    },
+  },
+  doc: {
+    versions:
+      "rollout JSONL: `{timestamp, type, payload}` envelope and the older pre-envelope files; `exec_command`, `shell`, `shell_command`, experimental `read_file` (`L12:`) (reader: see `lib/logs/readers/`)",
+    read: "shell commands (the default tool set has no read tool), `read_file`",
+    search: "`rg`/`grep` in the shell",
+    listing: "`ls`, `find`, `rg --files`",
+    refused:
+      "`…N tokens truncated…` hides the middle of an output (only the lines shown count); the `codex exec --json` event stream printed on stdout is not the rollout and is refused (read the rollout)",
+    log:
+      '`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (default `~/.codex`). Preset `codex`: `codex exec --json --skip-git-repo-check --sandbox workspace-write -C <workspace> "<prompt>"` (OpenAI Codex non-interactive docs); copies the rollout written during the turn whose `session_meta.cwd` is the workspace → `log.jsonl`, and sub-agent rollouts (linked by `parent_thread_id`) → `subagents/`',
+  },
+};

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Event, FileSource, LogMeta } from "../types.ts";
+import type { ShownLine } from "../workspace.ts";
 
 /** Options every reader gets. */
 export interface ReaderOptions {
@@ -112,6 +113,36 @@ export function consecutiveNumbers(
     const n = Number(m[1]);
     if (expect !== undefined && n !== expect) continue;
     out.push(n);
+    expect = n + 1;
+  }
+  return out;
+}
+
+/**
+ * The lines a tool printed with their numbers, in order, as {@link ShownLine}s: `match` finds the
+ * number (group 1) and the line's text (group 2, when the pattern has one); numbers must run
+ * consecutively from the first one found, as in {@link consecutiveNumbers}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { consecutiveShown } from "./common.ts";
+ * const text = "L3: a\nL4: b\nL9: stray\nL5: c\n(end)";
+ * assert.deepEqual(consecutiveShown(text, (l) => l.match(/^L(\d+): (.*)$/)), [[3, "a"], [4, "b"], [5, "c"]]);
+ * ```
+ */
+export function consecutiveShown(
+  text: string,
+  match: (line: string) => RegExpMatchArray | null,
+): ShownLine[] {
+  const out: ShownLine[] = [];
+  let expect: number | undefined;
+  for (const line of text.split("\n")) {
+    const m = match(line);
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (expect !== undefined && n !== expect) continue;
+    out.push([n, m[2]]);
     expect = n + 1;
   }
   return out;

@@ -20,12 +20,14 @@
  */
 import type { Event, LogMeta, Ranges } from "../types.ts";
 import { outsideNote, pathNote, toolEvent } from "../event.ts";
-import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
+import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, num, obj, str, stripAnsi } from "./common.ts";
+import { type LogReader, NOT_JSON } from "./reader.ts";
+import { copyInto, findFiles, head, home, PROMPT, sha256Hex, since, writeInto } from "./collect.ts";
+import { bundleLog } from "../bundle.ts";
 
 /** The bundle `readLog` builds when sub-agent session files sit next to a session. */
 export const GEMINI_BUNDLE_KEY = "gemini_session_bundle";
@@ -171,22 +173,39 @@ function readFile(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
     return toolEvent(ctx.step, "read", tool, args, [], {}, `no text shown (${r})`);
   }
   const header = text.match(SHOWING);
-  const content = ctx.ws.read(r);
-  const len = typeof content === "string" ? splitLines(content).length : undefined;
   let start: number, end: number;
-  if (header) [start, end] = [Number(header[1]), Number(header[2])];
-  else {
+  let body: string[] | undefined;
+  if (header) {
+    [start, end] = [Number(header[1]), Number(header[2])];
+    const mark = text.indexOf(CONTENT_MARK);
+    if (mark >= 0) body = splitLines(text.slice(mark + CONTENT_MARK.length));
+  } else {
     // no header: the whole file, or the window asked for (start_line, or 0-based offset)
-    const body = text.replace(/\n$/, "");
-    const shown = body === "" ? 0 : body.split("\n").length;
+    body = splitLines(text.replace(/\n$/, "") + "\n");
+    if (text.replace(/\n$/, "") === "") body = [];
     const sl = num(args.start_line), off = num(args.offset);
     start = sl ?? (off !== undefined ? off + 1 : 1);
-    end = start + shown - 1;
+    end = start + body.length - 1;
   }
-  if (len !== undefined) end = Math.min(end, len);
   start = Math.max(1, start);
   if (end < start) return toolEvent(ctx.step, "read", tool, args, [r], {}, `nothing shown (${r})`);
-  return toolEvent(ctx.step, "read", tool, args, [r], { [r]: [[start, end]] });
+  const shown = windowLines(start, end, body);
+  const c = ctx.ws.credit(r, shown);
+  const lines = c.lines.length ? { [r]: c.lines } : {};
+  return toolEvent(ctx.step, "read", tool, args, [r], lines, c.note, c.placed);
+}
+
+/** The text Gemini CLI puts before a cut file's content. */
+const CONTENT_MARK = "--- FILE CONTENT (truncated) ---\n";
+
+/**
+ * Lines `start`…`end` as shown: the text of each from `body` in order (undefined past its end:
+ * the record keeps at most 50 KB of a tool's output, the model saw it all).
+ */
+function windowLines(start: number, end: number, body: string[] | undefined): ShownLine[] {
+  const out: ShownLine[] = [];
+  for (let n = start; n <= end; n++) out.push([n, body?.[n - start]]);
+  return out;
 }
 
 /** `read_many_files`: `--- <path> ---` blocks, each showing its file from line 1. */
@@ -197,6 +216,8 @@ function readMany(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
   const lines: Ranges = {};
   const paths: string[] = [];
   const outside: string[] = [];
+  const notes: string[] = [];
+  let placed = true;
   const blocks = text.split(/^--- (.+?) ---$/m);
   for (let i = 1; i + 1 < blocks.length; i += 2) {
     const name = blocks[i].trim();
@@ -208,13 +229,23 @@ function readMany(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
     }
     const body = blocks[i + 1].replace(/^\n\n?/, "").replace(/\n+$/, "");
     const head = body.match(SHOWING);
-    let start = 1, end = body === "" ? 0 : body.split("\n").length;
-    if (head) [start, end] = [Number(head[1]), Number(head[2])];
-    const content = ctx.ws.read(r);
-    if (typeof content === "string") end = Math.min(end, splitLines(content).length);
+    let texts: string[] | undefined = body === "" ? [] : body.split("\n");
+    let start = 1, end = texts.length;
+    if (head) {
+      [start, end] = [Number(head[1]), Number(head[2])];
+      const mark = body.indexOf(CONTENT_MARK);
+      texts = mark < 0 ? undefined : splitLines(body.slice(mark + CONTENT_MARK.length));
+    }
     paths.push(r);
-    if (end >= start) lines[r] = [[start, end]];
+    if (end < start) continue;
+    const c = ctx.ws.credit(r, windowLines(start, end, texts));
+    if (c.lines.length) lines[r] = c.lines;
+    if (!c.placed) {
+      placed = false;
+      if (c.note) notes.push(c.note);
+    }
   }
+  if (outside.length) notes.unshift(outsideNote(outside));
   return toolEvent(
     ctx.step,
     "read",
@@ -222,7 +253,8 @@ function readMany(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
     args,
     paths,
     lines,
-    outside.length ? outsideNote(outside) : undefined,
+    notes.join("; ") || undefined,
+    placed,
   );
 }
 
@@ -243,7 +275,7 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
     ? typeof content0 === "string"
     : /\.[A-Za-z0-9]+$/.test(dir) || undefined;
   const base = dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : "";
-  const found = new Map<string, number[]>();
+  const found = new Map<string, ShownLine[]>();
   let current: string | undefined;
   for (const l of text.split("\n")) {
     const f = l.match(/^File: (.+)$/);
@@ -259,21 +291,34 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
       if (r !== undefined && !found.has(r)) found.set(r, []);
       continue;
     }
-    const m = l.match(/^L(\d+)[:-]/);
-    if (m && current !== undefined) found.get(current)!.push(Number(m[1]));
+    const m = l.match(/^L(\d+)[:-] ?(.*)$/);
+    if (m && current !== undefined) found.get(current)!.push([Number(m[1]), m[2]]);
     else if (args.names_only === true && l.trim() && !/^Found \d+/.test(l) && l !== "---") {
       const r = rel(ctx, l.trim(), isFile ? base : dir);
       if (r !== undefined && !found.has(r)) found.set(r, []);
     }
   }
   const lines: Ranges = {};
-  for (const [f, ns] of found) {
-    const content = ctx.ws.read(f);
-    const len = typeof content === "string" ? splitLines(content).length : Infinity;
-    const rs = rangesOf(ns.filter((n) => n <= len));
-    if (rs.length) lines[f] = rs;
+  const notes: string[] = [];
+  let placed = true;
+  for (const [f, shown] of found) {
+    const c = ctx.ws.credit(f, shown);
+    if (c.lines.length) lines[f] = c.lines;
+    if (!c.placed) {
+      placed = false;
+      if (c.note) notes.push(c.note);
+    }
   }
-  return toolEvent(ctx.step, "search", tool, args, operand, lines);
+  return toolEvent(
+    ctx.step,
+    "search",
+    tool,
+    args,
+    operand,
+    lines,
+    notes.join("; ") || undefined,
+    placed,
+  );
 }
 
 function listEvent(ctx: Ctx, tool: string, args: Json, failed: boolean): Event {
@@ -558,3 +603,71 @@ export async function readGemini(
   if (Number.isFinite(a) && Number.isFinite(b) && b >= a) meta.seconds = (b - a) / 1000;
   return { format, actions: ctx.actions, meta };
 }
+
+/** The Gemini CLI reader (registry entry). */
+export const reader: LogReader = {
+  name: "gemini-cli",
+  harness: "Gemini CLI",
+  harnessNames: ["geminicli", "gemini"],
+  formats: ["gemini-json", "gemini-jsonl"],
+  files: [
+    "~/.gemini/tmp/<project>/chats/session-<ts>-<id8>.json",
+    "~/.gemini/tmp/<project>/chats/session-<ts>-<id8>.jsonl",
+  ],
+  detect(input) {
+    const v = input.json();
+    const b = obj(obj(v)?.[GEMINI_BUNDLE_KEY]);
+    if (b) return Array.isArray(b.main) ? "gemini-jsonl" : "gemini-json";
+    if (v !== NOT_JSON && isGeminiRecord(v)) return "gemini-json";
+    return isGeminiJsonlHead(input.head(1)[0]) ? "gemini-jsonl" : undefined;
+  },
+  read(input, format, opts) {
+    const v = input.json();
+    const data = format === "gemini-jsonl" && !obj(obj(v)?.[GEMINI_BUNDLE_KEY])
+      ? input.values("a JSONL log")
+      : v;
+    return readGemini(data, opts, format);
+  },
+  run: {
+    name: "gemini",
+    harness: "gemini-cli",
+    command: `gemini -p ${PROMPT} --approval-mode yolo --output-format json`,
+    help: `gemini -p "<prompt>" --approval-mode yolo --output-format json
+→ log.json / log.jsonl from ~/.gemini/tmp/*/chats/ (sub-agents bundled)`,
+    env: () => ({}),
+    async collect(c) {
+      const tmp = `${home(c.env)}/.gemini/tmp`;
+      const fresh = await since(await findFiles(tmp, /^session-.*\.jsonl?$/, 3), c.startedMs);
+      if (!fresh.length) return [];
+      // this workspace's session: its project hash (sha256 of the root) or the path in the text
+      const hash = await sha256Hex(c.workspace);
+      const mine: string[] = [];
+      for (const f of fresh) {
+        const t = await head(f);
+        if (t.includes(hash) || t.includes(c.workspace)) mine.push(f);
+      }
+      const pick = (mine.length ? mine : fresh).sort()[0];
+      const bundled = await bundleLog(pick);
+      if (bundled !== undefined) {
+        await writeInto(c.turnDir, "log.json", bundled);
+        return ["log.json"];
+      }
+      const name = pick.endsWith(".jsonl") ? "log.jsonl" : "log.json";
+      await copyInto(pick, c.turnDir, name);
+      return [name];
+    },
+  },
+  doc: {
+    versions:
+      "session JSON `chats/session-<ts>-<id8>.json` (≤ v0.38) and JSONL (≥ v0.39: metadata line, re-appended messages — last copy wins —, `$set`, `$rewindTo`); sub-agent sessions `chats/<sessionId>/*.jsonl` (read at the step of the agent call); `read_file` `absolute_path` + 0-based `offset`/`limit` (≤ v0.13), `file_path` (v0.14), 1-based `start_line`/`end_line` (≥ v0.31)",
+    read:
+      "`read_file`: the `Showing lines A-B of N` header when present, else the whole file (or the requested window); `read_many_files` (`--- <path> ---` blocks); `run_shell_command` via the shell analysis (`Output:` section; the ≤ v0.26 `Command:`/`Directory:` lines dropped)",
+    search:
+      "`grep_search` (`search_file_content` before PR #18003): `File: <path>` relative to the searched directory and `L12:` / `L12-` lines",
+    listing: "`glob`, `list_directory`",
+    refused:
+      "`read_file` prints no line numbers, so a whole-file read without a header is placed from line 1; lines cut with `... [truncated]` still count as shown; the workspace root is taken from `directories`, the session context, a relative path seen absolute in a result, or the common directory of absolute paths — give `--cwd` when none applies. Not read yet (refused, saying so): `/chat share` exports and `/chat save` checkpoints (the API `Content[]`), `--output-format json` (holds no tool calls) and `stream-json`",
+    log:
+      '`~/.gemini/tmp/<project>/chats/`. Preset `gemini`: `gemini -p "<prompt>" --approval-mode yolo --output-format json` (Gemini CLI headless docs: `-p/--prompt`, `--approval-mode`); the session written during the turn for this workspace (project hash or path) → `log.json` / `log.jsonl`, with its sub-agent sessions bundled into `log.json`',
+  },
+};

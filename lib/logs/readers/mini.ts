@@ -16,6 +16,8 @@ import { TurnWorkspace } from "../workspace.ts";
 import { LogFormatError } from "../errors.ts";
 import type { ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, contentText, num, obj, spanSeconds, str } from "./common.ts";
+import { type LogReader, NOT_JSON } from "./reader.ts";
+import { exists, PROMPT } from "./collect.ts";
 
 /** mini's cut: outputs of this many characters or more show head and tail only. */
 export const MINI_LIMIT = 10000;
@@ -207,3 +209,101 @@ export function looksV2(messages: unknown[]): boolean {
     Array.isArray(obj(obj(m)?.extra)?.actions) || str(obj(m)?.role) === "tool"
   );
 }
+
+const ROLES = new Set(["system", "user", "assistant", "tool", "exit"]);
+
+/** A message of a mini trajectory: a chat message (string or text-part content), or a Responses-API item. */
+function isMessage(v: unknown): boolean {
+  const m = obj(v);
+  if (!m || "parts" in m) return false;
+  if (str(m.object) === "response" || str(m.type) === "function_call_output") return true;
+  if (!ROLES.has(str(m.role) ?? "")) return false;
+  const c = m.content;
+  if (c === undefined || c === null || typeof c === "string") return true;
+  // text parts only: Anthropic tool_use / tool_result blocks belong to other harnesses (Cline)
+  return Array.isArray(c) &&
+    c.every((p) => typeof p === "string" || /text$/.test(str(obj(p)?.type) ?? ""));
+}
+
+/** mini's own markers: its observation templates, v2's parsed actions, tool and exit messages. */
+function hasMarkers(messages: unknown[]): boolean {
+  return messages.some((v) => {
+    const m = obj(v);
+    if (!m) return false;
+    if (looksV2([m]) || str(m.role) === "exit" || str(m.type) === "function_call_output") {
+      return true;
+    }
+    const t = contentText(m.content) ?? "";
+    return str(m.role) === "user" &&
+      (/<returncode>-?\d+<\/returncode>/.test(t) || /^Observation: /.test(t) ||
+        /^The last command <command>/.test(t));
+  });
+}
+
+const INFO_KEYS = ["exit_status", "submission", "model_stats", "mini_version", "config"];
+
+/**
+ * The mini-SWE-agent format of a parsed log: its `trajectory_format` label; else (v1 before the
+ * label) `messages` with an `info` of mini's keys, or a bare message list, both with mini's own
+ * markers (observation templates, parsed actions).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { miniFormat } from "./mini.ts";
+ * assert.equal(miniFormat({ trajectory_format: "mini-swe-agent-1.1", messages: [] }), "mini-swe-agent-1.1");
+ * const obs = { role: "user", content: "<returncode>0</returncode>\n<output>\nx\n</output>" };
+ * assert.equal(miniFormat([{ role: "assistant", content: "ls" }, obs]), "mini-swe-agent-1");
+ * // a Gemini CLI chat export, a Cline history: other harnesses' message lists
+ * assert.equal(miniFormat([{ role: "user", parts: [{ text: "hi" }] }]), undefined);
+ * assert.equal(miniFormat([{ role: "user", content: [{ type: "text", text: "[read_file for 'a'] Result:" }] }]), undefined);
+ * ```
+ */
+export function miniFormat(v: unknown): string | undefined {
+  const o = obj(v);
+  const tf = str(o?.trajectory_format);
+  if (tf === "mini-swe-agent-1" || tf === "mini-swe-agent-1.1") return tf;
+  // v1 before the label: `info` of mini's keys; a bare list (the repo's test inputs): markers
+  const framed = !!o && Array.isArray(o.messages) &&
+    INFO_KEYS.some((k) => k in (obj(o.info) ?? {}));
+  const messages = framed ? arr(o!.messages) : Array.isArray(v) && v.length ? v : undefined;
+  if (!messages || !messages.every(isMessage)) return undefined;
+  if (!framed && !hasMarkers(messages)) return undefined;
+  return looksV2(messages) ? "mini-swe-agent-1.1" : "mini-swe-agent-1";
+}
+
+/** The mini-SWE-agent reader (registry entry). */
+export const reader: LogReader = {
+  name: "mini-swe-agent",
+  harness: "mini-SWE-agent",
+  harnessNames: ["minisweagent", "mini"],
+  formats: ["mini-swe-agent-1", "mini-swe-agent-1.1"],
+  files: ["*.traj.json", "last_mini_run.traj.json"],
+  detect: (input) => {
+    const v = input.json();
+    return v === NOT_JSON ? undefined : miniFormat(v);
+  },
+  read: (input, format, opts) => readMini(input.json(), opts, format),
+  run: {
+    name: "mini",
+    harness: "mini-swe-agent",
+    command: `mini -t ${PROMPT} --yolo --exit-immediately -o {log_dir}/log.traj.json`,
+    help: `mini -t "<prompt>" --yolo --exit-immediately -o <turn dir>/log.traj.json`,
+    env: () => ({}),
+    async collect(c) {
+      return (await exists(`${c.turnDir}/log.traj.json`)) ? ["log.traj.json"] : [];
+    },
+  },
+  doc: {
+    versions:
+      "trajectories `mini-swe-agent-1` (v1, and older files without `trajectory_format`, bare message lists) and `mini-swe-agent-1.1` (v2, `extra.actions`, tool-call messages)",
+    read:
+      "shell only: `cat`, `sed -n`, `head`/`tail`, `nl`, `awk NR`, … through the shell analysis; outputs of ≥ 10,000 characters were shown as the first and last 5,000 characters only",
+    search: "`grep`/`rg` in the shell (numbered lines, or the simulated output)",
+    listing: "`ls`, `find`, `tree`",
+    refused:
+      "lines of commands the simulation cannot reproduce without the workspace (then `placed: false`); a message list without mini's observation template or parsed actions is not taken for a trajectory",
+    log:
+      '`-o <file>` writes the trajectory. Preset `mini`: `mini -t "<prompt>" --yolo --exit-immediately -o <turn>/log.traj.json` (`-t/--task`, `-y/--yolo`, `-o/--output`; mini-swe-agent docs `usage/mini.md`)',
+  },
+};

@@ -16,9 +16,11 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
+import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, consecutiveNumbers, num, obj, spanSeconds, str } from "./common.ts";
+import { arr, consecutiveShown, num, obj, spanSeconds, str } from "./common.ts";
+import { type LogInput, type LogReader, normalizeNewlines, NOT_JSON } from "./reader.ts";
+import { PROMPT, writeInto } from "./collect.ts";
 
 /** True when an OpenCode version predates the 1-based read offset (1.2.0). */
 export function zeroBasedOffsets(version: string | undefined): boolean | undefined {
@@ -40,6 +42,11 @@ export function zeroBasedOffsets(version: string | undefined): boolean | undefin
  * ```
  */
 export function readToolNumbers(output: string): number[] {
+  return readToolShown(output).map(([n]) => n);
+}
+
+/** The numbered lines the read tool printed, with their text (see {@link readToolNumbers}). */
+export function readToolShown(output: string): ShownLine[] {
   let body = output;
   const c = output.indexOf("<content>");
   if (c >= 0) {
@@ -53,11 +60,11 @@ export function readToolNumbers(output: string): number[] {
     }
   }
   // numbers run consecutively; a stray match inside the footer is ignored
-  return consecutiveNumbers(
+  return consecutiveShown(
     body,
     (line) =>
-      line.match(/^(\d{5,})\| /) ?? line.match(/^(\d+): /) ?? line.match(/^(\d+):$/) ??
-        line.match(/^\s*(\d+)\t/),
+      line.match(/^(\d{5,})\| (.*)$/) ?? line.match(/^(\d+): (.*)$/) ??
+        line.match(/^(\d+):()$/) ?? line.match(/^\s*(\d+)\t(.*)$/),
   );
 }
 
@@ -108,10 +115,11 @@ function readEvent(
   }
   const content = ctx.ws.read(rel);
   const length = typeof content === "string" ? splitLines(content).length : undefined;
-  let nums = readToolNumbers(output);
-  if (length !== undefined) nums = nums.filter((n) => n <= length);
-  if (nums.length) {
-    return toolEvent(ctx.step, "read", tool, input, [rel], { [rel]: rangesOf(nums) });
+  const numbered = readToolShown(output);
+  if (numbered.length) {
+    const c = ctx.ws.credit(rel, numbered);
+    const lines = c.lines.length ? { [rel]: c.lines } : {};
+    return toolEvent(ctx.step, "read", tool, input, [rel], lines, c.note, c.placed);
   }
   // no numbers (plugins, V2 plain text): the input window, as long as the text shown
   const shown = contentLines(output);
@@ -621,3 +629,146 @@ export async function readOpenCodeJsonl(
   if (secs !== undefined) meta.seconds = secs;
   return { format: "opencode-jsonl", actions: ctx.actions, meta };
 }
+
+/**
+ * Splits a text holding several concatenated JSON values (pretty-printed exports) into values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jsonValues } from "./opencode.ts";
+ * assert.deepEqual(jsonValues('{"a": 1}\n{"b": [2]}\n'), [{ a: 1 }, { b: [2] }]);
+ * assert.equal(jsonValues('{"a": 1} x'), undefined);
+ * ```
+ */
+export function jsonValues(text: string): unknown[] | undefined {
+  const out: unknown[] = [];
+  let depth = 0, start = -1, inStr = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inStr) {
+      if (c === "\\") i++;
+      else if (c === '"') inStr = false;
+      continue;
+    }
+    if (c === '"') inStr = true;
+    else if (c === "{" || c === "[") {
+      if (depth++ === 0) start = i;
+    } else if (c === "}" || c === "]") {
+      if (--depth === 0) {
+        try {
+          out.push(JSON.parse(text.slice(start, i + 1)));
+        } catch {
+          return undefined;
+        }
+      }
+      if (depth < 0) return undefined;
+    } else if (depth === 0 && !/\s/.test(c)) return undefined;
+  }
+  return depth === 0 && out.length ? out : undefined;
+}
+
+/** True when a value is one `opencode export` (`info.id` a `ses_` id, `messages`). */
+export function isOpenCodeExport(v: unknown): boolean {
+  const o = obj(v);
+  const id = str(obj(o?.info)?.id);
+  return !!o && !!id && id.startsWith("ses_") && Array.isArray(o.messages);
+}
+
+/** Event types of `opencode run --format json`. */
+const JSONL_TYPES = new Set([
+  "step_start",
+  "step_finish",
+  "tool_use",
+  "text",
+  "reasoning",
+  "error",
+  "done",
+]);
+
+/** The exports of a log: one JSON value (an export or a list), or several concatenated ones. */
+function exportsOf(input: LogInput): unknown[] | undefined {
+  const v = input.json();
+  if (v !== NOT_JSON) {
+    const list = Array.isArray(v) ? v : [v];
+    return list.length && list.every(isOpenCodeExport) ? list : undefined;
+  }
+  const first = input.head(1)[0];
+  if (first !== undefined && !isOpenCodeExport(first)) return undefined;
+  if (!/^\s*\{/.test(input.text) || input.text.length > 512 * 2 ** 20) return undefined;
+  if (!/"ses_/.test(input.text.slice(0, 65536))) return undefined;
+  const values = jsonValues(input.text);
+  return values && values.length > 1 && values.every(isOpenCodeExport)
+    ? normalizeNewlines(values)
+    : undefined;
+}
+
+/** The OpenCode reader (registry entry). */
+export const reader: LogReader = {
+  name: "opencode",
+  harness: "OpenCode",
+  harnessNames: ["opencode"],
+  formats: ["opencode-export", "opencode-jsonl"],
+  files: ["opencode export <sessionID> > *.json", "opencode run --format json > *.jsonl"],
+  detect(input) {
+    if (input.json() === NOT_JSON) {
+      const first = obj(input.head(1)[0]);
+      if (
+        first && JSONL_TYPES.has(str(first.type) ?? "") && obj(first.part)
+      ) return "opencode-jsonl";
+    }
+    return exportsOf(input) ? "opencode-export" : undefined;
+  },
+  read(input, format, opts) {
+    if (format === "opencode-jsonl") {
+      return readOpenCodeJsonl(input.values("a JSONL stream"), opts);
+    }
+    const v = input.json();
+    return readOpenCode(v !== NOT_JSON ? v : exportsOf(input), opts);
+  },
+  run: {
+    name: "opencode",
+    harness: "opencode",
+    command: `opencode run --format json ${PROMPT}`,
+    help: `opencode run --format json "<prompt>"  → log.json (opencode export) or log.jsonl`,
+    env: () => ({}),
+    async collect(c) {
+      // the export holds every part of the session; the printed JSONL is the fallback
+      const id = c.stdout.match(/"sessionID"\s*:\s*"(ses_[A-Za-z0-9]+)"/)?.[1];
+      if (id) {
+        try {
+          const r = await new Deno.Command("opencode", {
+            args: ["export", id],
+            cwd: c.workspace,
+            env: c.env as Record<string, string>,
+            stdout: "piped",
+            stderr: "null",
+          }).output();
+          const text = new TextDecoder().decode(r.stdout).trim();
+          const json = text.slice(text.indexOf("{"));
+          if (r.success && json) {
+            JSON.parse(json);
+            await writeInto(c.turnDir, "log.json", json + "\n");
+            return ["log.json"];
+          }
+        } catch {
+          // no export: keep the stream
+        }
+      }
+      const lines = c.stdout.split("\n").filter((l) => l.trim().startsWith("{"));
+      if (!lines.length) return [];
+      await writeInto(c.turnDir, "log.jsonl", lines.join("\n") + "\n");
+      return ["log.jsonl"];
+    },
+  },
+  doc: {
+    versions:
+      "`opencode export <session>` JSON (one export, several concatenated, or a list: sub-agent sessions), `opencode run --format json` JSONL; `read` offset 0-based (`00001\\|` lines) before 1.2, 1-based (`1:` lines) after",
+    read: "`read` tool (numbers printed), `@file` mentions",
+    search: "`grep` tool (`Line N:`), shell",
+    listing: "`glob`, `list`/`ls`, shell",
+    refused: "the JSONL stream does not print sub-agent (`task`) sessions — use the export",
+    log:
+      'Preset `opencode`: `opencode run --format json "<prompt>"`, then `opencode export <sessionID>` → `log.json` (the printed stream → `log.jsonl` when the export fails)',
+  },
+};

@@ -28,7 +28,10 @@ import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, consecutiveNumbers, num, obj, str, stripAnsi } from "./common.ts";
+import { arr, consecutiveNumbers, consecutiveShown, num, obj, str, stripAnsi } from "./common.ts";
+import { type LogInput, type LogReader, NOT_JSON } from "./reader.ts";
+import { home, statMs, writeInto } from "./collect.ts";
+import { bundleLog } from "../bundle.ts";
 
 /** The bundle `readLogDir` builds from an OpenHands conversation directory. */
 export const OPENHANDS_DIR_KEY = "openhands_conversation_dir";
@@ -83,6 +86,7 @@ export function openHandsEvents(data: unknown): { events: Json[]; record?: Json 
 const CAT_N = /^Here's the result of running `cat -n` on (.+?):\s*$/m;
 const DIR_VIEW = /^Here's the files and directories up to \d+ levels? deep in (.+?),/m;
 const NUM_LINE = /^\s*(\d+)\t/;
+const CAT_LINE = /^\s*(\d+)\t(.*)$/;
 
 /**
  * Line numbers of a `cat -n`-style editor view (`%6d\t` prefixes), in order; a stray number
@@ -132,27 +136,40 @@ function viewEvent(
   const content = ctx.ws.read(rel);
   const len = typeof content === "string" ? splitLines(content).length : undefined;
   const header = text.match(CAT_N);
-  let nums = catNumbers(header ? text.slice(header.index! + header[0].length) : text);
-  if (len !== undefined) nums = nums.filter((n) => n <= len);
-  if (nums.length) {
-    return makeEvent(ctx.step, "read", tool, command, [rel], { [rel]: rangesOf(nums) });
+  const body = header ? text.slice(header.index! + header[0].length) : text;
+  // a view cut by `<response clipped>` ends inside its last line: that line's text is partial
+  const clip = body.indexOf("<response clipped>");
+  const numbered = consecutiveShown(
+    clip < 0 ? body : body.slice(0, clip),
+    (l) => l.match(CAT_LINE),
+  );
+  if (clip >= 0 && numbered.length) {
+    numbered[numbered.length - 1] = [numbered[numbered.length - 1][0], undefined];
+  }
+  if (numbered.length) {
+    const c = ctx.ws.credit(rel, numbered);
+    const lines = c.lines.length ? { [rel]: c.lines } : {};
+    return makeEvent(ctx.step, "read", tool, command, [rel], lines, c.note, c.placed);
   }
   // no numbers (non-ACI FileReadAction): the requested window, as long as the text shown
-  const shown = splitLines(text).length;
-  if (!shown) return makeEvent(ctx.step, "read", tool, command, [], {}, `nothing shown (${rel})`);
+  const texts = splitLines(text);
+  if (!texts.length) {
+    return makeEvent(ctx.step, "read", tool, command, [], {}, `nothing shown (${rel})`);
+  }
   const start = Math.max(1, (window?.start ?? 0) + 1);
-  let end = start + shown - 1;
+  let end = start + texts.length - 1;
   if (window?.end !== undefined && window.end > 0) end = Math.min(end, window.end);
-  if (len !== undefined) end = Math.min(end, len);
+  const c = ctx.ws.credit(rel, texts.slice(0, end - start + 1).map((t, i) => [start + i, t]));
+  const why = "window from the action (no line numbers in the output)";
   return makeEvent(
     ctx.step,
     "read",
     tool,
     command,
     [rel],
-    end >= start ? { [rel]: [[start, end]] } : {},
-    "window from the action (no line numbers in the output)",
-    len !== undefined,
+    c.lines.length ? { [rel]: c.lines } : {},
+    c.note ? `${why}; ${c.note}` : why,
+    len !== undefined && c.placed,
   );
 }
 
@@ -590,3 +607,114 @@ export async function readOpenHands(
   meta.steps = ctx.actions.length ? ctx.step + 1 : 0;
   return { format, actions: ctx.actions, meta };
 }
+
+/**
+ * The OpenHands format of a parsed log: a list of V0 / V1 events, an evaluation record with
+ * `history`, or a conversation directory bundle.
+ */
+function openHandsFormat(v: unknown): string | undefined {
+  const o = obj(v);
+  const dir = obj(o?.[OPENHANDS_DIR_KEY]);
+  const events = dir
+    ? arr(dir.events)
+    : Array.isArray(v)
+    ? v.flat()
+    : Array.isArray(o?.history)
+    ? arr(o!.history).flat()
+    : [];
+  if (!events.length) {
+    return dir
+      ? "openhands-v1"
+      : o && Array.isArray(o.history) && o.instance_id !== undefined
+      ? "openhands-v0"
+      : undefined;
+  }
+  if (events.every(isV1Event)) return "openhands-v1";
+  const plain = (e: unknown) =>
+    !!obj(e) && str(obj(e)!.role) === undefined && str(obj(e)!.type) === undefined;
+  if (events.some(isV0Event) && events.every((e) => isV0Event(e) || plain(e))) {
+    return "openhands-v0";
+  }
+  return undefined;
+}
+
+/** The data of an OpenHands log: one JSON value, or the values of a JSONL file. */
+function openHandsData(input: LogInput): unknown {
+  const v = input.json();
+  if (v !== NOT_JSON) return v;
+  const first = obj(input.head(1)[0]);
+  if (!first || !(isV1Event(first) || isV0Event(first) || Array.isArray(first.history))) {
+    return undefined;
+  }
+  const values = input.values("a JSONL log");
+  return Array.isArray(first.history) ? values[0] : values;
+}
+
+/** The OpenHands reader (registry entry). */
+export const reader: LogReader = {
+  name: "openhands",
+  harness: "OpenHands",
+  harnessNames: ["openhands", "opendevin"],
+  formats: ["openhands-v0", "openhands-v1"],
+  files: [
+    "<conversation>/events/event-NNNNN-<id>.json",
+    "sessions/<sid>/events/<n>.json",
+    "trajectory *.json",
+    "output.jsonl",
+  ],
+  detect(input) {
+    const data = openHandsData(input);
+    return data === undefined ? undefined : openHandsFormat(data);
+  },
+  read(input, format, opts) {
+    const v = input.json();
+    return readOpenHands(v !== NOT_JSON ? v : input.values("a JSONL log"), opts, format);
+  },
+  run: {
+    name: "openhands",
+    harness: "openhands",
+    command: `openhands --headless --json --override-with-envs -f {prompt_file}`,
+    help: `openhands --headless --json --override-with-envs -f <prompt file>, with
+OPENHANDS_CONVERSATIONS_DIR set per turn → log.json (events + subagents/)`,
+    env: ({ scratch }) => ({ OPENHANDS_CONVERSATIONS_DIR: `${scratch}/conversations` }),
+    async collect(c) {
+      const dirs: string[] = [];
+      for (
+        const root of [`${c.scratch}/conversations`, `${home(c.env)}/.openhands/conversations`]
+      ) {
+        try {
+          for await (const e of Deno.readDir(root)) {
+            if (e.isDirectory) dirs.push(`${root}/${e.name}`);
+          }
+        } catch {
+          // none there
+        }
+        if (dirs.length) break;
+      }
+      let best: { dir: string; t: number } | undefined;
+      for (const d of dirs) {
+        const t = await statMs(`${d}/events`) ?? await statMs(d);
+        if (t !== undefined && t >= c.startedMs - 1000 && (!best || t > best.t)) {
+          best = { dir: d, t };
+        }
+      }
+      if (!best) return [];
+      const bundled = await bundleLog(best.dir);
+      if (bundled === undefined) return [];
+      await writeInto(c.turnDir, "log.json", bundled);
+      return ["log.json"];
+    },
+  },
+  doc: {
+    versions:
+      "**V0** event stream (`openhands/`, CodeActAgent): trajectory JSON list (`save_trajectory_path`), evaluation `output.jsonl` (`history`, also 2024's `[action, observation]` pairs), per-event files `sessions/<sid>/events/<n>.json`; **V1** SDK events (`ActionEvent`/`ObservationEvent`): `<conversation>/events/event-NNNNN-<id>.json` + `subagents/`, event lists / JSONL, benchmark `output.jsonl`; tools `str_replace_editor`→`file_editor` (SDK PR #628), `execute_bash`→`terminal` (SDK PR #1033)",
+    read:
+      "`read` action / `file_editor view`: the `cat -n` numbers printed (`view_range`; a whole-file view cut by `<response clipped>` counts up to the last line shown); `run` / `terminal` commands via the shell analysis (exit code and `working_dir` from the observation)",
+    search: "shell (`grep -n`, `rg`)",
+    listing: "`view` of a directory, `ls`/`find`",
+    refused:
+      "IPython cells (`run_ipython`) print what Python printed: listed as `other`; a sub-agent delegated in V0 shares the stream (its events are read like the parent's); an evaluation `output.jsonl` of several instances is refused (one run log holds one instance)",
+    log:
+      'V1 CLI: `~/.openhands/conversations/<id>/` (or `$OPENHANDS_CONVERSATIONS_DIR`). Preset `openhands`: `openhands --headless --json --override-with-envs -f <prompt file>` (OpenHands CLI headless docs) with `OPENHANDS_CONVERSATIONS_DIR` set per turn; the conversation (events + `subagents/`) is bundled into `log.json`. V0: `python -m openhands.core.main -t "<task>"` with `save_trajectory_path` (or `SAVE_TRAJECTORY_PATH`) — give that file',
+  },
+};

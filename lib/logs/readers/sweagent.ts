@@ -13,14 +13,16 @@ import { makeEvent, outsideNote } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell, commandWords } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
+import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { arr, num, obj, type ReaderOptions, type ReaderResult, str } from "./common.ts";
+import { type LogReader, NOT_JSON } from "./reader.ts";
 
-function numbered(output: string, re: RegExp): number[] {
-  const out: number[] = [];
+/** The numbered lines of an output (group 1 the number, group 2 the text). */
+function numbered(output: string, re: RegExp): ShownLine[] {
+  const out: ShownLine[] = [];
   for (const l of output.split(/\r?\n/)) {
     const m = l.match(re);
-    if (m) out.push(Number(m[1]));
+    if (m) out.push([Number(m[1]), m[2]]);
   }
   return out;
 }
@@ -84,12 +86,11 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
         }
         const content = ws.read(path);
         const len = typeof content === "string" ? splitLines(content).length : undefined;
-        let nums = numbered(output, /^\s*(\d+)\t/);
-        if (len !== undefined) nums = nums.filter((n) => n <= len);
-        if (nums.length) {
-          actions.push([
-            makeEvent(step, "read", first, action, [path], { [path]: rangesOf(nums) }),
-          ]);
+        const view = numbered(output, /^\s*(\d+)\t(.*)$/);
+        if (view.length) {
+          const c = ws.credit(path, view);
+          const lines = c.lines.length ? { [path]: c.lines } : {};
+          actions.push([makeEvent(step, "read", first, action, [path], lines, c.note, c.placed)]);
         } else if (/^(Invalid|The path|Error)/m.test(output)) {
           actions.push([
             makeEvent(step, "read", first, action, [path], {}, "view failed: nothing read"),
@@ -153,9 +154,11 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
           );
         }
       } else {
-        const nums = numbered(output, /^(\d+):/);
-        if (nums.length && first !== "edit") {
-          evs.push(makeEvent(step, "read", first, action, [path], { [path]: rangesOf(nums) }));
+        const window = numbered(output, /^(\d+):(.*)$/);
+        if (window.length && first !== "edit") {
+          const c = ws.credit(path, window);
+          const lines = c.lines.length ? { [path]: c.lines } : {};
+          evs.push(makeEvent(step, "read", first, action, [path], lines, c.note, c.placed));
         } else if (!evs.length) {
           evs.push(makeEvent(step, "read", first, action, [path], {}, "nothing shown"));
         }
@@ -215,3 +218,48 @@ export async function readSweAgent(data: unknown, opts: ReaderOptions): Promise<
   if (timed) meta.seconds = seconds;
   return { format: "swe-agent", actions, meta };
 }
+
+/**
+ * True when a parsed log is a SWE-agent trajectory: a `trajectory` list with steps of `action` /
+ * `observation` (an empty one beside `history` or `info`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isSweAgentTraj } from "./sweagent.ts";
+ * assert.ok(isSweAgentTraj({ trajectory: [{ action: "ls", observation: "" }], history: [] }));
+ * assert.ok(!isSweAgentTraj({ trajectory: [1, 2] }) && !isSweAgentTraj({ trajectory: [] }));
+ * ```
+ */
+export function isSweAgentTraj(v: unknown): boolean {
+  const o = obj(v);
+  if (!o || !Array.isArray(o.trajectory)) return false;
+  if (!o.trajectory.length) return "history" in o || "info" in o;
+  return o.trajectory.some((s) => {
+    const step = obj(s);
+    return !!step && ("action" in step || "observation" in step);
+  });
+}
+
+/** The SWE-agent reader (registry entry). */
+export const reader: LogReader = {
+  name: "swe-agent",
+  harness: "SWE-agent",
+  harnessNames: ["sweagent"],
+  formats: ["swe-agent"],
+  files: ["*.traj"],
+  detect: (input) => {
+    const v = input.json();
+    return v !== NOT_JSON && isSweAgentTraj(v) ? "swe-agent" : undefined;
+  },
+  read: (input, _format, opts) => readSweAgent(input.json(), opts),
+  doc: {
+    versions: "`.traj` files (`trajectory[]` with `action`/`observation`/`state`)",
+    read:
+      "`str_replace_editor view` (`cat -n` output), windowed `open`/`goto`/`scroll_*` (`N:text` lines), shell",
+    search: "`search_file`, `search_dir`, `find_file`, shell",
+    listing: "`find_file`, `ls`",
+    refused: "—",
+    log: "run by SWE-agent itself (`--output_dir`); no preset",
+  },
+};

@@ -10,8 +10,7 @@ import type { Node, Parser } from "../../util/treesitter.ts";
 import { parserFor } from "../../util/treesitter.ts";
 import type { Event, EventKind, Ranges } from "../types.ts";
 import { type EventFields, makeEvent, outsideNote } from "../event.ts";
-import { rangesOf, unionRanges } from "../ranges.ts";
-import { splitLines, type TurnWorkspace } from "../workspace.ts";
+import { type ShownLine, splitLines, type TurnWorkspace } from "../workspace.ts";
 import { Interp, isLoud, type Seg } from "./interp.ts";
 import { wordValue } from "./words.ts";
 
@@ -63,36 +62,40 @@ function ev(ctx: ShellContext, kind: EventKind, command: string, ...fields: Even
 const NL_RE = /^\s*(\d+)\t/;
 const GREP1_RE = /^(\d+)[:-]/;
 
-/** Line numbers printed in shown output text for a numbered stream. */
+/** Lines shown per file, with their text when it can be told (checked by `credit`). */
+type Shown = Map<string, ShownLine[]>;
+
+function addShown(m: Shown, file: string, line: ShownLine): void {
+  const l = m.get(file);
+  if (l) l.push(line);
+  else m.set(file, [line]);
+}
+
+/** Line numbers printed in shown output text for a numbered stream, with each line's text. */
 function numbersFrom(
   text: string,
   seg: Seg,
   ws: TurnWorkspace,
   cwd: string | undefined,
-): Map<string, number[]> | undefined {
+): Shown | undefined {
   const num = seg.stream.numbered;
   if (!num) return undefined;
-  const out = new Map<string, number[]>();
-  // numbers past the end of a known file are dropped (and flagged) by clipToFiles
-  const add = (file: string, n: number) => {
-    const l = out.get(file) ?? [];
-    l.push(n);
-    out.set(file, l);
-  };
+  const out: Shown = new Map();
+  // each line is checked against its file (TurnWorkspace.credit) when the events are made
   for (const line of text.split("\n")) {
     if (num.style === "nl") {
       const m = line.match(NL_RE);
-      if (m && num.file) add(num.file, Number(m[1]));
+      if (m && num.file) addShown(out, num.file, [Number(m[1]), line.slice(m[0].length)]);
     } else if (num.style === "grep1") {
       const m = line.match(GREP1_RE);
-      if (m && num.file) add(num.file, Number(m[1]));
+      if (m && num.file) addShown(out, num.file, [Number(m[1]), line.slice(m[0].length)]);
     } else {
       const re = /[:-](\d+)[:-]/g;
       let m: RegExpExecArray | null;
       while ((m = re.exec(line))) {
         const rel = ws.resolve(line.slice(0, m.index), cwd);
         if (rel && ws.exists(rel) !== false) {
-          add(rel, Number(m[1]));
+          addShown(out, rel, [Number(m[1]), line.slice(m.index + m[0].length)]);
           break;
         }
         re.lastIndex = m.index + 1;
@@ -100,15 +103,6 @@ function numbersFrom(
     }
   }
   return out;
-}
-
-function toRanges(m: Map<string, number[]>): Ranges {
-  const r: Ranges = {};
-  for (const [f, ns] of m) {
-    const rs = rangesOf(ns);
-    if (rs.length) r[f] = rs;
-  }
-  return r;
 }
 
 /**
@@ -227,9 +221,13 @@ function interpret(
     if (aligned) { for (const [s, o] of offsets) s.offset = o; }
     else total = observedLines?.length;
   }
+  // lines printed that no simulated block accounts for, when every pipeline was simulated: the
+  // output says more than the files do (those lines are not credited, and the read is unplaced)
+  let unaccounted = 0;
   if (!aligned && obs?.output !== undefined) {
     // locate each known output block in the observed text
     let pos = 0;
+    let covered = 0;
     for (const s of outSegs) {
       if (s.out === null) continue;
       const block = s.out.map((l) => l.text + "\n").join("");
@@ -237,6 +235,10 @@ function interpret(
       if (at < 0 || (at > 0 && obs.output[at - 1] !== "\n")) continue;
       s.offset = splitLines(obs.output.slice(0, at)).length;
       pos = at + block.length;
+      covered += s.out.length;
+    }
+    if (outSegs.every((s) => s.out !== null) && observedLines) {
+      unaccounted = observedLines.length - covered;
     }
   }
 
@@ -283,7 +285,7 @@ function interpret(
       continue;
     }
     let paths = [...res.paths];
-    let lines: Ranges = {};
+    let shown: Shown = new Map();
     let placed = true;
     const segText = split.get(s) ?? segmentText(
       s,
@@ -305,28 +307,30 @@ function interpret(
       if (s.silent) {
         note.push("output redirected: nothing shown");
       } else if (simulated && s.out) {
-        // the simulation matched what was printed: exactly its shown lines (errors included)
-        const got = new Map<string, number[]>();
+        // the simulation matched what was printed: exactly its shown lines (errors included),
+        // each checked against the line observed where it was printed
         s.out.forEach((l, i) => {
           if (l.file === undefined || l.n === undefined) return;
-          const shown = shownIndex(s.offset! + i, total);
-          if (shown === false) return;
-          if (shown === undefined) {
+          const at = s.offset! + i;
+          const visible = shownIndex(at, total);
+          if (visible === false) return;
+          if (visible === undefined) {
             placed = false;
             return;
           }
-          const list = got.get(l.file) ?? [];
-          list.push(l.n);
-          got.set(l.file, list);
+          addShown(shown, l.file, [l.n, observedLines?.[at], l.text]);
         });
-        lines = toRanges(got);
         if (!placed) note.push("tail of the truncated output not placed");
+        if (unaccounted > 0 && !aligned) {
+          placed = false;
+          note.push(`${unaccounted} lines printed that the files do not hold: not credited`);
+        }
       } else if (rcFailed && s.last) {
         note.push("command failed: nothing read");
       } else {
         // without a usable simulation: line numbers in the output, or the declared window
         const fb = fallback(s, segText, obs, headN, tailN, ctx, elided);
-        lines = fb.lines;
+        shown = fb.shown;
         placed = fb.placed;
         if (fb.note) note.push(fb.note);
         if (ctx.ws.known && s.out !== null) {
@@ -334,24 +338,23 @@ function interpret(
         }
         // "No such file" for a path in the shown output: not read
         if (segText && /No such file or directory/.test(segText)) {
-          for (const p of Object.keys(lines)) {
+          for (const p of [...shown.keys()]) {
             if (
               segText.includes(`${p}: No such file or directory`) ||
               segText.includes(`'${p}': No such file or directory`)
-            ) delete lines[p];
+            ) shown.delete(p);
           }
         }
       }
     }
-    if (ctx.ws.known && Object.keys(lines).length) {
-      // with the workspace known, never credit lines a file does not have
-      const c = clipToFiles(lines, ctx.ws);
-      if (c.mismatch.length) {
-        lines = c.lines;
+    // every line shown is checked against its file: the one check of reads (workspace.ts)
+    const lines: Ranges = {};
+    for (const [file, list] of shown) {
+      const c = ctx.ws.credit(file, list);
+      if (c.lines.length) lines[file] = c.lines;
+      if (!c.placed) {
         placed = false;
-        note.push(
-          `output does not match ${c.mismatch.join(", ")}: lines past the end not credited`,
-        );
+        if (c.note) note.push(c.note);
       }
     }
     if (res.kind === "search" && res.paths.length === 0 && paths.length === 0) {
@@ -368,49 +371,6 @@ function interpret(
   }
   if (!events.length) events.push(ev(ctx, "run", command, [], {}));
   return events;
-}
-
-/**
- * Ranges clipped to the files' lengths in the workspace (a file known not to exist has no lines;
- * one of unknown content is kept); `mismatch` names the files that had ranges past their end,
- * with their length.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { clipToFiles } from "./analyze.ts";
- * import { TurnWorkspace } from "../workspace.ts";
- * const ws = new TurnWorkspace((p) => (p === "a.py" ? "1\n2\n3\n" : undefined), "/testbed");
- * const c = clipToFiles({ "a.py": [[2, 9]], "b.py": [[1, 1]] }, ws);
- * assert.deepEqual(c.lines, { "a.py": [[2, 3]] });
- * assert.deepEqual(c.mismatch, ["a.py (3 lines)", "b.py (no such file)"]);
- * ```
- */
-export function clipToFiles(
-  lines: Ranges,
-  ws: TurnWorkspace,
-): { lines: Ranges; mismatch: string[] } {
-  const out: Ranges = {};
-  const mismatch: string[] = [];
-  for (const [file, ranges] of Object.entries(lines)) {
-    const content = ws.read(file);
-    if (typeof content !== "string" && content !== undefined) {
-      out[file] = ranges; // unknown content: nothing to check against
-      continue;
-    }
-    const n = content === undefined ? 0 : ws.linesOf(content).length;
-    const kept = ranges.filter(([a]) => a <= n).map(([a, b]) =>
-      [a, Math.min(b, n)] as [
-        number,
-        number,
-      ]
-    );
-    if (kept.length !== ranges.length || kept.some(([, b], i) => b !== ranges[i][1])) {
-      mismatch.push(content === undefined ? `${file} (no such file)` : `${file} (${n} lines)`);
-    }
-    if (kept.length) out[file] = kept;
-  }
-  return { lines: out, mismatch };
 }
 
 const GREPN_RE = /^.+?[:-]\d+[:-]/;
@@ -478,20 +438,28 @@ function fallback(
   tailN: number,
   ctx: ShellContext,
   elided: boolean,
-): { lines: Ranges; placed: boolean; note?: string } {
+): { shown: Shown; placed: boolean; note?: string } {
   if (text === undefined) {
     const d = s.stream.declared;
     if (d && d.end !== undefined && !elided) {
+      const shown: Shown = new Map();
+      for (let n = d.start; n <= d.end; n++) addShown(shown, d.file, [n, undefined]);
       return {
-        lines: { [d.file]: [[d.start, d.end]] },
+        shown,
         placed: true,
         note: "window from the command, not checked against the output",
       };
     }
-    return { lines: {}, placed: false, note: "output of this command cannot be told apart" };
+    return { shown: new Map(), placed: false, note: "output of this command cannot be told apart" };
   }
   const nums = numbersFrom(text, s, ctx.ws, ctx.cwd);
   if (nums && nums.size) {
+    if (elided) {
+      // the cut ends inside a line and the tail starts inside one: their texts are partial
+      for (const list of nums.values()) {
+        for (let i = 0; i < list.length; i++) list[i] = [list[i][0], undefined];
+      }
+    }
     if (elided && obs.tail) {
       // the tail starts inside a line: that line (partly shown) precedes the first numbered one
       const nl = obs.tail.indexOf("\n");
@@ -499,36 +467,39 @@ function fallback(
       if (first && !numbersFrom(first, s, ctx.ws, ctx.cwd)?.size) {
         const next = numbersFrom(obs.tail.slice(nl + 1), s, ctx.ws, ctx.cwd);
         for (const [file, ns] of next ?? []) {
-          if (ns[0] > 1) nums.get(file)?.push(ns[0] - 1);
+          if (ns[0][0] > 1) nums.get(file)?.push([ns[0][0] - 1, undefined]);
           break;
         }
       }
     }
-    return { lines: toRanges(nums), placed: true };
+    return { shown: nums, placed: true };
   }
   const d = s.stream.declared;
   if (d) {
     const trailer = d.trailer ?? 0;
     const limit = d.end ?? Infinity;
-    const add = (list: [number, number][], a: number, b: number) => {
-      const end = Math.min(b, limit);
-      if (end >= a) list.push([a, end]);
+    const shown: Shown = new Map();
+    // the output's lines are the window's lines, in order: the text of each is known when the
+    // whole output is
+    const texts = elided ? undefined : splitLines(text);
+    const add = (a: number, b: number) => {
+      for (let n = a; n <= Math.min(b, limit); n++) {
+        addShown(shown, d.file, [n, texts?.[n - d.start]]);
+      }
     };
-    const ranges: [number, number][] = [];
     let placed = true;
-    if (!elided) add(ranges, d.start, d.start + splitLines(text).length - trailer - 1);
+    if (!elided) add(d.start, d.start + texts!.length - trailer - 1);
     else if (obs.output !== undefined) {
       const total = splitLines(obs.output).length;
       const n = total - trailer;
-      add(ranges, d.start, d.start + Math.min(headN, n) - 1);
-      add(ranges, d.start + Math.max(headN, total - tailN), d.start + n - 1);
+      add(d.start, d.start + Math.min(headN, n) - 1);
+      add(d.start + Math.max(headN, total - tailN), d.start + n - 1);
     } else {
-      add(ranges, d.start, d.start + headN - 1);
+      add(d.start, d.start + headN - 1);
       placed = tailN === 0;
     }
-    const lines: Ranges = ranges.length ? unionRanges([{ [d.file]: ranges }]) : {};
     return {
-      lines,
+      shown,
       placed,
       note: placed
         ? "window from the command and the output's line count"
@@ -537,9 +508,17 @@ function fallback(
   }
   void obs;
   if (s.res.kind === "search" && !s.stream.numbered) {
-    return { lines: {}, placed: false, note: "matched lines carry no numbers (no workspace)" };
+    return {
+      shown: new Map(),
+      placed: false,
+      note: "matched lines carry no numbers (no workspace)",
+    };
   }
-  return { lines: {}, placed: false, note: "lines shown cannot be placed without the workspace" };
+  return {
+    shown: new Map(),
+    placed: false,
+    note: "lines shown cannot be placed without the workspace",
+  };
 }
 
 /**

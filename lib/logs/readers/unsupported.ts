@@ -1,0 +1,211 @@
+/**
+ * Formats the registry recognises but does not read (yet, or ever: some hold no file text). A
+ * log of one of them is refused with "unsupported log format: looks like …" and, where there is
+ * one, the reason and what to read instead — never taken for a format it only resembles.
+ *
+ * Each recogniser tests the format's own markers, from the harness's source or documentation
+ * (see docs/harnesses.md). A reader added for one of these formats removes its entry here (the
+ * detector cross-test fails while both claim a fixture).
+ *
+ * @module
+ */
+import { arr, contentText, obj, str } from "./common.ts";
+import { type LogInput, NOT_JSON, type Unsupported } from "./reader.ts";
+
+/** The parsed values of a log: the items of a JSON array, one JSON value, or JSONL head values. */
+function items(input: LogInput): unknown[] {
+  const v = input.json();
+  if (Array.isArray(v)) return v;
+  if (v !== NOT_JSON) return [v];
+  return input.head(8);
+}
+
+/** A Gemini API `Content`: `{role: "user" | "model", parts: [...]}`. */
+function isContent(v: unknown): boolean {
+  const o = obj(v);
+  return !!o && ["user", "model", "function"].includes(str(o.role) ?? "") && Array.isArray(o.parts);
+}
+
+/** A Cline / Roo / Kilo `api_conversation_history.json` message (Anthropic `MessageParam`). */
+function isClineMessage(v: unknown): boolean {
+  const o = obj(v);
+  if (!o || !["user", "assistant"].includes(str(o.role) ?? "")) return false;
+  return typeof o.content === "string" || Array.isArray(o.content);
+}
+
+const CLINE_MARK =
+  /<environment_details>|^\[[a-z_]+ for '.*'\] Result:|<task>|# Current (Working|Workspace) Directory/m;
+
+const DOTTED = /^(user|agent|session|span)\.[a-z_]+$/;
+
+const RECOGNISERS: readonly Unsupported[] = [
+  {
+    looksLike: "an Aider chat history (.aider.chat.history.md)",
+    reason:
+      "it holds no file text — only which files were added — so the lines shown to the model cannot be known; run aider with --llm-history-file <file> and read that file",
+    test: (input) => /^# aider chat started at \d{4}-\d\d-\d\d/m.test(input.text.slice(0, 4096)),
+  },
+  {
+    looksLike:
+      "a Gemini CLI chat export or checkpoint (`/chat share` JSON, `/chat save`: the Gemini API's list of {role, parts})",
+    reason:
+      "no reader for it yet; the session recording of the same conversation (~/.gemini/tmp/<project>/chats/session-*.json[l]) is read",
+    test(input) {
+      const v = input.json();
+      const list = Array.isArray(v) ? v : arr(obj(v)?.history);
+      return list.length > 0 && list.every(isContent);
+    },
+  },
+  {
+    looksLike: "a Gemini CLI `--output-format json` result ({response, stats})",
+    reason:
+      "it holds the final answer and tool counts only, no tool output; read the session recording (~/.gemini/tmp/<project>/chats/)",
+    test(input) {
+      const o = obj(input.json());
+      return !!o && "response" in o && !!obj(o.stats) && !("messages" in o);
+    },
+  },
+  {
+    looksLike:
+      "a Gemini CLI `--output-format stream-json` stream (init / tool_use / tool_result events)",
+    reason:
+      "its tool_result output is the display text, not what the model saw; read the session recording (~/.gemini/tmp/<project>/chats/)",
+    test(input) {
+      const vs = input.head(8).map(obj);
+      return vs.some((o) => str(o?.type) === "init" && "session_id" in (o ?? {})) ||
+        vs.some((o) => str(o?.type) === "tool_use" && str(o?.tool_name) !== undefined) ||
+        vs.some((o) => str(o?.type) === "tool_result" && str(o?.tool_id) !== undefined);
+    },
+  },
+  {
+    looksLike: "a Qwen Code session (chats/<sessionId>.jsonl: Gemini {role, parts} messages)",
+    test(input) {
+      return input.head(8).some((v) => {
+        const o = obj(v);
+        return !!o && "sessionId" in o && "uuid" in o &&
+          (!!obj(o.message) && "parts" in obj(o.message)! || "systemPayload" in o ||
+            str(o.type) === "tool_result");
+      });
+    },
+  },
+  {
+    looksLike:
+      "a Cline / Roo Code / Kilo Code task history (api_conversation_history.json: Anthropic messages)",
+    reason: "no reader for it yet",
+    test(input) {
+      const v = input.json();
+      if (!Array.isArray(v) || !v.length || !v.every(isClineMessage)) return false;
+      return v.some((m) => {
+        const c = obj(m)!.content;
+        if (arr(c).some((b) => /^(tool_use|tool_result)$/.test(str(obj(b)?.type) ?? ""))) {
+          return true;
+        }
+        return CLINE_MARK.test(contentText(c) ?? "");
+      });
+    },
+  },
+  {
+    looksLike: "a Cline / Roo Code / Kilo Code ui_messages.json (the chat UI's say / ask messages)",
+    reason: "it is what the user saw; read api_conversation_history.json beside it",
+    test(input) {
+      const v = input.json();
+      return Array.isArray(v) && v.length > 0 &&
+        v.every((m) => ["say", "ask"].includes(str(obj(m)?.type) ?? "") && "ts" in (obj(m) ?? {}));
+    },
+  },
+  {
+    looksLike: "a Cursor CLI `--output-format stream-json` stream (tool_call started / completed)",
+    reason: "no reader for it yet",
+    test: (input) =>
+      input.head(8).some((v) => {
+        const o = obj(v);
+        return (str(o?.type) === "tool_call" && obj(o?.tool_call) !== undefined) ||
+          (str(o?.type) === "system" && str(o?.subtype) === "init" && "apiKeySource" in o! &&
+            !Array.isArray(o!.tools));
+      }),
+  },
+  {
+    looksLike:
+      "a headless run's final result only (`claude -p` / `cursor-agent` `--output-format json`: one result object)",
+    reason:
+      "it holds the final answer, not the tool calls; use --output-format stream-json or the session transcript",
+    test(input) {
+      const o = obj(input.json());
+      return !!o && str(o.type) === "result" && "session_id" in o;
+    },
+  },
+  {
+    looksLike: "a Claude Code `--output-format json --verbose` array of stream messages",
+    reason: "no reader for it yet; use --output-format stream-json or the session transcript",
+    test(input) {
+      const v = input.json();
+      return Array.isArray(v) && v.length > 0 &&
+        v.some((m) => str(obj(m)?.type) === "system" && str(obj(m)?.subtype) === "init") &&
+        v.every((m) => str(obj(m)?.type) !== undefined && "session_id" in (obj(m) ?? {}));
+    },
+  },
+  {
+    looksLike: "Claude Managed Agents session events ({domain}.{action} types with processed_at)",
+    reason: "no reader for it yet",
+    test(input) {
+      const v = input.json();
+      const list = obj(v) && Array.isArray(obj(v)!.data) ? arr(obj(v)!.data) : items(input);
+      return list.some((e) => {
+        const o = obj(e);
+        return !!o && DOTTED.test(str(o.type) ?? "") && "processed_at" in o;
+      });
+    },
+  },
+  {
+    looksLike: "a GitHub Copilot CLI session (session-state/<id>/events.jsonl)",
+    reason: "no reader for it yet",
+    test: (input) =>
+      items(input).some((e) => {
+        const o = obj(e);
+        return !!o && /^(session|user|assistant|tool)\.[a-z_.]+$/.test(str(o.type) ?? "") &&
+          !!obj(o.data) && "parentId" in o;
+      }),
+  },
+  {
+    looksLike: "a Codex CLI `codex exec --json` event stream (thread / turn / item events)",
+    reason:
+      "it is the printed stream, not the rollout; read the rollout (~/.codex/sessions/…/rollout-*.jsonl)",
+    test: (input) =>
+      input.head(8).some((v) =>
+        /^(thread|turn|item)\.[a-z_]+$/.test(str(obj(v)?.type) ?? "") &&
+        ("thread_id" in (obj(v) ?? {}) || "item" in (obj(v) ?? {}) || "usage" in (obj(v) ?? {}))
+      ),
+  },
+  {
+    looksLike: "a Goose session (sessions/<id>.jsonl: toolRequest / toolResponse messages)",
+    reason: "no reader for it yet",
+    test: (input) =>
+      items(input).some((v) => {
+        const o = obj(v);
+        if (o && "working_dir" in o && "message_count" in o) return true;
+        return arr(o?.content).some((c) =>
+          /^(toolRequest|toolResponse)$/.test(str(obj(c)?.type) ?? "")
+        );
+      }),
+  },
+];
+
+/**
+ * The known format a log looks like, among those no reader reads, or undefined.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { looksLikeUnsupported } from "./unsupported.ts";
+ * import { logInput } from "./reader.ts";
+ * const share = JSON.stringify([{ role: "user", parts: [{ text: "hi" }] }]);
+ * assert.match(looksLikeUnsupported(logInput(share, "x.json"))!.looksLike, /Gemini CLI chat export/);
+ * assert.equal(looksLikeUnsupported(logInput('{"a":1}', "x.json")), undefined);
+ * ```
+ */
+export function looksLikeUnsupported(input: LogInput): Unsupported | undefined {
+  return RECOGNISERS.find((r) => r.test(input));
+}
+
+/** Every recogniser (for the docs and the detector cross-test). */
+export const UNSUPPORTED: readonly Unsupported[] = RECOGNISERS;
