@@ -108,7 +108,7 @@ export function mdCode(s: string, opts: { table?: boolean } = {}): string {
  */
 export function mdText(s: string): string {
   return visible(s).replace(/[!#-$&(-+:-@[-`{-~]/g, (c) => c === "@" ? "@\u200b" : `\\${c}`)
-    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\\.`);
+    .replace(/www\./gi, (w) => `${w.slice(0, 3)}\\.`);
 }
 
 /** A relative path as a URI reference: each segment percent-encoded (RFC 3986), `/` kept. */
