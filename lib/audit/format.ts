@@ -329,7 +329,11 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
     if (withTail) out.push(...tail);
     if (cut || !withTail) {
       const where = opts.fullReport
-        ? `the full report: ${mdText(opts.fullReport)}`
+        ? `the full report: ${
+          // the operator's URL as a link; anything else (a file name) as code
+          /^https?:\/\/[^\s<>`]+$/.test(opts.fullReport)
+            ? `<${opts.fullReport}>`
+            : mdCode(opts.fullReport)}`
         : "the full report: run `reporeuse audit --format json` (or see the SARIF upload)";
       out.push(
         "",
