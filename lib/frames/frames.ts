@@ -17,6 +17,7 @@ import {
   CONFIGS_SCHEMA,
   ERRORS_SCHEMA,
   EVENTS_SCHEMA,
+  FRAME_SCHEMAS,
   type TargetRow,
   TARGETS_SCHEMA,
   TESTS_SCHEMA,
@@ -46,14 +47,7 @@ export const FRAME_KEYS = {
   configs: [...CONFIG_KEYS],
 } as const;
 
-const SCHEMAS = {
-  turns: TURNS_SCHEMA,
-  targets: TARGETS_SCHEMA,
-  events: EVENTS_SCHEMA,
-  tests: TESTS_SCHEMA,
-  errors: ERRORS_SCHEMA,
-  configs: CONFIGS_SCHEMA,
-};
+const SCHEMAS = FRAME_SCHEMAS;
 
 /** Builds the frames from plain scored rows. */
 export function framesOf(rows: ScoredRows): Scored {

@@ -27,7 +27,16 @@
  * @module
  */
 export * from "./schema.ts";
-export { column, conform, dtypeOf, rowsOf, sortRows, toFrame, toKeyedFrame } from "./build.ts";
+export {
+  column,
+  conform,
+  decodeRows,
+  dtypeOf,
+  rowsOf,
+  sortRows,
+  toFrame,
+  toKeyedFrame,
+} from "./build.ts";
 export {
   averages,
   byTurn,

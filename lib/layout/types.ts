@@ -121,9 +121,11 @@ export interface CaseResult {
   message?: string;
 }
 
-/** meta.json of a run turn. */
-export interface TurnMeta {
-  cost?: number;
-  steps?: number;
-  seconds?: number;
-}
+/**
+ * The figures a turn's meta.json (and a log, lib/logs `LogMeta`) may record, each a number ≥ 0:
+ * `cost` (dollars), `steps` (model calls), `seconds` (wall time).
+ */
+export const META_FIELDS = ["cost", "steps", "seconds"] as const;
+
+/** meta.json of a run turn: the {@link META_FIELDS} it records. */
+export type TurnMeta = { [K in typeof META_FIELDS[number]]?: number };

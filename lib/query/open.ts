@@ -10,28 +10,16 @@ import { type Catalog, checkTables, explainError, QueryError } from "./errors.ts
 import { type View, VIEWS } from "./views.ts";
 import {
   type ColumnType,
-  CONFIGS_SCHEMA,
   DTYPE_SHORT_NAMES,
-  ERRORS_SCHEMA,
-  EVENTS_SCHEMA,
+  FRAME_SCHEMAS,
   RATE_COLUMNS,
-  TARGETS_SCHEMA,
-  TESTS_SCHEMA,
-  TURNS_SCHEMA,
 } from "../frames/schema.ts";
 
 /** Base tables, in listing order; each is read from `<dir>/<name>.parquet`. */
 export const TABLES = ["turns", "targets", "events", "tests", "configs", "errors"] as const;
 
 /** The column schema of each base table (lib/frames/schema.ts). */
-const SCHEMAS: Record<typeof TABLES[number], Record<string, ColumnType>> = {
-  turns: TURNS_SCHEMA,
-  targets: TARGETS_SCHEMA,
-  events: EVENTS_SCHEMA,
-  tests: TESTS_SCHEMA,
-  configs: CONFIGS_SCHEMA,
-  errors: ERRORS_SCHEMA,
-};
+const SCHEMAS: Record<typeof TABLES[number], Record<string, ColumnType>> = FRAME_SCHEMAS;
 
 /** A column as `--schema` lists it. */
 export interface ColumnInfo {
