@@ -105,6 +105,8 @@ export const TURN_COLUMNS = {
   cost: ["f64?", "dollars, when meta.json or the log records them", { from: "meta" }],
   steps: ["i32?", "agent steps (model calls), when recorded", { from: "meta" }],
   seconds: ["f64?", "wall time of the turn, when recorded", { from: "meta" }],
+  tokens_in: ["i64?", "prompt tokens of the model calls, cached ones too", { from: "meta" }],
+  tokens_out: ["i64?", "tokens the model generated, reasoning too", { from: "meta" }],
 } as const satisfies Columns;
 
 /** `targets`: one row per (configuration, chain, turn, target). */
