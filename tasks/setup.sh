@@ -22,7 +22,7 @@ case ":$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e '/_npx/' -e 'node_module
   *) echo "setup: note: ${GLOBAL_BIN} is not on your PATH; add it (export PATH=\"${GLOBAL_BIN}:\$PATH\") so 'deno' is found" >&2 ;;
 esac
 
-PKGS=(gcc libc6-dev python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium)
+PKGS=(gcc libc6-dev python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium python3-dask python3-distributed)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then
