@@ -156,7 +156,9 @@ Deno.test("hive layout: partitioned frames read back equal; Polars lazy and SQL 
   assert.equal(m.layout, "hive");
   assert.equal(readManifest(hive)?.turns, whole.turns.height);
   // one directory per configuration, the keys only in the path
-  const parts = [...(await files(hive)).keys()].filter((f) => f.startsWith("turns/"));
+  const parts = [...(await files(hive)).keys()].filter((f) =>
+    f.startsWith("turns/") && f.endsWith(".parquet")
+  );
   const configs = new Set(parts.map((p) => p.split("/").slice(1, 4).join("/")));
   assert.equal(configs.size, whole.configs.height);
   assert.ok(

@@ -13,8 +13,9 @@
  * - **hive** (`score --partitioned`): `<frame>/harness=<h>/model=<m>/memory=<x>/part-….parquet`,
  *   one directory per configuration (values percent-encoded: every byte outside
  *   `[A-Za-z0-9_.-]` as `%XX`, which Polars, DuckDB and Spark all decode), the partition columns
- *   only in the path, as Hive, Spark, DuckDB and Polars expect. Files are written under a name
- *   starting with `.` and renamed, so no engine sees half a file.
+ *   only in the path, as Hive, Spark, DuckDB and Polars expect; `turns` and `targets` parts also
+ *   as `part-….csv` with every column, for readers without a Parquet engine (Debian's Dask).
+ *   Files are written under a name starting with `.` and renamed, so no engine sees half a file.
  *
  * Both hold `configs.parquet`, `errors.csv`, `errors.parquet` and `_scored.json` (the
  * {@link ScoredManifest}: layout, shard, corpus, scorer, counts), written last.
@@ -190,12 +191,18 @@ export class FrameSink {
         ? toKeyedFrame(rows, schema, TURN_KEYS, within)
         : toFrame(rows, schema, TURN_KEYS);
       if (this.#partitioned) {
-        df = df.drop(...PARTITION_KEYS);
         const dir = join(this.dir, frame, partitionDir(first));
         Deno.mkdirSync(dir, { recursive: true });
-        const file = `part-${this.#tag}${seq}.parquet`;
-        df.writeParquet(join(dir, `.${file}.tmp`), { compression: "zstd" });
-        Deno.renameSync(join(dir, `.${file}.tmp`), join(dir, file));
+        const file = `part-${this.#tag}${seq}`;
+        if (CSV_FRAMES.includes(frame)) {
+          // for readers without a Parquet engine (Debian's Dask): every column, as flat CSV has
+          const text = df.writeCSV({ includeHeader: true }).toString();
+          Deno.writeTextFileSync(join(dir, `.${file}.csv.tmp`), text);
+          Deno.renameSync(join(dir, `.${file}.csv.tmp`), join(dir, `${file}.csv`));
+        }
+        df = df.drop(...PARTITION_KEYS);
+        df.writeParquet(join(dir, `.${file}.parquet.tmp`), { compression: "zstd" });
+        Deno.renameSync(join(dir, `.${file}.parquet.tmp`), join(dir, `${file}.parquet`));
       } else {
         const dir = join(this.dir, ".parts", frame);
         Deno.mkdirSync(dir, { recursive: true });
