@@ -15,7 +15,7 @@
  * @module
  */
 import pl from "nodejs-polars";
-import { type Columns, type ColumnType, isNullable, type RowOf, typeOf } from "./schema.ts";
+import { type Columns, type ColumnType, missingValue, type RowOf, typeOf } from "./schema.ts";
 
 /** The polars dtype of a schema column type. */
 export function dtypeOf(t: ColumnType): pl.DataType {
@@ -131,15 +131,6 @@ function decode(v: unknown, t: ColumnType): unknown {
   }
 }
 
-const ZERO: Record<ColumnType, unknown> = {
-  str: "",
-  i32: 0,
-  i64: 0,
-  f64: 0,
-  bool: false,
-  "str[]": [],
-};
-
 /**
  * Typed rows of a frame with declared columns (lib/metrics/rows.ts): every declared column of
  * every row, its value coerced to the declared type (integers read back as Float64, booleans
@@ -168,15 +159,12 @@ export function decodeRows<C extends Columns>(
   if (missing.length) {
     throw new Error(`frame lacks column(s) ${missing.join(", ")} (see lib/metrics/rows.ts)`);
   }
-  const decls = Object.entries(columns).map(([name, d]) => {
-    const t = typeOf(d);
-    return { name, t, fallback: isNullable(d) ? null : ZERO[t] };
-  });
+  const decls = Object.entries(columns).map(([name, d]) => ({ name, d, t: typeOf(d) }));
   return (df.toRecords() as Record<string, unknown>[]).map((r) => {
     const row: Record<string, unknown> = {};
-    for (const { name, t, fallback } of decls) {
+    for (const { name, d, t } of decls) {
       const v = decode(r[name], t);
-      row[name] = v === null ? (Array.isArray(fallback) ? [] : fallback) : v;
+      row[name] = v === null ? missingValue(d) : v;
     }
     return row as RowOf<C>;
   });

@@ -81,6 +81,7 @@ export {
   EVENT_COLUMNS,
   type EventRow,
   isNullable,
+  missingValue,
   type RowOf,
   TARGET_COLUMNS,
   type TargetRow,

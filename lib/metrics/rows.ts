@@ -190,6 +190,16 @@ const ZERO: Record<ColumnType, unknown> = {
 };
 
 /**
+ * The value a declared column takes where a row has none: null when the column may be null, else
+ * its zero (`""`, 0, false, a new []).
+ */
+export function missingValue(decl: ColumnDecl): unknown {
+  if (isNullable(decl)) return null;
+  const t = typeOf(decl);
+  return t === "str[]" ? [] : ZERO[t];
+}
+
+/**
  * A row with every declared column: the given values, and for the others null (nullable columns)
  * or their zero (`""`, 0, false, []). For hand-made rows (examples, fixtures) that should not
  * list every column, nor change when one is added.
@@ -208,8 +218,7 @@ export function rowOf<C extends Columns>(columns: C, values: Partial<RowOf<C>>):
   const row: Record<string, unknown> = {};
   for (const [name, d] of Object.entries(columns)) {
     const v = (values as Record<string, unknown>)[name];
-    const t = typeOf(d);
-    row[name] = v !== undefined ? v : isNullable(d) ? null : t === "str[]" ? [] : ZERO[t];
+    row[name] = v !== undefined ? v : missingValue(d);
   }
   return row as RowOf<C>;
 }

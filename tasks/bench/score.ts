@@ -145,6 +145,11 @@ interface Measured {
   rssMb: number;
 }
 
+/** `score <corpus> --out <out> …` of the tree it runs in (relative to that tree). */
+function scoreCommand(corpus: string, out: string, ...more: string[]): string[] {
+  return [Deno.execPath(), "run", "-A", "tasks/cli.ts", "score", corpus, "--out", out, ...more];
+}
+
 /** Runs a command under /usr/bin/time; throws with its stderr's tail when it fails. */
 async function measured(
   cmd: string[],
@@ -213,17 +218,7 @@ async function replicated(): Promise<number> {
           const out = `${root}/out-${k}-${sides.indexOf(side)}`;
           const cache = `${root}/cache-${k}-${sides.indexOf(side)}`;
           const m = await measured(
-            [
-              Deno.execPath(),
-              "run",
-              "-A",
-              "tasks/cli.ts",
-              "score",
-              corpus,
-              "--out",
-              out,
-              ...workers,
-            ],
+            scoreCommand(corpus, out, ...workers),
             side.tree,
             { REPOREUSE_CACHE_DIR: cache },
           );
@@ -280,19 +275,7 @@ async function shardRun(
   const each = await Promise.all(
     Array.from({ length: n }, (_, i) =>
       measured(
-        [
-          Deno.execPath(),
-          "run",
-          "-A",
-          "tasks/cli.ts",
-          "score",
-          corpus,
-          "--out",
-          `${root}/shard-${i}`,
-          "--shard",
-          `${i}/${n}`,
-          ...workers,
-        ],
+        scoreCommand(corpus, `${root}/shard-${i}`, "--shard", `${i}/${n}`, ...workers),
         tree,
         { REPOREUSE_CACHE_DIR: `${root}/cache-shard-${i}` },
       )),
