@@ -3,12 +3,17 @@
  * order, and prints what each reports. Benchmarks time whole processes and print their own
  * baselines side by side (see each script); nothing here is a timed test.
  *
- * `deno task bench [name …]` runs only the named scripts (e.g. `graph`, `logs`, `score`).
+ * `deno task bench [name …] [--option …]` runs only the named scripts (e.g. `graph`, `logs`,
+ * `score`), passing the options (everything from the first `-…` argument on) to each of them:
+ * `deno task bench score --replicate 1,10 --baseline main`.
  *
  * @module
  */
 const dir = new URL("./bench/", import.meta.url);
-const only = new Set(Deno.args);
+const firstOption = Deno.args.findIndex((a) => a.startsWith("-"));
+const names = firstOption < 0 ? Deno.args : Deno.args.slice(0, firstOption);
+const options = firstOption < 0 ? [] : Deno.args.slice(firstOption);
+const only = new Set(names);
 const scripts = [...Deno.readDirSync(dir)]
   .filter((e) => e.isFile && e.name.endsWith(".ts"))
   .map((e) => e.name)
@@ -19,7 +24,7 @@ for (const name of scripts) {
   console.log(`\n== bench ${name.replace(/\.ts$/, "")} ==`);
   const t0 = performance.now();
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(name, dir).pathname],
+    args: ["run", "-A", new URL(name, dir).pathname, ...options],
     stdout: "inherit",
     stderr: "inherit",
   }).output();

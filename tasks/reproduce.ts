@@ -16,7 +16,9 @@ Table 2 cell (tables/ci.md), paired comparisons, and figures (vega-lite .vl.json
 the paper's published values.
 
 Options:
-  --runs <dir>      a corpus of run logs (docs/run-logs.md); default: the simulated corpus
+  --runs <dir>      a corpus of run logs (docs/run-logs.md), or a directory written by score, or
+                    (repeated) the N directories of score --shard i/N, together one run;
+                    default: the simulated corpus
   --out <dir>       output directory (default: out)
   --seed <n>        seed of the simulated corpus (default: 1)
   --scale <s>       simulated corpus scale: paper (75 chains) | small (default: paper)
@@ -40,7 +42,7 @@ export async function main(args: string[]): Promise<number> {
   const parsed = parseOptions("reproduce", {
     args,
     options: {
-      runs: { type: "string" },
+      runs: { type: "string", multiple: true },
       out: { type: "string", default: "out" },
       seed: { type: "string" },
       scale: { type: "string" },
@@ -63,9 +65,9 @@ export async function main(args: string[]): Promise<number> {
     if (values.scale !== undefined && values.scale !== "paper" && values.scale !== "small") {
       throw new Error(`--scale must be 'paper' or 'small' (got '${values.scale}')`);
     }
-    if (values.runs !== undefined) {
-      const st = await Deno.stat(values.runs).catch(() => undefined);
-      if (!st?.isDirectory) throw new Error(`--runs ${values.runs}: not a directory`);
+    for (const dir of values.runs ?? []) {
+      const st = await Deno.stat(dir).catch(() => undefined);
+      if (!st?.isDirectory) throw new Error(`--runs ${dir}: not a directory`);
     }
     const started = performance.now();
     const log = values.quiet
@@ -73,7 +75,7 @@ export async function main(args: string[]): Promise<number> {
       : (m: string) =>
         console.error(`reproduce [${((performance.now() - started) / 1000).toFixed(1)} s]: ${m}`);
     const res = await reproduce({
-      runs: values.runs,
+      runs: values.runs?.length === 1 ? values.runs[0] : values.runs,
       out: values.out!,
       seed: int("seed", values.seed, 1),
       scale: values.scale as "paper" | "small" | undefined,

@@ -25,7 +25,7 @@ esac
 # No C compiler is installed for the native Python parser: where one is (cc, gcc or clang; the
 # project's machines come with GCC) it is built below, elsewhere the wasm parser does the work and
 # `deno task reporeuse parser` says how to get the faster one.
-PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium cmark-gfm)
+PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium cmark-gfm python3-dask python3-distributed)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -2,6 +2,7 @@
 // chains of uneven length (shorter chains count with the turns they have), and the bootstrap's
 // sufficient statistics against the scorer's macro-averaging on the same rows.
 import assert from "node:assert/strict";
+import { rowOf, TURN_COLUMNS } from "../lib/metrics/rows.ts";
 import {
   averageByConfig,
   C_dup,
@@ -83,9 +84,6 @@ Deno.test("averageByConfig's C_dup is meanC_dup of the chains' re-implementation
     submitted: true,
     dup_chain: false,
     coverage: 1,
-    cost: null,
-    steps: null,
-    seconds: null,
   };
   // chain a: re-implementation at turn 2; chain b: none; chain c (turns 1 and 3 only): at turn 3
   const rows = [
@@ -96,7 +94,7 @@ Deno.test("averageByConfig's C_dup is meanC_dup of the chains' re-implementation
     { chain: "b", turn: 2, reimplemented: 0 },
     { chain: "c", turn: 1, reimplemented: 0 },
     { chain: "c", turn: 3, reimplemented: 1 },
-  ].map((r) => ({ ...base, ...r }));
+  ].map((r) => rowOf(TURN_COLUMNS, { ...base, ...r }));
   assert.deepEqual(reimplementationCounts(rows.filter((r) => r.chain === "c")), [0, 0, 1]);
   // C_dup(1) = 0, C_dup(2) = 1/3, C_dup(3) = 2/3 → mean 1/3
   const [s] = averageByConfig(rows);

@@ -11,7 +11,7 @@ import {
   resolved,
   reuse_s,
 } from "../lib/metrics/mod.ts";
-import type { TurnRow } from "../lib/frames/schema.ts";
+import { rowOf, TURN_COLUMNS, type TurnRow } from "../lib/metrics/rows.ts";
 
 Deno.test("reuse_s (eq. 1): share of distinct targets called; null without targets", () => {
   const called = new Set(["p.a.f", "p.b.g", "x.y"]);
@@ -99,7 +99,7 @@ Deno.test("macroAverage skips undefined values and never returns 0 for nothing",
 });
 
 function row(p: Partial<TurnRow> & { chain: string; turn: number }): TurnRow {
-  return {
+  return rowOf(TURN_COLUMNS, {
     harness: "h",
     model: "m",
     memory: "interface",
@@ -119,11 +119,8 @@ function row(p: Partial<TurnRow> & { chain: string; turn: number }): TurnRow {
     reimplemented: 0,
     dup_chain: false,
     coverage: 1,
-    cost: null,
-    steps: null,
-    seconds: null,
     ...p,
-  };
+  });
 }
 
 Deno.test("averageByConfig: per-turn rates averaged where defined; C_dup over cumulative rates", () => {

@@ -15,7 +15,7 @@
  * @module
  */
 import pl from "nodejs-polars";
-import type { ColumnType } from "./schema.ts";
+import { type Columns, type ColumnType, missingValue, type RowOf, typeOf } from "./schema.ts";
 
 /** The polars dtype of a schema column type. */
 export function dtypeOf(t: ColumnType): pl.DataType {
@@ -24,6 +24,8 @@ export function dtypeOf(t: ColumnType): pl.DataType {
       return pl.String;
     case "i32":
       return pl.Int32;
+    case "i64":
+      return pl.Int64;
     case "f64":
       return pl.Float64;
     case "bool":
@@ -46,7 +48,8 @@ export function column(name: string, values: unknown[], t: ColumnType): pl.Serie
   const vals = values.map((v) => clean(v, t));
   switch (t) {
     case "i32":
-      return pl.Series(name, vals as (number | null)[], pl.Float64).cast(pl.Int32);
+    case "i64":
+      return pl.Series(name, vals as (number | null)[], pl.Float64).cast(dtypeOf(t));
     case "str[]": {
       // building list series element by element is slow (~8 µs per row); instead join each list
       // with a leading separator per element, split, and drop the empty head: "" → [], "\0a" → ["a"]
@@ -101,6 +104,70 @@ export function conform(df: pl.DataFrame, schema: Record<string, ColumnType>): p
     return String(s.dtype) === String(dtypeOf(t)) ? s : s.cast(dtypeOf(t));
   });
   return pl.DataFrame(cols);
+}
+
+/** A value of a declared column's type from whatever a frame holds (null when it cannot be). */
+function decode(v: unknown, t: ColumnType): unknown {
+  if (v === null || v === undefined) return null;
+  switch (t) {
+    case "str":
+      return String(v);
+    case "i32":
+    case "i64":
+    case "f64": {
+      const n = Number(v);
+      return Number.isFinite(n) ? n : null;
+    }
+    case "bool":
+      return typeof v === "boolean"
+        ? v
+        : typeof v === "number"
+        ? v !== 0
+        : typeof v === "string"
+        ? v === "true" || v === "1"
+        : null;
+    case "str[]":
+      return Array.isArray(v) ? v.map(String) : null;
+  }
+}
+
+/**
+ * Typed rows of a frame with declared columns (lib/metrics/rows.ts): every declared column of
+ * every row, its value coerced to the declared type (integers read back as Float64, booleans
+ * written as 0/1 or text by another tool); a missing or null value of a non-nullable column
+ * becomes its zero (`""`, 0, false, []), of a nullable one null. Columns the frame has but the
+ * declaration does not are left out. Throws naming the `required` columns the frame lacks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "nodejs-polars";
+ * import { decodeRows } from "./build.ts";
+ * const cols = { k: ["str", "key"], n: ["i32", "count"], r: ["f64?", "rate"] } as const;
+ * const df = pl.DataFrame({ k: ["a"], n: [2.0], extra: [1] });
+ * assert.deepEqual(decodeRows(df, cols), [{ k: "a", n: 2, r: null }]);
+ * assert.throws(() => decodeRows(df, cols, ["r"]), /lacks column\(s\) r/);
+ * ```
+ */
+export function decodeRows<C extends Columns>(
+  df: pl.DataFrame,
+  columns: C,
+  required: readonly (keyof C & string)[] = [],
+): RowOf<C>[] {
+  const have = new Set(df.columns);
+  const missing = required.filter((c) => !have.has(c));
+  if (missing.length) {
+    throw new Error(`frame lacks column(s) ${missing.join(", ")} (see lib/metrics/rows.ts)`);
+  }
+  const decls = Object.entries(columns).map(([name, d]) => ({ name, d, t: typeOf(d) }));
+  return (df.toRecords() as Record<string, unknown>[]).map((r) => {
+    const row: Record<string, unknown> = {};
+    for (const { name, d, t } of decls) {
+      const v = decode(r[name], t);
+      row[name] = v === null ? missingValue(d) : v;
+    }
+    return row as RowOf<C>;
+  });
 }
 
 /** Plain row objects of a frame (null kept, lists as arrays). */

@@ -8,7 +8,15 @@
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
-import { recoverDir, writeDirAtomic } from "../util/fs.ts";
+import { existsSync, recoverDir, writeDirAtomic } from "../util/fs.ts";
+import { checkShards, scanScored } from "./scan.ts";
+import {
+  FrameSink,
+  MANIFEST,
+  type ScoredManifest,
+  type SinkOptions,
+  STREAMED_FRAMES,
+} from "./sink.ts";
 import { averageByConfig, averageByTurn, firstLastTurns } from "../metrics/macro.ts";
 import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
 import { frameCsv } from "./csv.ts";
@@ -18,6 +26,7 @@ import {
   CONFIGS_SCHEMA,
   ERRORS_SCHEMA,
   EVENTS_SCHEMA,
+  FRAME_SCHEMAS,
   type TargetRow,
   TARGETS_SCHEMA,
   TESTS_SCHEMA,
@@ -25,7 +34,13 @@ import {
   type TurnRow,
   TURNS_SCHEMA,
 } from "./schema.ts";
-import { type ScoredRows, type ScoreOptions, scoreRows } from "./score.ts";
+import {
+  type ScoredRows,
+  type ScoreOptions,
+  scorerCodeHash,
+  scoreRows,
+  scoreStream,
+} from "./score.ts";
 
 /** The scored frames; columns exactly per lib/frames/schema.ts, sorted by their join keys. */
 export interface Scored {
@@ -47,14 +62,7 @@ export const FRAME_KEYS = {
   configs: [...CONFIG_KEYS],
 } as const;
 
-const SCHEMAS = {
-  turns: TURNS_SCHEMA,
-  targets: TARGETS_SCHEMA,
-  events: EVENTS_SCHEMA,
-  tests: TESTS_SCHEMA,
-  errors: ERRORS_SCHEMA,
-  configs: CONFIGS_SCHEMA,
-};
+const SCHEMAS = FRAME_SCHEMAS;
 
 /** Builds the frames from plain scored rows. */
 export function framesOf(rows: ScoredRows): Scored {
@@ -161,18 +169,26 @@ export async function writeScored(s: Scored, outDir: string): Promise<void> {
   });
 }
 
-/** Reads frames written by {@link writeScored}, cast to the schemas' dtypes. */
-export async function readScored(outDir: string): Promise<Scored> {
-  await recoverDir(outDir); // a write interrupted between its renames left the old copy beside
+/**
+ * Reads scored frames, cast to the schemas' dtypes: a directory written by {@link writeScored} or
+ * {@link scoreTo} (flat or hive layout), or the directories of the N shards of one run (checked
+ * by lib/frames/scan.ts `checkShards`), whose rows together are that run's, sorted by join keys.
+ */
+export async function readScored(outDir: string | readonly string[]): Promise<Scored> {
+  const dirs = typeof outDir === "string" ? [outDir] : [...outDir];
+  if (!dirs.length) throw new Error("readScored: no directory given");
+  for (const d of dirs) await recoverDir(d); // an interrupted write left the old copy beside
+  checkShards(dirs);
   const read = async (name: keyof typeof SCHEMAS) => {
-    const path = join(outDir, `${name}.parquet`);
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(path);
-    } catch {
-      throw new Error(`${path}: missing (run \`deno task reporeuse score\` first)`);
+    const path = join(dirs[0], `${name}.parquet`);
+    if (dirs.length === 1 && existsSync(path)) {
+      // read whole into memory first: the file may be replaced while a lazy frame points at it
+      return conform(pl.readParquet(Buffer.from(await Deno.readFile(path))), SCHEMAS[name]);
     }
-    return conform(pl.readParquet(Buffer.from(bytes)), SCHEMAS[name]);
+    const scanned = scanScored(dirs, name);
+    if (!scanned) throw new Error(`${path}: missing (run \`deno task reporeuse score\` first)`);
+    const df = scanned.lf.collectSync();
+    return conform(df.height ? df.sort([...FRAME_KEYS[name]]) : df, SCHEMAS[name]);
   };
   return {
     turns: await read("turns"),
@@ -182,6 +198,78 @@ export async function readScored(outDir: string): Promise<Scored> {
     errors: await read("errors"),
     configs: await read("configs"),
   };
+}
+
+/** Names in a scored directory that {@link scoreTo} writes (never carried over from an old one). */
+function isScoredOutput(rel: string): boolean {
+  const top = rel.split("/")[0];
+  return (SCORED_FILES as readonly string[]).includes(top) || top === MANIFEST ||
+    top === ".parts" || top in STREAMED_FRAMES;
+}
+
+/**
+ * Scores a corpus (or one shard: `opts.shard`) straight into `outDir`, in flat memory: rows are
+ * written in batches as they are produced (lib/frames/sink.ts), never held whole. Flat layout (the
+ * files of {@link writeScored}) or, with `partitioned`, the hive layout; `_scored.json` last.
+ * All or nothing, like {@link writeScored}: the directory replaces `outDir` once complete (old
+ * outputs of `score` are not carried over, other files are). Returns the manifest.
+ */
+export async function scoreTo(
+  dir: string,
+  outDir: string,
+  opts: ScoreOptions & SinkOptions = {},
+): Promise<ScoredManifest> {
+  let manifest: ScoredManifest | undefined;
+  const writing = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      throw new OutputError(outDir, e);
+    }
+  };
+  let scoring = false;
+  try {
+    await writeDirAtomic(outDir, async (tmp) => {
+      const sink = new FrameSink(tmp, opts);
+      scoring = true;
+      const run = await scoreStream(dir, opts, (g) => writing(() => sink.add(g)));
+      scoring = false;
+      const scorer = await scorerCodeHash();
+      manifest = await sink.finish(run, { corpus: dir, scorer, shard: opts.shard ?? null });
+      await syncTree(tmp); // the bytes must be on disk before the directory replaces the old one
+    }, { keep: (rel) => !isScoredOutput(rel) });
+  } catch (e) {
+    // a failure of scoring itself (an unusable corpus) is not one of the output
+    if (scoring || e instanceof OutputError) throw e;
+    throw new OutputError(outDir, e);
+  }
+  return manifest!;
+}
+
+/** Writing a scored directory failed (disk full, no permission, …): names the directory. */
+export class OutputError extends Error {
+  constructor(readonly dir: string, cause: unknown) {
+    super(`cannot write ${dir}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = "OutputError";
+  }
+}
+
+/** fsyncs every file under a directory. */
+async function syncTree(dir: string): Promise<void> {
+  for await (const e of Deno.readDir(dir)) {
+    const p = join(dir, e.name);
+    if (e.isDirectory) await syncTree(p);
+    else if (e.isFile) {
+      const f = await Deno.open(p, { read: true });
+      try {
+        await f.syncData();
+      } finally {
+        f.close();
+      }
+    }
+  }
 }
 
 /** Columns of {@link averages}: per-configuration macro averages (rates 0..1). */

@@ -5,6 +5,9 @@
  *   `targets`, `events`, `tests`, `errors`, `configs` with the columns of `schema.ts`;
  * - {@link writeScored} / {@link readScored} — turns.csv/.parquet, targets.csv/.parquet,
  *   events.parquet, tests.parquet, configs.parquet, errors.csv (+ errors.parquet);
+ * - {@link scoreTo}(dir, out, { shard, partitioned }) — scoring straight to disk in flat memory
+ *   (sink.ts: batches of Parquet parts; flat or hive layout); {@link scanScored} — any scored
+ *   directory, or the N shard directories of one run, as lazy frames (scan.ts);
  * - {@link averages}(turns) — per-configuration macro averages (Table 2/4 columns);
  * - {@link byTurn}(turns) — per-configuration, per-turn averages and C_dup(t) (Table 3/5);
  * - {@link firstLast}(turns) — first/last-turn values and Δ per configuration and metric;
@@ -27,7 +30,16 @@
  * @module
  */
 export * from "./schema.ts";
-export { column, conform, dtypeOf, rowsOf, sortRows, toFrame, toKeyedFrame } from "./build.ts";
+export {
+  column,
+  conform,
+  decodeRows,
+  dtypeOf,
+  rowsOf,
+  sortRows,
+  toFrame,
+  toKeyedFrame,
+} from "./build.ts";
 export {
   averages,
   byTurn,
@@ -36,13 +48,40 @@ export {
   firstLast,
   FRAME_KEYS,
   framesOf,
+  OutputError,
   readScored,
   scoreCorpus,
   type Scored,
   SCORED_FILES,
+  scoreTo,
   summarize,
   SUMMARY_SCHEMA,
   targetRows,
   writeScored,
 } from "./frames.ts";
-export { type ScoredRows, type ScoreOptions, SCORER_VERSION, scoreRows } from "./score.ts";
+export {
+  errorInShard,
+  fnv1a32,
+  type GroupRows,
+  inOrder,
+  type ScoredRows,
+  type ScoreOptions,
+  SCORER_VERSION,
+  scorerCodeHash,
+  scoreRows,
+  scoreStream,
+  type Shard,
+  shardOf,
+  type StreamedRun,
+} from "./score.ts";
+export {
+  FrameSink,
+  MANIFEST,
+  PARTITION_KEYS,
+  partitionDir,
+  partitionValue,
+  type ScoredManifest,
+  type SinkOptions,
+  STREAMED_FRAMES,
+} from "./sink.ts";
+export { checkShards, type FrameName, readManifest, scanFrame, scanScored } from "./scan.ts";

@@ -1,14 +1,25 @@
 /**
- * Column schemas of the scored frames (one frame per grain, explicit join keys).
+ * Column schemas of the scored frames (one frame per grain, explicit join keys), derived from the
+ * column declarations of lib/metrics/rows.ts (and `configs` here): each column is declared once.
  *
  * A contract between the scorer (`lib/frames/`) and its consumers (`lib/report/`, the `query`
  * command, notebooks). Parquet and CSV files written by `score` have exactly these columns.
  *
  * @module
  */
+import {
+  type Columns,
+  type ColumnType,
+  ERROR_COLUMNS,
+  EVENT_COLUMNS,
+  type RowOf,
+  TARGET_COLUMNS,
+  TEST_COLUMNS,
+  TURN_COLUMNS,
+  typeOf,
+} from "../metrics/rows.ts";
 
-/** Polars dtype names used in the schemas. */
-export type ColumnType = "str" | "i32" | "f64" | "bool" | "str[]";
+export type { ColumnType };
 
 /**
  * Short names of Polars dtypes (`Float64` → `f64`), the vocabulary of {@link ColumnType}; the
@@ -37,123 +48,92 @@ export const CONFIG_KEYS = ["harness", "model", "memory"] as const;
 export const TURN_KEYS = [...CONFIG_KEYS, "chain", "turn"] as const;
 
 /**
- * The numeric columns that hold a share, in [0, 1] (null where undefined). Every other numeric
- * column of the schemas is a count, a line number or an amount (cost, seconds): ≥ 0.
+ * The Polars schema of declared columns (lib/metrics/rows.ts): name → {@link ColumnType}, in
+ * declaration order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { schemaOf } from "./schema.ts";
+ * assert.deepEqual(schemaOf({ a: ["str", "x"], b: ["f64?", "y", { rate: true }] }), { a: "str", b: "f64" });
+ * ```
  */
-export const RATE_COLUMNS: ReadonlySet<string> = new Set([
-  "reuse_repo",
-  "reuse_self",
-  "recall_repo",
-  "recall_self",
-  "pass_rate",
-  "coverage",
-  "callee_overlap",
-]);
+export function schemaOf(columns: Columns): Record<string, ColumnType> {
+  return Object.fromEntries(Object.entries(columns).map(([name, d]) => [name, typeOf(d)]));
+}
 
-/** `turns`: one row per (configuration, chain, turn). Rates are 0..1; null where undefined. */
-export const TURNS_SCHEMA: Record<string, ColumnType> = {
-  harness: "str",
-  model: "str",
-  memory: "str",
-  chain: "str",
-  turn: "i32",
-  n_repo: "i32",
-  n_self: "i32",
-  reuse_repo: "f64", // eq. 1, null when n_repo = 0
-  reuse_self: "f64",
-  recall_repo: "f64", // eq. 2, null when n_repo = 0
-  recall_self: "f64",
-  files: "i32",
-  lines: "i32",
-  tests: "i32",
-  passed: "i32",
-  pass_rate: "f64", // null when tests = 0
-  resolved: "bool",
-  submitted: "bool",
-  reimplemented: "i32", // number of targets re-implemented at this turn (|R_{c,t}|)
-  dup_chain: "bool", // chain has a re-implementation at some turn <= t (eq. 3 indicator)
-  coverage: "f64", // share of agent actions the log reader interpreted
-  cost: "f64", // null when the log / meta.json lacks it
-  steps: "i32",
-  seconds: "f64",
-};
+/** `turns`: one row per (configuration, chain, turn) — {@link TURN_COLUMNS}. */
+export const TURNS_SCHEMA: Record<string, ColumnType> = schemaOf(TURN_COLUMNS);
+/** `targets`: one row per (configuration, chain, turn, target) — {@link TARGET_COLUMNS}. */
+export const TARGETS_SCHEMA: Record<string, ColumnType> = schemaOf(TARGET_COLUMNS);
+/** `events`: one row per agent action — {@link EVENT_COLUMNS}. */
+export const EVENTS_SCHEMA: Record<string, ColumnType> = schemaOf(EVENT_COLUMNS);
+/** `tests`: one row per test case — {@link TEST_COLUMNS}. */
+export const TESTS_SCHEMA: Record<string, ColumnType> = schemaOf(TEST_COLUMNS);
+/** `errors`: one row per problem met while scoring — {@link ERROR_COLUMNS}. */
+export const ERRORS_SCHEMA: Record<string, ColumnType> = schemaOf(ERROR_COLUMNS);
 
-/** `targets`: one row per (configuration, chain, turn, target). */
-export const TARGETS_SCHEMA: Record<string, ColumnType> = {
-  harness: "str",
-  model: "str",
-  memory: "str",
-  chain: "str",
-  turn: "i32",
-  target: "str", // qualified id, e.g. seaborn._core.rules.categorical_order
-  kind: "str", // repo | self
-  implemented: "bool", // self target: the agent's earlier file defines it (repo: always true)
-  read: "bool",
-  reused: "bool",
-  reimplemented: "bool",
-  reimplemented_by: "str", // submission function with the largest callee overlap, when reimplemented
-  file: "str", // workspace-relative path of the target's body (null when not implemented)
-  start: "i32", // line of the def keyword (CPython ast lineno)
-  end: "i32",
-  body_lines: "i32", // end - body_start + 1: the lines recall looks at
-  body_start: "i32", // first line of the body block (recall: reads must overlap body_start..end)
-  callees: "i32", // |non-builtin callees of the target|
-  callee_overlap: "f64", // share of those callees the submission calls (null when callees = 0)
-};
-
-/** `events`: one row per agent action. */
-export const EVENTS_SCHEMA: Record<string, ColumnType> = {
-  harness: "str",
-  model: "str",
-  memory: "str",
-  chain: "str",
-  turn: "i32",
-  idx: "i32", // 0-based order of the action within the turn
-  step: "i32",
-  kind: "str",
-  tool: "str",
-  command: "str",
-  paths: "str[]",
-  lines_read: "i32", // distinct lines this action showed
-  placed: "bool",
-};
-
-/** `tests`: one row per test case. */
-export const TESTS_SCHEMA: Record<string, ColumnType> = {
-  harness: "str",
-  model: "str",
-  memory: "str",
-  chain: "str",
-  turn: "i32",
-  case: "str",
-  passed: "bool",
-};
-
-/** `errors`: one row per problem met while scoring; every unscored turn appears here. */
-export const ERRORS_SCHEMA: Record<string, ColumnType> = {
-  path: "str",
-  chain: "str",
-  turn: "i32",
-  config: "str",
-  message: "str",
-};
-
-export type { ErrorRow, EventRow, TargetRow, TestRow, TurnRow } from "../metrics/rows.ts";
+export {
+  type ColumnDecl,
+  type Columns,
+  ERROR_COLUMNS,
+  type ErrorRow,
+  EVENT_COLUMNS,
+  type EventRow,
+  isNullable,
+  missingValue,
+  type RowOf,
+  TARGET_COLUMNS,
+  type TargetRow,
+  TEST_COLUMNS,
+  type TestRow,
+  TURN_COLUMNS,
+  type TurnRow,
+  typeOf,
+} from "../metrics/rows.ts";
 
 /** `configs`: one row per configuration found. */
-export const CONFIGS_SCHEMA: Record<string, ColumnType> = {
-  harness: "str",
-  model: "str",
-  memory: "str",
-  chains: "i32", // chains with at least one scored turn
-  turns: "i32", // turns scored
-};
+export const CONFIG_COLUMNS = {
+  harness: ["str", "the configuration's harness"],
+  model: ["str", "the configuration's model"],
+  memory: ["str", "the configuration's memory setting"],
+  chains: ["i32", "chains with at least one scored turn"],
+  turns: ["i32", "turns scored"],
+} as const satisfies Columns;
+
+/** `configs` — {@link CONFIG_COLUMNS}. */
+export const CONFIGS_SCHEMA: Record<string, ColumnType> = schemaOf(CONFIG_COLUMNS);
 
 /** Plain-object form of a `configs` row. */
-export interface ConfigRow {
-  harness: string;
-  model: string;
-  memory: string;
-  chains: number;
-  turns: number;
-}
+export type ConfigRow = RowOf<typeof CONFIG_COLUMNS>;
+
+/** The declared columns of each scored frame, by frame name. */
+export const FRAME_COLUMNS = {
+  turns: TURN_COLUMNS,
+  targets: TARGET_COLUMNS,
+  events: EVENT_COLUMNS,
+  tests: TEST_COLUMNS,
+  errors: ERROR_COLUMNS,
+  configs: CONFIG_COLUMNS,
+} as const;
+
+/** The Polars schema of each scored frame, by frame name. */
+export const FRAME_SCHEMAS: Record<keyof typeof FRAME_COLUMNS, Record<string, ColumnType>> = {
+  turns: TURNS_SCHEMA,
+  targets: TARGETS_SCHEMA,
+  events: EVENTS_SCHEMA,
+  tests: TESTS_SCHEMA,
+  errors: ERRORS_SCHEMA,
+  configs: CONFIGS_SCHEMA,
+};
+
+/**
+ * The numeric columns that hold a share, in [0, 1] (null where undefined): those declared
+ * `rate: true`. Every other numeric column of the schemas is a count, a line number or an amount
+ * (cost, seconds): ≥ 0.
+ */
+export const RATE_COLUMNS: ReadonlySet<string> = new Set(
+  Object.values(FRAME_COLUMNS).flatMap((cols) =>
+    Object.entries(cols as Columns).filter(([, d]) => d[2]?.rate).map(([name]) => name)
+  ),
+);

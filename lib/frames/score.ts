@@ -76,6 +76,69 @@ export interface ScoreOptions {
   progress?: boolean | ((done: number, total: number) => void);
   /** Cache root (default: lib/util/cache.ts `cacheRoot()`). */
   cacheDir?: string;
+  /**
+   * Score only shard `index` of `count` (0-based): the (configuration, chain) groups whose
+   * {@link shardOf} is `index`, with the error rows about them (rows about no chain go to shard 0).
+   * The shards of one count together hold every row of an unsharded run, each once.
+   */
+  shard?: Shard;
+}
+
+/** One of `count` disjoint parts of a corpus (`score --shard index/count`). */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/**
+ * The shard of a (configuration directory, chain) among `count`: FNV-1a (32 bits) of the UTF-8 of
+ * `config + "\x1f" + chain`, modulo `count` — stable across runs, machines and versions, so a
+ * chain's turns (and its C_dup statistics) stay together.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fnv1a32, shardOf } from "./score.ts";
+ * assert.equal(fnv1a32(""), 0x811c9dc5); // the published test vectors
+ * assert.equal(fnv1a32("a"), 0xe40c292c);
+ * assert.equal(fnv1a32("foobar"), 0xbf9cf968);
+ * assert.equal(shardOf("k1", "c1", 1), 0);
+ * assert.equal(shardOf("k1", "c1", 4), fnv1a32("k1\x1fc1") % 4);
+ * ```
+ */
+export function shardOf(config: string, chain: string, count: number): number {
+  return fnv1a32(`${config}\x1f${chain}`) % count;
+}
+
+/** FNV-1a, 32 bits, of a string's UTF-8 bytes. */
+export function fnv1a32(text: string): number {
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(text)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h >>> 0;
+}
+
+/** Whether an error row belongs to a shard: by its (configuration, chain); else to shard 0. */
+export function errorInShard(e: ErrorRow, shard: Shard | undefined): boolean {
+  if (!shard) return true;
+  return e.config !== null && e.chain !== null
+    ? shardOf(e.config, e.chain, shard.count) === shard.index
+    : shard.index === 0;
+}
+
+/** The rows of one (configuration, chain), in key order, `dup_chain` set: what is streamed. */
+export interface GroupRows {
+  turns: TurnRow[];
+  targets: TargetRow[];
+  events: EventRow[];
+  tests: TestRow[];
+}
+
+/** What a streamed run returns besides its rows. */
+export interface StreamedRun {
+  errors: ErrorRow[];
+  configs: ConfigSpec[];
+  /** Run turns found (scored + those with errors), in the shard when there is one. */
+  found: number;
 }
 
 /** Everything scored, as plain rows. */
@@ -214,19 +277,44 @@ interface Keyed {
 
 /** Scores a corpus into plain rows (the frames of `scoreCorpus` are built from these). */
 export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<ScoredRows> {
+  const out: ScoredRows = {
+    turns: [],
+    targets: [],
+    events: [],
+    tests: [],
+    errors: [],
+    configs: [],
+    found: 0,
+  };
+  const done = await scoreStream(dir, opts, (g) => {
+    for (const k of ["turns", "targets", "events", "tests"] as const) {
+      for (const r of g[k]) (out[k] as unknown[]).push(r);
+    }
+  });
+  return { ...out, errors: done.errors, configs: done.configs, found: done.found };
+}
+
+/**
+ * Scores a corpus (or one shard of it) and hands each (configuration, chain)'s rows to `emit` as
+ * soon as every group before it in key order (harness, model, memory, chain) is done: the rows
+ * arrive sorted, and no more than a few groups per worker wait in memory, whatever the size of
+ * the corpus. Returns the error rows and configurations once every group was emitted.
+ */
+export async function scoreStream(
+  dir: string,
+  opts: ScoreOptions,
+  emit: (rows: GroupRows) => void,
+): Promise<StreamedRun> {
   const { corpus, problems } = await readCorpus(dir);
-  const run = await startRun(corpus, opts);
+  const shard = opts.shard;
+  const mine = (r: FoundTurn) => !shard || shardOf(r.config, r.chain, shard.count) === shard.index;
+  const runs = corpus.runs.filter(mine);
+  const run = await startRun(corpus, runs, opts);
   run.errors.push(...errorRows(corpus, problems));
-  const groups = groupRuns(corpus.runs);
-  const results = new Map<FoundTurn, TurnResult>();
+  const groups = sortedGroups(run, groupRuns(runs));
   try {
-    const queue = [...groups];
     const lanes = Math.max(4, run.pool.size * 4);
-    await Promise.all(
-      Array.from({ length: Math.min(lanes, queue.length) }, async () => {
-        for (let g = queue.shift(); g; g = queue.shift()) await scoreGroup(run, g, results);
-      }),
-    );
+    await inOrder(groups, lanes, 2 * lanes, (g) => scoreGroup(run, g), emit);
   } finally {
     run.pool.close();
     run.tick.end();
@@ -234,7 +322,58 @@ export async function scoreRows(dir: string, opts: ScoreOptions = {}): Promise<S
   // a memo that cannot be written only costs re-hashing
   await run.logHashes.save().catch((e) => cacheFailed(run.cacheDir, e));
   await Promise.all(run.writes);
-  return assemble(corpus, run, groups, results);
+  return {
+    errors: run.errors.filter((e) => errorInShard(e, shard)),
+    configs: corpus.configs,
+    found: runs.length,
+  };
+}
+
+/**
+ * Runs `work` over `items` with at most `lanes` at once, and calls `emit` with the results in
+ * the items' order, each as soon as those before it are done; an item starts only while fewer
+ * than `window` results wait for an earlier one (so memory stays bounded when one is slow).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inOrder } from "./score.ts";
+ * const seen: number[] = [];
+ * const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+ * await inOrder([30, 0, 10, 0], 3, 2, async (ms) => (await wait(ms), ms), (x) => seen.push(x));
+ * assert.deepEqual(seen, [30, 0, 10, 0]);
+ * ```
+ */
+export async function inOrder<T, R>(
+  items: readonly T[],
+  lanes: number,
+  window: number,
+  work: (item: T) => Promise<R>,
+  emit: (result: R) => void,
+): Promise<void> {
+  const done = new Map<number, R>();
+  let next = 0, emitted = 0;
+  let wake: (() => void)[] = [];
+  const lane = async () => {
+    for (;;) {
+      while (next < items.length && next - emitted >= window) {
+        await new Promise<void>((r) => wake.push(r));
+      }
+      if (next >= items.length) return;
+      const i = next++;
+      done.set(i, await work(items[i]));
+      // synchronous: results leave in order, one lane at a time
+      while (done.has(emitted)) {
+        const r = done.get(emitted)!;
+        done.delete(emitted++);
+        emit(r);
+      }
+      const w = wake;
+      wake = [];
+      for (const f of w) f();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, items.length)) }, lane));
 }
 
 /**
@@ -255,12 +394,12 @@ function turnProgress(
   return Object.assign(tick, { end: () => reporter?.done() });
 }
 
-/** The shared state of a run, with W0, summaries and targets memoised. */
-async function startRun(corpus: Corpus, opts: ScoreOptions): Promise<Run> {
+/** The shared state of a run (of `runs`, its turns to score), with W0, summaries and targets memoised. */
+async function startRun(corpus: Corpus, runs: FoundTurn[], opts: ScoreOptions): Promise<Run> {
   const useCache = opts.cache ?? true;
   const cacheDir = cacheRoot(opts.cacheDir);
   const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
-  const total = corpus.runs.filter((r) => r.blocked.length === 0).length;
+  const total = runs.filter((r) => r.blocked.length === 0).length;
   const run: Run = {
     corpus,
     chains: new Map(corpus.chains.map((c) => [c.chain, c])),
@@ -403,13 +542,10 @@ function groupRuns(runs: readonly FoundTurn[]): FoundTurn[][] {
 
 /**
  * Scores one (configuration, chain): every turn's key first (W_{t-1} needs only the files), then
- * the whole group from one cache entry, else turn by turn.
+ * the whole group from one cache entry, else turn by turn; returns its rows (turns in order,
+ * `dup_chain` over them, targets by id, tests by case).
  */
-async function scoreGroup(
-  run: Run,
-  runs: FoundTurn[],
-  results: Map<FoundTurn, TurnResult>,
-): Promise<void> {
+async function scoreGroup(run: Run, runs: FoundTurn[]): Promise<GroupRows> {
   runs.sort((a, b) => a.turn - b.turn);
   const keyed = await keyGroup(run, runs);
   const groupKey = sha256(`group\n${keyed.map((k) => k.key).join("\n")}`);
@@ -421,20 +557,15 @@ async function scoreGroup(
         v.every((r, i) => isTurnResult(r, keyed[i].keys)),
     );
     if (hit) {
-      keyed.forEach((k, i) => {
-        results.set(k.run, hit[i]);
-        run.tick();
-      });
-      return;
+      for (const _ of keyed) run.tick();
+      return groupRows(hit);
     }
   }
   let all = true;
   const group: TurnResult[] = [];
   for (const k of keyed) {
     try {
-      const r = await cachedTurn(run, k);
-      results.set(k.run, r);
-      group.push(r);
+      group.push(await cachedTurn(run, k));
     } catch (e) {
       failed(run, k.run, e);
       all = false;
@@ -442,6 +573,7 @@ async function scoreGroup(
     run.tick();
   }
   if (run.useCache && all && keyed.length > 1) await run.turnCache.set(groupKey, group);
+  return groupRows(group);
 }
 
 /** Reads the inputs of a group's turns and computes their keys; unscorable turns become errors. */
@@ -591,44 +723,34 @@ async function scoreOne(run: Run, k: Keyed): Promise<TurnResult> {
 
 const byId = <T>(f: (x: T) => string) => (a: T, b: T) => (f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0);
 
+/** The rows of a group's scored turns (in turn order): `dup_chain` ({@link dupChain}) over them. */
+function groupRows(scored: readonly TurnResult[]): GroupRows {
+  const out: GroupRows = { turns: [], targets: [], events: [], tests: [] };
+  const dup = dupChain(scored.map((r) => r.turn.reimplemented));
+  scored.forEach((r, i) => {
+    out.turns.push({ ...r.turn, dup_chain: dup[i] });
+    for (const x of [...r.targets].sort(byId((t) => t.target))) out.targets.push(x);
+    for (const x of r.events) out.events.push(x);
+    for (const x of [...r.tests].sort(byId((t) => t.case))) out.tests.push(x);
+  });
+  return out;
+}
+
 /**
- * The rows of every scored turn, sorted by configuration keys, chain and turn (targets by id,
- * tests by case), with `dup_chain` ({@link dupChain}) over each (configuration, chain).
+ * The groups of scorable configurations, sorted by configuration keys (harness, model, memory)
+ * and chain: the order of the rows. Groups of an unknown configuration yield no rows (their turns
+ * are errors) and go last.
  */
-function assemble(
-  corpus: Corpus,
-  run: Run,
-  groups: FoundTurn[][],
-  results: Map<FoundTurn, TurnResult>,
-): ScoredRows {
-  const out: ScoredRows = {
-    turns: [],
-    targets: [],
-    events: [],
-    tests: [],
-    errors: run.errors,
-    configs: corpus.configs,
-    found: corpus.runs.length,
-  };
-  const byKeys = groups.map((runs) => {
+function sortedGroups(run: Run, groups: FoundTurn[][]): FoundTurn[][] {
+  const keyed = groups.map((runs) => {
     const c = run.configs.get(runs[0].config);
     return { runs, key: c ? [c.harness, c.model, c.memory, runs[0].chain] : [] };
-  }).sort((a, b) => {
+  });
+  keyed.sort((a, b) => {
     for (let i = 0; i < 4; i++) {
-      if (a.key[i] !== b.key[i]) return (a.key[i] ?? "") < (b.key[i] ?? "") ? -1 : 1;
+      if (a.key[i] !== b.key[i]) return (a.key[i] ?? "\uffff") < (b.key[i] ?? "\uffff") ? -1 : 1;
     }
     return 0;
   });
-  for (const { runs } of byKeys) {
-    const scored = [...runs].sort((a, b) => a.turn - b.turn).map((r) => results.get(r))
-      .filter((r): r is TurnResult => r !== undefined);
-    const dup = dupChain(scored.map((r) => r.turn.reimplemented));
-    scored.forEach((r, i) => {
-      out.turns.push({ ...r.turn, dup_chain: dup[i] });
-      for (const x of [...r.targets].sort(byId((t) => t.target))) out.targets.push(x);
-      for (const x of r.events) out.events.push(x);
-      for (const x of [...r.tests].sort(byId((t) => t.case))) out.tests.push(x);
-    });
-  }
-  return out;
+  return keyed.map((k) => k.runs);
 }

@@ -1,6 +1,6 @@
 /**
  * Shape checks of cached rows: an entry of the scored-turn cache is used only when every row has
- * the columns of its schema (schema.ts) with values of the right type and the keys of the turn it
+ * the declared columns (lib/metrics/rows.ts) with values of the right type (null only where a column may be null) and the keys of the turn it
  * stands for. Anything else — a truncated write of an older version, a hand edit, valid JSON of
  * another shape — is a miss, and the turn is scored again.
  *
@@ -16,12 +16,15 @@
  */
 import type { TurnKeys, TurnResult } from "../metrics/rows.ts";
 import {
+  type Columns,
   type ColumnType,
-  EVENTS_SCHEMA,
-  TARGETS_SCHEMA,
-  TESTS_SCHEMA,
+  EVENT_COLUMNS,
+  isNullable,
+  TARGET_COLUMNS,
+  TEST_COLUMNS,
+  TURN_COLUMNS,
   TURN_KEYS,
-  TURNS_SCHEMA,
+  typeOf,
 } from "./schema.ts";
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -29,11 +32,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function hasType(v: unknown, t: ColumnType): boolean {
-  if (v === null) return true;
   switch (t) {
     case "str":
       return typeof v === "string";
     case "i32":
+    case "i64":
+      return typeof v === "number" && Number.isInteger(v);
     case "f64":
       return typeof v === "number" && Number.isFinite(v);
     case "bool":
@@ -43,36 +47,37 @@ function hasType(v: unknown, t: ColumnType): boolean {
   }
 }
 
-/** Whether `row` has every column of `schema` (but `skip`) with a value of its type or null. */
-export function matchesSchema(
+/**
+ * Whether `row` has every declared column (but `skip`) with a value of its type, or null where
+ * the column is nullable.
+ */
+export function matchesColumns(
   row: unknown,
-  schema: Record<string, ColumnType>,
+  columns: Columns,
   skip: readonly string[] = [],
 ): boolean {
   if (!isObject(row)) return false;
-  for (const [col, t] of Object.entries(schema)) {
+  for (const [col, d] of Object.entries(columns)) {
     if (skip.includes(col)) continue;
-    if (!(col in row) || !hasType(row[col], t)) return false;
+    if (!(col in row)) return false;
+    const v = row[col];
+    if (v === null ? !isNullable(d) : !hasType(v, typeOf(d))) return false;
   }
   return true;
 }
 
-function rowsOfTurn(
-  rows: unknown,
-  schema: Record<string, ColumnType>,
-  keys: TurnKeys,
-): boolean {
+function rowsOfTurn(rows: unknown, columns: Columns, keys: TurnKeys): boolean {
   return Array.isArray(rows) &&
-    rows.every((r) => matchesSchema(r, schema) && TURN_KEYS.every((k) => r[k] === keys[k]));
+    rows.every((r) => matchesColumns(r, columns) && TURN_KEYS.every((k) => r[k] === keys[k]));
 }
 
 /** Whether a cached value is the complete result of the turn with these keys. */
 export function isTurnResult(v: unknown, keys: TurnKeys): v is TurnResult {
   if (!isObject(v)) return false;
   const turn = v.turn;
-  return matchesSchema(turn, TURNS_SCHEMA, ["dup_chain"]) &&
+  return matchesColumns(turn, TURN_COLUMNS, ["dup_chain"]) &&
     TURN_KEYS.every((k) => (turn as Record<string, unknown>)[k] === keys[k]) &&
-    rowsOfTurn(v.targets, TARGETS_SCHEMA, keys) &&
-    rowsOfTurn(v.events, EVENTS_SCHEMA, keys) &&
-    rowsOfTurn(v.tests, TESTS_SCHEMA, keys);
+    rowsOfTurn(v.targets, TARGET_COLUMNS, keys) &&
+    rowsOfTurn(v.events, EVENT_COLUMNS, keys) &&
+    rowsOfTurn(v.tests, TEST_COLUMNS, keys);
 }

@@ -17,7 +17,7 @@
  * @module
  */
 import { XMLParser } from "fast-xml-parser";
-import type { CaseResult, TestCase, TurnMeta } from "./types.ts";
+import { type CaseResult, META_FIELDS, type TestCase, type TurnMeta } from "./types.ts";
 
 /** An input file that cannot be used; the message names the file and what is wrong. */
 export class LayoutError extends Error {
@@ -157,13 +157,13 @@ export function matchResults(ids: string[], results: CaseResult[]): CaseResult[]
   });
 }
 
-/** meta.json: optional numeric `cost`, `steps`, `seconds`. */
+/** meta.json: the optional numeric figures of {@link META_FIELDS} (`cost`, `steps`, `seconds`, …). */
 export function parseMeta(text: string, path: string): TurnMeta {
   const data = parseJson(text, path);
   if (!isObject(data)) throw new LayoutError(path, "expected a JSON object");
   const meta: TurnMeta = {};
   const wrong: string[] = [];
-  for (const key of ["cost", "steps", "seconds"] as const) {
+  for (const key of META_FIELDS) {
     const v = data[key];
     if (v === undefined || v === null) continue;
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {

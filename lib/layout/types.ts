@@ -121,9 +121,13 @@ export interface CaseResult {
   message?: string;
 }
 
-/** meta.json of a run turn. */
-export interface TurnMeta {
-  cost?: number;
-  steps?: number;
-  seconds?: number;
-}
+/**
+ * The figures a turn's meta.json (and a log, lib/logs `LogMeta`) may record, each a number ≥ 0:
+ * `cost` (dollars), `steps` (model calls), `seconds` (wall time), `tokens_in` (prompt tokens sent
+ * to the model over the turn, cached ones included) and `tokens_out` (tokens it generated,
+ * reasoning included).
+ */
+export const META_FIELDS = ["cost", "steps", "seconds", "tokens_in", "tokens_out"] as const;
+
+/** meta.json of a run turn: the {@link META_FIELDS} it records. */
+export type TurnMeta = { [K in typeof META_FIELDS[number]]?: number };

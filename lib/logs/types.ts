@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { TurnMeta } from "../layout/mod.ts";
 
 /** Inclusive 1-based line ranges per workspace-relative posix path, sorted and merged. */
 export type Ranges = Record<string, [number, number][]>;
@@ -40,12 +41,8 @@ export interface Event {
   note?: string;
 }
 
-/** Optional cost figures a log carries. */
-export interface LogMeta {
-  cost?: number;
-  steps?: number;
-  seconds?: number;
-}
+/** Optional cost figures a log carries: the meta figures of lib/layout `META_FIELDS`. */
+export type LogMeta = TurnMeta;
 
 /** Result of reading one log (CLI `reads` output shape, plus `meta`). */
 export interface ReadsResult {

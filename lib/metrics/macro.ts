@@ -174,10 +174,9 @@ export function addMeanSums(parts: readonly (MeanSums | undefined)[]): MeanSums 
  * ```ts
  * import assert from "node:assert/strict";
  * import { addMeanSums, meansOf, meanSums } from "./macro.ts";
- * const row = { harness: "h", model: "m", memory: "none", chain: "c", turn: 1, n_repo: 1, n_self: 0,
- *   reuse_repo: 1, reuse_self: null, recall_repo: 1, recall_self: null, files: 2, lines: 10,
- *   tests: 0, passed: 0, pass_rate: null, resolved: false, submitted: true, reimplemented: 0,
- *   dup_chain: false, coverage: 1, cost: null, steps: null, seconds: null };
+ * import { rowOf, TURN_COLUMNS } from "./rows.ts";
+ * const row = rowOf(TURN_COLUMNS, { harness: "h", model: "m", memory: "none", chain: "c", turn: 1,
+ *   n_repo: 1, reuse_repo: 1, recall_repo: 1, files: 2, lines: 10, submitted: true, coverage: 1 });
  * const m = meansOf(addMeanSums([meanSums([row]), meanSums([{ ...row, reuse_repo: 0, files: 4 }])]));
  * assert.equal(m.reuse_repo, 0.5);
  * assert.equal(m.files, 3);
@@ -203,12 +202,12 @@ function averages(rows: readonly TurnRow[]) {
  * ```ts
  * import assert from "node:assert/strict";
  * import { averageByConfig } from "./macro.ts";
+ * import { rowOf, TURN_COLUMNS } from "./rows.ts";
  * const base = { harness: "h", model: "m", memory: "interface", n_repo: 1, files: 2, lines: 10,
- *   tests: 2, passed: 2, resolved: true, submitted: true, coverage: 1, cost: null, steps: null,
- *   seconds: null, pass_rate: 1, recall_repo: 1, recall_self: null, dup_chain: false };
+ *   tests: 2, passed: 2, resolved: true, submitted: true, coverage: 1, pass_rate: 1, recall_repo: 1 };
  * const rows = [
- *   { ...base, chain: "c1", turn: 1, n_self: 0, reuse_repo: 1, reuse_self: null, reimplemented: 0 },
- *   { ...base, chain: "c1", turn: 2, n_self: 2, reuse_repo: 0, reuse_self: 0.5, reimplemented: 1 },
+ *   rowOf(TURN_COLUMNS, { ...base, chain: "c1", turn: 1, reuse_repo: 1 }),
+ *   rowOf(TURN_COLUMNS, { ...base, chain: "c1", turn: 2, n_self: 2, reuse_repo: 0, reuse_self: 0.5, reimplemented: 1 }),
  * ];
  * const [s] = averageByConfig(rows);
  * assert(s.reuse_repo === 0.5 && s.reuse_self === 0.5);

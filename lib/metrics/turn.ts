@@ -32,7 +32,16 @@ import { type CaseOutcome, passRate, resolved } from "./correctness.ts";
 import { recall_s } from "./recall.ts";
 import { duplicatedBy } from "./redundancy.ts";
 import { reuse_s } from "./reuse.ts";
-import type { EventRow, TargetRow, TestRow, TurnKeys, TurnResult, TurnRow } from "./rows.ts";
+import {
+  type EventRow,
+  META_COLUMNS,
+  type MetaColumn,
+  type TargetRow,
+  type TestRow,
+  type TurnKeys,
+  type TurnResult,
+  type TurnRow,
+} from "./rows.ts";
 import { scoreTargets, type Target, type TargetScore, type TurnModels } from "./targets.ts";
 
 /** Inputs of {@link scoreTurn}. */
@@ -74,10 +83,15 @@ function turnRow(input: TurnInput, scores: readonly TargetScore[]): Omit<TurnRow
     submitted: model.submitted,
     reimplemented: scores.filter((s) => s.reimplemented).length,
     coverage: reads.coverage,
-    cost: meta.cost ?? null,
-    steps: meta.steps ?? null,
-    seconds: meta.seconds ?? null,
+    ...metaColumns(meta),
   };
+}
+
+/** The `turns` columns declared `from: "meta"` (rows.ts): each meta figure, null when absent. */
+function metaColumns(meta: LogMeta): Record<MetaColumn, number | null> {
+  const out = {} as Record<MetaColumn, number | null>;
+  for (const name of META_COLUMNS) out[name] = meta[name] ?? null;
+  return out;
 }
 
 /** A `targets` row of one target decision. */

@@ -6,32 +6,21 @@
  */
 import pl from "nodejs-polars";
 import { join } from "node:path";
+import { checkShards, scanScored } from "../frames/mod.ts";
 import { type Catalog, checkTables, explainError, QueryError } from "./errors.ts";
 import { type View, VIEWS } from "./views.ts";
 import {
   type ColumnType,
-  CONFIGS_SCHEMA,
   DTYPE_SHORT_NAMES,
-  ERRORS_SCHEMA,
-  EVENTS_SCHEMA,
+  FRAME_SCHEMAS,
   RATE_COLUMNS,
-  TARGETS_SCHEMA,
-  TESTS_SCHEMA,
-  TURNS_SCHEMA,
 } from "../frames/schema.ts";
 
 /** Base tables, in listing order; each is read from `<dir>/<name>.parquet`. */
 export const TABLES = ["turns", "targets", "events", "tests", "configs", "errors"] as const;
 
 /** The column schema of each base table (lib/frames/schema.ts). */
-const SCHEMAS: Record<typeof TABLES[number], Record<string, ColumnType>> = {
-  turns: TURNS_SCHEMA,
-  targets: TARGETS_SCHEMA,
-  events: EVENTS_SCHEMA,
-  tests: TESTS_SCHEMA,
-  configs: CONFIGS_SCHEMA,
-  errors: ERRORS_SCHEMA,
-};
+const SCHEMAS: Record<typeof TABLES[number], Record<string, ColumnType>> = FRAME_SCHEMAS;
 
 /** A column as `--schema` lists it. */
 export interface ColumnInfo {
@@ -132,25 +121,29 @@ function checkRanges(lf: pl.LazyDataFrame, schema: Record<string, ColumnType>, f
   }
 }
 
-/** Reads one base table lazily; errors.csv (what `score` writes) is read when there is no Parquet. */
+/**
+ * Reads one base table lazily — flat or hive layout, of one directory or of the directories of a
+ * run's shards (lib/frames `scanScored`); errors.csv (what `score` writes) is read when there is
+ * no Parquet.
+ */
 function scanTable(
-  dir: string,
-  name: string,
+  dirs: readonly string[],
+  name: typeof TABLES[number],
 ): { lf: pl.LazyDataFrame; source: string } | undefined {
-  const parquet = join(dir, `${name}.parquet`);
-  if (exists(parquet)) {
-    let lf: pl.LazyDataFrame;
-    try {
-      lf = pl.scanParquet(parquet);
-      void lf.columns; // reads the footer: a damaged file fails here, named
-    } catch (e) {
-      throw new QueryError(`cannot read ${parquet}: ${firstLine(e)}`);
-    }
-    checkRanges(lf, SCHEMAS[name as typeof TABLES[number]] ?? {}, parquet);
-    return { lf, source: parquet };
+  let scanned: ReturnType<typeof scanScored>;
+  try {
+    scanned = scanScored(dirs, name);
+    void scanned?.lf.columns; // reads the footers: a damaged file fails here, named
+  } catch (e) {
+    throw new QueryError(firstLine(e)); // names the file
   }
-  const csv = join(dir, `${name}.csv`);
-  if (name === "errors" && exists(csv)) {
+  if (scanned) {
+    const source = scanned.sources.join(", ");
+    checkRanges(scanned.lf, SCHEMAS[name] ?? {}, source);
+    return { lf: scanned.lf, source };
+  }
+  const csv = join(dirs[0], `${name}.csv`);
+  if (name === "errors" && dirs.length === 1 && exists(csv)) {
     try {
       let df = pl.readCSV(csv, { inferSchemaLength: 0 }); // all columns as text
       if (df.columns.includes("turn")) {
@@ -287,31 +280,43 @@ export class ScoredQuery {
 }
 
 /**
- * Opens a scored directory (what `deno task reporeuse score <corpus> --out <dir>` writes).
- * Throws a one-line {@link QueryError} when the directory is missing, holds no scored frames, or
- * a file cannot be read.
+ * Opens a scored directory (what `deno task reporeuse score <corpus> --out <dir>` writes, flat or
+ * `--partitioned`), or the N directories of a run's shards (`score --shard i/N`), which are
+ * queried as that one run. Tables are lazy: a query reads only what it needs.
+ * Throws a one-line {@link QueryError} when a directory is missing, holds no scored frames, a file
+ * cannot be read, or the directories are not the complete shards of one run.
  */
-export async function openScored(dir: string): Promise<ScoredQuery> {
-  let stat: Deno.FileInfo;
-  try {
-    stat = await Deno.stat(dir);
-  } catch {
-    throw new QueryError(
-      `scored directory '${dir}' not found (write it with: deno task reporeuse score <corpus> --out ${dir})`,
-    );
+export async function openScored(dir: string | readonly string[]): Promise<ScoredQuery> {
+  const dirs = typeof dir === "string" ? [dir] : [...dir];
+  if (!dirs.length) throw new QueryError("no scored directory given");
+  for (const d of dirs) {
+    let stat: Deno.FileInfo;
+    try {
+      stat = await Deno.stat(d);
+    } catch {
+      throw new QueryError(
+        `scored directory '${d}' not found (write it with: deno task reporeuse score <corpus> --out ${d})`,
+      );
+    }
+    if (!stat.isDirectory) throw new QueryError(`scored directory '${d}' is not a directory`);
   }
-  if (!stat.isDirectory) throw new QueryError(`scored directory '${dir}' is not a directory`);
+  try {
+    checkShards(dirs);
+  } catch (e) {
+    throw new QueryError(firstLine(e));
+  }
   const tables: Record<string, { lf: pl.LazyDataFrame; source: string }> = {};
   for (const name of TABLES) {
-    const t = scanTable(dir, name);
+    const t = scanTable(dirs, name);
     if (t) tables[name] = t;
   }
+  const label = dirs.join(", ");
   if (Object.keys(tables).length === 0) {
     throw new QueryError(
-      `no scored frames in '${dir}' (expected ${TABLES.map((t) => `${t}.parquet`).join(", ")})`,
+      `no scored frames in '${label}' (expected ${TABLES.map((t) => `${t}.parquet`).join(", ")})`,
     );
   }
-  return new ScoredQuery(dir, tables);
+  return new ScoredQuery(label, tables);
 }
 
 /**

@@ -11,7 +11,8 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import type { TurnRow } from "../metrics/rows.ts";
+import { TURN_COLUMNS, type TurnRow } from "../metrics/rows.ts";
+import { decodeRows } from "../frames/build.ts";
 import {
   addMeanSums,
   averageByConfig,
@@ -65,62 +66,20 @@ export const REQUIRED_TURN_COLUMNS = [
   "resolved",
   "reimplemented",
   "dup_chain",
-] as const;
-
-function num(v: unknown): number | null {
-  if (v === null || v === undefined) return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-}
-
-function bool(v: unknown): boolean {
-  if (typeof v === "boolean") return v;
-  if (typeof v === "number") return v !== 0;
-  if (typeof v === "string") return v === "true" || v === "1";
-  return false;
-}
+] as const satisfies readonly (keyof TurnRow)[];
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
- * Typed rows of a `turns` frame (lib/frames/schema.ts), sorted by configuration, chain and turn
- * (integers arriving as Float64 are plain numbers). Throws naming the missing columns when the
- * frame is not a `turns` frame.
+ * Typed rows of a `turns` frame (every column of lib/metrics/rows.ts `TURN_COLUMNS`, decoded by
+ * lib/frames `decodeRows`), sorted by configuration, chain and turn (integers arriving as Float64
+ * are plain numbers). Throws naming the missing columns when the frame lacks one the report needs
+ * ({@link REQUIRED_TURN_COLUMNS}).
  */
 export function turnRows(turns: pl.DataFrame): TurnRow[] {
-  const have = new Set(turns.columns);
-  const missing = REQUIRED_TURN_COLUMNS.filter((c) => !have.has(c));
-  if (missing.length) {
-    throw new Error(`turns frame lacks column(s) ${missing.join(", ")} (see lib/frames/schema.ts)`);
-  }
-  const rows = (turns.toRecords() as Record<string, unknown>[]).map((r): TurnRow => ({
-    harness: String(r.harness),
-    model: String(r.model),
-    memory: String(r.memory),
-    chain: String(r.chain),
-    turn: num(r.turn) ?? 0,
-    n_repo: num(r.n_repo) ?? 0,
-    n_self: num(r.n_self) ?? 0,
-    reuse_repo: num(r.reuse_repo),
-    reuse_self: num(r.reuse_self),
-    recall_repo: num(r.recall_repo),
-    recall_self: num(r.recall_self),
-    files: num(r.files) ?? 0,
-    lines: num(r.lines) ?? 0,
-    tests: num(r.tests) ?? 0,
-    passed: num(r.passed) ?? 0,
-    pass_rate: num(r.pass_rate),
-    resolved: bool(r.resolved),
-    submitted: bool(r.submitted),
-    reimplemented: num(r.reimplemented) ?? 0,
-    dup_chain: bool(r.dup_chain),
-    coverage: num(r.coverage),
-    cost: num(r.cost),
-    steps: num(r.steps),
-    seconds: num(r.seconds),
-  }));
+  const rows = decodeRows(turns, TURN_COLUMNS, REQUIRED_TURN_COLUMNS);
   return rows.sort((a, b) =>
     cmp(a.harness, b.harness) || cmp(a.model, b.model) || cmp(a.memory, b.memory) ||
     cmp(a.chain, b.chain) || a.turn - b.turn
@@ -224,12 +183,13 @@ function single(rows: readonly TurnRow[]): readonly TurnRow[] {
  * ```ts
  * import assert from "node:assert/strict";
  * import { configMetrics } from "./aggregate.ts";
+ * import { rowOf, TURN_COLUMNS } from "../metrics/rows.ts";
  * const base = { harness: "h", model: "m", memory: "interface", chain: "c", n_repo: 1, files: 2,
  *   lines: 10, tests: 2, passed: 2, pass_rate: 1, resolved: true, submitted: true, recall_repo: 1,
- *   recall_self: 1, coverage: 1, cost: null, steps: null, seconds: null };
+ *   recall_self: 1, coverage: 1 };
  * const rows = [
- *   { ...base, turn: 1, n_self: 0, reuse_repo: 0.5, reuse_self: null, reimplemented: 0, dup_chain: false },
- *   { ...base, turn: 2, n_self: 1, reuse_repo: 1, reuse_self: 1, reimplemented: 1, dup_chain: true },
+ *   rowOf(TURN_COLUMNS, { ...base, turn: 1, reuse_repo: 0.5 }),
+ *   rowOf(TURN_COLUMNS, { ...base, turn: 2, n_self: 1, reuse_repo: 1, reuse_self: 1, reimplemented: 1, dup_chain: true }),
  * ];
  * const m = configMetrics(rows);
  * assert.equal(m.reuse_repo, 75);

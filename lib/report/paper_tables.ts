@@ -117,10 +117,10 @@ function modelLabel(k: ConfigKey, memory: string | null): string {
  * import assert from "node:assert/strict";
  * import { table2 } from "./paper_tables.ts";
  * import { toMarkdown } from "./table_render.ts";
- * const row = { harness: "OpenCode", model: "GLM-5.3", memory: "interface", chain: "c", turn: 1,
- *   n_repo: 2, n_self: 0, reuse_repo: 0.5, reuse_self: null, recall_repo: 1, recall_self: null,
- *   files: 3, lines: 90, tests: 4, passed: 4, pass_rate: 1, resolved: true, submitted: true,
- *   reimplemented: 0, dup_chain: false, coverage: 1, cost: null, steps: null, seconds: null };
+ * import { rowOf, TURN_COLUMNS } from "../metrics/rows.ts";
+ * const row = rowOf(TURN_COLUMNS, { harness: "OpenCode", model: "GLM-5.3", memory: "interface",
+ *   chain: "c", turn: 1, n_repo: 2, reuse_repo: 0.5, recall_repo: 1, files: 3, lines: 90, tests: 4,
+ *   passed: 4, pass_rate: 1, resolved: true, submitted: true, coverage: 1 });
  * const t = table2([row], { provenance: "one hand-made turn" });
  * assert.equal(t.rows[0].values.reuse_repo, 50);
  * assert.equal(t.rows[0].paper?.reuse_repo, 56.1); // the paper's OpenCode × GLM-5.3 cell

@@ -10,6 +10,7 @@
  */
 import type pl from "nodejs-polars";
 import {
+  readManifest,
   readScored,
   scoreCorpus,
   type Scored,
@@ -59,8 +60,12 @@ export interface ScoredFrames {
 
 /** Options of {@link reproduce}. */
 export interface ReproduceOptions {
-  /** A corpus directory (docs/run-logs.md); absent → the simulated corpus. */
-  runs?: string;
+  /**
+   * A corpus directory (docs/run-logs.md), or scored directories: one written by `score`, or the
+   * N directories of `score --shard i/N` (lib/frames `readScored`), whose report is the whole
+   * run's; absent → the simulated corpus.
+   */
+  runs?: string | readonly string[];
   /** Output directory (tables/, figures/, README.md). */
   out: string;
   /** Seed of the simulated corpus (default 1). */
@@ -295,9 +300,21 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
       "lib/frames. These are synthetic logs calibrated to the paper's tables: they test the " +
       "pipeline, they are **not measurements of real agents**.";
   } else {
-    corpus = opts.runs!;
-    log(`scoring ${corpus}`);
-    scored = await scoreCorpus(corpus, { cache: opts.cache !== false, progress: opts.progress });
+    const dirs = typeof opts.runs === "string" ? [opts.runs] : [...opts.runs!];
+    const manifests = dirs.map(readManifest);
+    if (manifests.every((m) => m !== undefined)) {
+      // scored already (a run or its shards): the corpus they name gives the tasks
+      corpus = manifests[0]!.corpus;
+      log(`reading the scored frames of ${dirs.join(", ")}`);
+      scored = await readScored(dirs);
+    } else {
+      if (dirs.length !== 1) {
+        throw new Error(`--runs: ${dirs.find((_, i) => !manifests[i])} is not a scored directory`);
+      }
+      corpus = dirs[0];
+      log(`scoring ${corpus}`);
+      scored = await scoreCorpus(corpus, { cache: opts.cache !== false, progress: opts.progress });
+    }
     provenance = `run logs in ${corpus}`;
     source = `the run logs in ${mdCode(corpus)}, scored with \`scoreCorpus\` from lib/frames.`;
   }

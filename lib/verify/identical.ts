@@ -48,7 +48,7 @@ export interface IdenticalResult {
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** Runs a command to the end; throws with the tail of its stderr when it fails. */
-async function run(
+export async function run(
   what: string,
   cmd: string,
   args: string[],
@@ -78,10 +78,20 @@ async function run(
 /** The project root (holding deno.json) of this file. */
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 
-type AtCleanup = (fn: () => void) => void;
+/** Registers a clean-up step (lib/util/scratch.ts `withScratch`). */
+export type AtCleanup = (fn: () => void) => void;
 
-/** Checks `against` out in a new worktree at `tree` (removed at clean-up); returns its commit. */
-async function checkout(repo: string, against: string, tree: string, atCleanup: AtCleanup) {
+/**
+ * Checks `against` out in a new worktree at `tree` (removed at clean-up); returns its commit.
+ * `repo` defaults to this project.
+ */
+export async function checkout(
+  repo: string | undefined,
+  against: string,
+  tree: string,
+  atCleanup: AtCleanup,
+): Promise<string> {
+  repo ??= ROOT;
   const commit = decode(
     await runGit(repo, [
       "rev-parse",

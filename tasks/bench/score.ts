@@ -1,6 +1,7 @@
 /**
  * Benchmark: scoring the paper-scale simulated corpus (3,750 run turns).
  *
+ * Default mode:
  * 1. generates the corpus with `simulateCorpus` (lib/simulate, seed 1, scale "paper") in a temp
  *    directory;
  * 2. scores it cold — `deno task reporeuse score` as its own process with a fresh, empty
@@ -15,7 +16,15 @@
  * threads) and the load average; the exit code is non-zero only when recovery fails or scoring
  * fails.
  *
- * Run: `deno task bench score` (or `deno run -A tasks/bench/score.ts [--scale small]`).
+ * `--replicate K[,K…]` (the growth curve, docs/scale.md): the same corpus with its configurations
+ * replicated K times (lib/simulate/replicate.ts; K = 10 is 37,500 turns), each K scored cold (a
+ * fresh cache) by `score` in its own process, timed from outside by `/usr/bin/time`: turns/s,
+ * turns per CPU second and peak RSS per K. `--baseline REV` scores the same corpora with another
+ * revision's CLI too (checked out in a temporary worktree), alternating the two for each K so that
+ * both see the same load; `--shards N` also runs `score --shard i/N` as N processes at once.
+ *
+ * Run: `deno task bench score` (or `deno run -A tasks/bench/score.ts [--scale small]`),
+ * `deno task bench score --replicate 1,10 --baseline main`.
  *
  * @module
  */
@@ -23,15 +32,25 @@ import { parseArgs } from "node:util";
 import { readScored } from "../../lib/frames/mod.ts";
 import { checkTruth, checkTurnsTruth } from "../../lib/simulate/check.ts";
 import { simulateCorpus } from "../../lib/simulate/mod.ts";
+import { replicateConfigs } from "../../lib/simulate/replicate.ts";
+import { checkout, run } from "../../lib/verify/identical.ts";
+import { withScratch } from "../../lib/util/scratch.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
     scale: { type: "string", default: "paper" },
     keep: { type: "boolean", default: false },
+    replicate: { type: "string" },
+    baseline: { type: "string" },
+    shards: { type: "string" },
+    workers: { type: "string" },
   },
 });
 const scale = values.scale === "small" ? "small" : "paper";
+const load = () => Deno.loadavg().map((x) => x.toFixed(1)).join(" ");
+const secs = (ms: number) => (ms / 1000).toFixed(1);
+if (values.replicate !== undefined) Deno.exit(await replicated());
 const root = await Deno.makeTempDir({ prefix: "reporeuse-bench-score-" });
 const corpus = `${root}/corpus`;
 const cache = `${root}/cache`;
@@ -48,9 +67,6 @@ function childCpu(): number | null {
     return null;
   }
 }
-
-const load = () => Deno.loadavg().map((x) => x.toFixed(1)).join(" ");
-const secs = (ms: number) => (ms / 1000).toFixed(1);
 
 async function score(label: string, out: string): Promise<number> {
   const t0 = performance.now();
@@ -121,3 +137,155 @@ try {
   else console.log(`kept ${root}`);
 }
 Deno.exit(failed ? 1 : 0);
+
+/** One scoring process measured from outside: wall and CPU seconds, peak RSS. */
+interface Measured {
+  wall: number;
+  cpu: number;
+  rssMb: number;
+}
+
+/** `score <corpus> --out <out> …` of the tree it runs in (relative to that tree). */
+function scoreCommand(corpus: string, out: string, ...more: string[]): string[] {
+  return [Deno.execPath(), "run", "-A", "tasks/cli.ts", "score", corpus, "--out", out, ...more];
+}
+
+/** Runs a command under /usr/bin/time; throws with its stderr's tail when it fails. */
+async function measured(
+  cmd: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<Measured> {
+  const timing = await Deno.makeTempFile({ prefix: "reporeuse-bench-time-" });
+  try {
+    await run(cmd.join(" ").slice(0, 80), "/usr/bin/time", [
+      "-f",
+      "%e %U %S %M",
+      "-o",
+      timing,
+      ...cmd,
+    ], { cwd, env });
+    const [wall, user, sys, kb] = (await Deno.readTextFile(timing)).trim().split("\n").pop()!
+      .split(" ").map(Number);
+    return { wall, cpu: user + sys, rssMb: kb / 1024 };
+  } finally {
+    await Deno.remove(timing).catch(() => {});
+  }
+}
+
+/** `--replicate K[,K…]`: turns/s and peak RSS per K, beside a baseline revision's. */
+async function replicated(): Promise<number> {
+  const ks = values.replicate!.split(",").map(Number);
+  if (ks.some((k) => !Number.isInteger(k) || k < 1)) {
+    console.error(`--replicate: whole numbers ≥ 1, comma-separated (got '${values.replicate}')`);
+    return 2;
+  }
+  const shards = values.shards === undefined ? 0 : Number(values.shards);
+  const workers = values.workers === undefined ? [] : ["--workers", values.workers];
+  return await withScratch("reporeuse-bench-replicate-", async (root, atCleanup) => {
+    const corpus = `${root}/corpus`;
+    const t0 = performance.now();
+    const { turns } = await simulateCorpus(corpus, { seed: 1, scale });
+    console.log(
+      `corpus: ${turns} run turns (seed 1, ${scale}) simulated in ${
+        secs(performance.now() - t0)
+      } s; cores: ${navigator.hardwareConcurrency}; load ${load()}`,
+    );
+    const sides: { label: string; tree: string }[] = [];
+    if (values.baseline) {
+      const tree = `${root}/baseline`;
+      const commit = await checkout(undefined, values.baseline, tree, atCleanup);
+      await run("deno install", Deno.execPath(), ["install"], { cwd: tree });
+      sides.push({ label: `${values.baseline} (${commit.slice(0, 8)})`, tree });
+    }
+    sides.push({ label: "this tree", tree: new URL("../../", import.meta.url).pathname });
+    console.log(
+      "K".padStart(3) + "  " + "side".padEnd(22) + "turns".padStart(7) + "wall s".padStart(9) +
+        "CPU s".padStart(8) + "turns/s".padStart(9) + "turns/CPU-s".padStart(12) +
+        "peak RSS MB".padStart(13),
+    );
+    let n = 0;
+    for (const k of [...ks].sort((a, b) => a - b)) {
+      await replicateConfigs(corpus, k);
+      const kTurns = turns * k;
+      // only the configurations of replicas ≤ k: a corpus per K would copy the logs; instead the
+      // replicas above k are moved aside while k is measured
+      const hidden = await hideReplicasAbove(corpus, k);
+      try {
+        // alternate the order of the sides from one K to the next (load drifts)
+        const order = n++ % 2 ? [...sides].reverse() : sides;
+        for (const side of order) {
+          const out = `${root}/out-${k}-${sides.indexOf(side)}`;
+          const cache = `${root}/cache-${k}-${sides.indexOf(side)}`;
+          const m = await measured(
+            scoreCommand(corpus, out, ...workers),
+            side.tree,
+            { REPOREUSE_CACHE_DIR: cache },
+          );
+          row(k, side.label, kTurns, m);
+          await Deno.remove(cache, { recursive: true });
+          await Deno.remove(out, { recursive: true });
+        }
+        if (shards > 1) await shardRun(k, kTurns, shards, corpus, root, workers);
+      } finally {
+        for (const [from, to] of hidden) await Deno.rename(to, from);
+      }
+    }
+    console.log(`load after: ${load()}`);
+    return 0;
+  });
+}
+
+function row(k: number, label: string, turns: number, m: Measured) {
+  console.log(
+    String(k).padStart(3) + "  " + label.slice(0, 22).padEnd(22) + String(turns).padStart(7) +
+      m.wall.toFixed(1).padStart(9) + m.cpu.toFixed(1).padStart(8) +
+      (turns / m.wall).toFixed(1).padStart(9) + (turns / m.cpu).toFixed(1).padStart(12) +
+      m.rssMb.toFixed(0).padStart(13),
+  );
+}
+
+/** Moves the replicas numbered above k out of `runs/`; returns [original, moved] paths. */
+async function hideReplicasAbove(corpus: string, k: number): Promise<[string, string][]> {
+  const moved: [string, string][] = [];
+  const aside = `${corpus}.aside`;
+  await Deno.mkdir(aside, { recursive: true });
+  for await (const e of Deno.readDir(`${corpus}/runs`)) {
+    const m = e.name.match(/~r(\d+)$/);
+    if (m && Number(m[1]) > k) {
+      const from = `${corpus}/runs/${e.name}`, to = `${aside}/${e.name}`;
+      await Deno.rename(from, to);
+      moved.push([from, to]);
+    }
+  }
+  return moved;
+}
+
+/** `score --shard i/N` as N processes at once (this tree), timed as a whole. */
+async function shardRun(
+  k: number,
+  turns: number,
+  n: number,
+  corpus: string,
+  root: string,
+  workers: string[],
+) {
+  const tree = new URL("../../", import.meta.url).pathname;
+  const t0 = performance.now();
+  const each = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      measured(
+        scoreCommand(corpus, `${root}/shard-${i}`, "--shard", `${i}/${n}`, ...workers),
+        tree,
+        { REPOREUSE_CACHE_DIR: `${root}/cache-shard-${i}` },
+      )),
+  );
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = each.reduce((s, m) => s + m.cpu, 0);
+  const rss = Math.max(...each.map((m) => m.rssMb));
+  row(k, `${n} shards at once`, turns, { wall, cpu, rssMb: rss });
+  for (let i = 0; i < n; i++) {
+    await Deno.remove(`${root}/shard-${i}`, { recursive: true });
+    await Deno.remove(`${root}/cache-shard-${i}`, { recursive: true });
+  }
+}

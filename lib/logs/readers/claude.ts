@@ -216,6 +216,8 @@ interface Ctx {
   replayed: Set<string>;
   stamps: number[];
   meta: LogMeta;
+  /** Token figures of each model reply (message id → prompt and output tokens), counted once. */
+  usage: Map<string, [number, number]>;
 }
 
 /** An event of a call: its step, tool and input as the command. */
@@ -572,6 +574,16 @@ async function transcript(
     if (o && type === "assistant") {
       const msg = obj(o.message) ?? {};
       const sidechain = o.isSidechain === true || str(o.parent_tool_use_id) !== undefined;
+      const usage = obj(msg.usage);
+      if (usage) {
+        // a reply is written as one line per content block, each repeating its usage
+        const prompt = (num(usage.input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0) +
+          (num(usage.cache_creation_input_tokens) ?? 0);
+        ctx.usage.set(str(msg.id) ?? `${file}:${rec.line}`, [
+          prompt,
+          num(usage.output_tokens) ?? 0,
+        ]);
+      }
       if (fixedStep === undefined && !sidechain) {
         const id = str(msg.id) ?? str(o.uuid) ?? `line ${rec.line}`;
         if (id !== ctx.lastId) {
@@ -739,6 +751,7 @@ export async function readClaude(
     replayed: new Set(),
     stamps: [],
     meta: {},
+    usage: new Map(),
   };
   await transcript(ctx, main, opts.file);
   // sub-agent files no call named (compaction agents, teammates): at the last step
@@ -748,6 +761,14 @@ export async function readClaude(
     await transcript(ctx, c.jsonl, c.file, Math.max(0, ctx.steps - 1));
   }
   const meta: LogMeta = { ...ctx.meta, steps: ctx.steps };
+  if (ctx.usage.size) {
+    // every reply of the session, sub-agents included: prompt tokens (cached ones too), output
+    meta.tokens_in = meta.tokens_out = 0;
+    for (const [prompt, out] of ctx.usage.values()) {
+      meta.tokens_in += prompt;
+      meta.tokens_out += out;
+    }
+  }
   if (meta.seconds === undefined) {
     const s = spanSeconds(ctx.stamps, true);
     if (s !== undefined) meta.seconds = s;
