@@ -285,6 +285,10 @@ Deno.test("frame: dtypes as Python Polars names them; pairedFrames p-values read
   assert.equal(formatP(0), "< 1e-16");
   assert.equal(formatP(1e-20), "< 1e-16");
   assert.equal(formatP(0.0123), "0.012");
+  // a small number is shown with its digits, not rounded to 0 beside its formatted p
+  const small = frame(pl.DataFrame({ p_value: [4.4e-14, 0.01234567, 0.5] }));
+  assert.match(small.html, /<td style="text-align:right">4\.4e-14<\/td>/);
+  assert.match(small.html, />0\.0123<\/td>/);
 });
 
 Deno.test("benchmarkChart: per-turn means from tasks and reference targets", () => {

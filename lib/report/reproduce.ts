@@ -20,14 +20,15 @@ import {
 import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { exists, writeDirAtomic } from "../util/fs.ts";
-import { type TurnRow, turnRows } from "./aggregate.ts";
+import { turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {
   type CellInterval,
   cellIntervals,
   ciMarkdown,
+  harnessComparisons,
+  memoryComparisons,
   type PairedComparison,
-  pairedComparison,
   turnCellIntervals,
 } from "./ci.ts";
 import { type Chart, Table } from "./display.ts";
@@ -246,30 +247,6 @@ export async function pruneCache(
   for (const path of doomed) await Deno.remove(path, { recursive: true }).catch(() => {});
 }
 
-function pairsToCompare(rows: TurnRow[]): { a: TurnRow; b: TurnRow }[] {
-  const configs = new Map<string, TurnRow>();
-  for (const r of rows) configs.set(`${r.harness}\u0000${r.model}\u0000${r.memory}`, r);
-  const has = (h: string, m: string, mem: string) => configs.get(`${h}\u0000${m}\u0000${mem}`);
-  const out: { a: TurnRow; b: TurnRow }[] = [];
-  const mc = memoryConfig(rows);
-  if (mc) {
-    const inter = has(mc.harness, mc.model, "interface");
-    for (const other of ["none", "source"]) {
-      const o = has(mc.harness, mc.model, other);
-      if (inter && o) out.push({ a: inter, b: o });
-    }
-  }
-  const models = [...new Set(rows.map((r) => r.model))].sort();
-  for (const model of models) {
-    const oc = has("OpenCode", model, "interface"),
-      mini = has("mini-SWE-agent", model, "interface");
-    if (oc && mini) out.push({ a: oc, b: mini });
-  }
-  return out;
-}
-
-const key = (r: TurnRow) => ({ harness: r.harness, model: r.model, memory: r.memory });
-
 /** Runs the whole reproduction and writes `out/`. */
 export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult> {
   const log = opts.log ?? (() => {});
@@ -396,9 +373,11 @@ export async function writeReport(
 
   log(`bootstrapping intervals (B = ${B}, seed = ${bseed})`);
   const cells = cellIntervals(rows, { B, seed: bseed });
-  const paired: PairedComparison[] = pairsToCompare(rows).map(({ a, b }) =>
-    pairedComparison(rows, scored.targets, key(a), key(b), { B, seed: bseed })
-  );
+  const mc = memoryConfig(rows);
+  const paired: PairedComparison[] = [
+    ...(mc ? memoryComparisons(rows, scored.targets, mc, { B, seed: bseed }) : []),
+    ...harnessComparisons(rows, scored.targets, { B, seed: bseed }),
+  ];
   const turnCells = turnCellIntervals(rows, { B, seed: bseed });
   const ci = ciMarkdown(cells, paired, { provenance, B, seed: bseed, turnCells });
 
@@ -522,7 +501,7 @@ function readme(o: {
     "problems met while scoring (one row each; those turns are not in the tables)";
   what["tables/ci.md"] =
     `95% cluster-bootstrap intervals of every Table 2/4 cell and of the Table 3/5 cells (B = ${o.B}, ` +
-    `seed = ${o.bseed}) and paired comparisons (paired-bootstrap deltas, McNemar on per-target reuse)`;
+    `seed = ${o.bseed}) and paired comparisons on the same chains (paired-bootstrap deltas; chain-level permutation and sign-flip tests, Holm within each family)`;
   const figs: Record<string, string> = {
     per_turn: "per-turn recall_repo, reuse_self and C_dup per configuration",
     reuse_vs_resolve: "repository reuse vs resolve rate across configurations",

@@ -154,7 +154,11 @@ function cellText(v: unknown): string {
   if (v === null || v === undefined) return "null";
   if (typeof v === "number") {
     if (!Number.isFinite(v)) return String(v);
-    return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)));
+    if (Number.isInteger(v)) return String(v);
+    // small values keep two significant digits (a p-value of 4.4e-14 is not 0)
+    return Math.abs(v) < 1e-3
+      ? v.toExponential(1).replace("e-0", "e-")
+      : String(Number(v.toFixed(4)));
   }
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "object") return JSON.stringify(jsonSafe(v));
