@@ -41,6 +41,9 @@ import {
   reuseResolveFigure,
 } from "./figures.ts";
 import { DEFAULT_B, DEFAULT_SEED, type Interval } from "./stats.ts";
+import { Browser, chromiumPath } from "./browser.ts";
+import { PRINT_SIZES, printSvg, svgToPdf } from "./print.ts";
+import { COLUMN_WIDTHS, type Layout, printLayout } from "./style.ts";
 import { checkSummary, csvField, type TableData } from "./table_render.ts";
 import { table2, table3, table4, table5 } from "./paper_tables.ts";
 
@@ -301,10 +304,10 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
  */
 export function reportFigures(
   scored: Pick<ScoredFrames, "turns" | "targets">,
-  opts: { provenance?: string; cells?: readonly CellInterval[] } = {},
+  opts: { provenance?: string; cells?: readonly CellInterval[]; layout?: Layout } = {},
 ): Record<string, Chart> {
   const rows = turnRows(scored.turns);
-  const figOpts = { provenance: opts.provenance };
+  const figOpts = { provenance: opts.provenance, layout: opts.layout };
   const mc = memoryConfig(rows);
   const intervals: Record<string, Interval> = {};
   if (mc) {
@@ -383,6 +386,14 @@ export async function writeReport(
 
   log("rendering figures");
   const figures = reportFigures(scored, { provenance, cells });
+  const printed = Object.fromEntries(
+    PRINT_SIZES.map((size) => [
+      size,
+      reportFigures(scored, { provenance, cells, layout: printLayout(COLUMN_WIDTHS[size]) }),
+    ]),
+  );
+  const chromium = await chromiumPath();
+  let pdfNote = chromium ? "" : "Chromium not found: print PDFs not written (deno task setup)";
 
   const files: string[] = [];
   const errors = scored.errors?.height ?? 0;
@@ -407,6 +418,34 @@ export async function writeReport(
       await write(`figures/${id}.vl.json`, JSON.stringify(c.toSpec(), null, 2) + "\n");
       await write(`figures/${id}.svg`, await c.toSVG());
     }
+    // the same figures laid out for the paper's columns, SVG sized in inches and PDF
+    const browser = chromium
+      ? await Browser.launch().catch((e) => {
+        pdfNote = `Chromium failed to start, print PDFs not written: ${(e as Error).message}`;
+        return undefined;
+      })
+      : undefined;
+    try {
+      for (const size of PRINT_SIZES) {
+        const inches = COLUMN_WIDTHS[size];
+        for (
+          const [id, c] of Object.entries(printed[size]).sort(([a], [b]) => a.localeCompare(b))
+        ) {
+          const p = printSvg(await c.toSVG(), inches);
+          const rel = `figures/print/${id}-${size}`;
+          await write(`${rel}.svg`, p.svg);
+          if (browser) {
+            await Deno.writeFile(
+              `${dir}/${rel}.pdf`,
+              await svgToPdf(browser, `${dir}/${rel}.svg`, inches, p.height),
+            );
+            files.push(`${rel}.pdf`);
+          }
+        }
+      }
+    } finally {
+      await browser?.close();
+    }
     if (scored.errors && errors > 0) await write("errors.csv", errorsCsv(scored.errors));
     // the scored frames themselves, so `deno task reporeuse query` and notebooks can open them
     if (scored.events && scored.tests && scored.configs && scored.errors) {
@@ -426,6 +465,7 @@ export async function writeReport(
         agreement,
         errors,
         tables: tableData,
+        pdfNote,
       }),
     );
   }, { keep: (rel) => !OURS.test(rel) });
@@ -445,7 +485,7 @@ export async function writeReport(
 
 /** Our own outputs (relative paths) that a run replaces or, when it no longer writes them, drops. */
 const OURS =
-  /^(tables\/(table\d\.(md|csv|tex)|ci\.md)|figures\/[\w-]+\.(svg|vl\.json)|errors\.csv)$/;
+  /^(tables\/(table\d\.(md|csv|tex)|ci\.md)|figures\/[\w-]+\.(svg|vl\.json)|figures\/print\/[\w-]+\.(svg|pdf)|errors\.csv)$/;
 
 /** The errors frame as CSV text. */
 function errorsCsv(errors: pl.DataFrame): string {
@@ -468,6 +508,7 @@ function readme(o: {
   agreement: string | null;
   errors: number;
   tables: TableData[];
+  pdfNote?: string;
 }): string {
   const lines = [
     "# reporeuse — reproduced tables and figures",
@@ -512,6 +553,11 @@ function readme(o: {
   for (const [id, text] of Object.entries(figs)) {
     what[`figures/${id}.vl.json`] = `vega-lite spec: ${text}`;
     what[`figures/${id}.svg`] = `SVG (headless Vega render): ${text}`;
+    for (const size of PRINT_SIZES) {
+      const w = `${COLUMN_WIDTHS[size]} in (${size === "single" ? "one column" : "full width"})`;
+      what[`figures/print/${id}-${size}.svg`] = `for print, ${w}, text ≥ 7 pt: ${text}`;
+      what[`figures/print/${id}-${size}.pdf`] = `PDF of the same (headless Chromium)`;
+    }
   }
   for (const f of o.files) lines.push(`| \`${f}\` | ${what[f] ?? ""} |`);
   lines.push(
@@ -526,6 +572,9 @@ function readme(o: {
       "number of replicates are recorded in ci.md; the same seed gives the same intervals.",
     "- SVG text is laid out with Helvetica metrics (no canvas in headless Deno; " +
       "lib/report/display.ts); compare figures by their specs.",
+    "- `figures/print/` holds each figure laid out for the paper's single column (3.33 in) and full " +
+      "width (7 in), sized in inches, with no text under 7 pt at that size; the PDFs are those SVGs " +
+      "printed by headless Chromium." + (o.pdfNote ? ` ${o.pdfNote}.` : ""),
     "",
     "## Agreement with the paper (Table 2)",
     "",

@@ -19,7 +19,7 @@ import { escapeHtml } from "../../util/text.ts";
 import type { Runs } from "./load.ts";
 import { frame, Html, Markdown } from "./show.ts";
 import { TARGETS_SCHEMA, TURN_KEYS } from "../../frames/schema.ts";
-import { CHART_CONFIG, metricLabel, OKABE_ITO } from "../style.ts";
+import { CHART_CONFIG, metricLabel, modelScale } from "../style.ts";
 
 /** Identifies one scored turn. */
 export interface CaseKey extends ConfigKey {
@@ -283,13 +283,14 @@ export class CaseStudy {
       nice: false,
       zero: false,
     };
-    const O = OKABE_ITO;
+    // one configuration: its model's colour for every line; metrics by dash and point shape
+    const colour = modelScale([this.key.model]).range[0];
     const t =
       `Chain ${this.key.chain} turn by turn (${this.key.harness} · ${this.key.model} · ${this.key.memory})`;
     return new Chart({
       title: {
         text: t,
-        subtitle: [`Data: ${this.provenance}`, `dashed: the case turn (${this.key.turn})`],
+        subtitle: [`Data: ${this.provenance}`, `dashed grey: the case turn (${this.key.turn})`],
         subtitleColor: "#b00000",
       },
       config: CHART_CONFIG,
@@ -302,7 +303,7 @@ export class CaseStudy {
           encoding: { x: { datum: this.key.turn, type: "quantitative", scale: turnScale } },
         },
         {
-          mark: { type: "line", point: true },
+          mark: { type: "line", point: { filled: true, size: 40 }, color: colour },
           encoding: {
             x: {
               field: "turn",
@@ -318,13 +319,22 @@ export class CaseStudy {
               scale: { domain: [-5, 105], nice: false },
               axis: { values: [0, 20, 40, 60, 80, 100] },
             },
-            color: {
+            strokeDash: {
               field: "metric",
               type: "nominal",
               title: "Metric",
               scale: {
                 domain: labels,
-                range: [O.blue, O.skyBlue, O.vermillion, O.orange, O.green],
+                range: [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 1, 1, 1]],
+              },
+            },
+            shape: {
+              field: "metric",
+              type: "nominal",
+              title: "Metric",
+              scale: {
+                domain: labels,
+                range: ["circle", "square", "triangle-up", "triangle-down", "diamond"],
               },
             },
             tooltip: [{ field: "turn" }, { field: "metric" }, { field: "value", format: ".1f" }],

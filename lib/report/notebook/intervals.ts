@@ -13,7 +13,9 @@ import {
   lowerIsBetter,
   metricLabel,
   modelScale,
-  OKABE_ITO,
+  modelShapes,
+  NEUTRAL,
+  PAPER_LAYER,
   paperLabel,
   paperMark,
 } from "../style.ts";
@@ -184,12 +186,18 @@ export function intervalChart(
         },
         {
           transform: [{ filter: `datum.source === '${COMPUTED}'` }],
-          mark: { type: "point", filled: true, size: 40 },
+          mark: { type: "point", filled: true, size: 40, opacity: 1 },
           encoding: {
             y,
             yOffset,
             x: { field: "estimate", type: "quantitative" },
             color: { field: "model", type: "nominal", title: "Model", scale: models },
+            shape: {
+              field: "model",
+              type: "nominal",
+              title: "Model",
+              scale: modelShapes(values.map((v) => String(v.model))),
+            },
             tooltip: [
               { field: "config" },
               { field: "memory" },
@@ -203,13 +211,14 @@ export function intervalChart(
         ...(hasPaper
           ? [{
             transform: [{ filter: `datum.source === '${PAPER}'` }],
-            mark: { type: "point", filled: false, size: 45, strokeWidth: 1.5 },
+            name: PAPER_LAYER,
+            mark: { type: "point", shape: "diamond", filled: false, size: 45, strokeWidth: 1.5 },
             encoding: {
               y,
               yOffset,
               x: { field: "estimate", type: "quantitative" },
               color: { field: "model", type: "nominal", title: "Model", scale: models },
-              shape: paperMark(2).shape,
+              ...paperMark(2).legend,
               tooltip: [{ field: "config" }, { field: "metric" }, {
                 field: "estimate",
                 title: "paper",
@@ -325,18 +334,14 @@ export function pairedChart(
   const differs = (["harness", "model", "memory"] as const)
     .filter((k) => comparisons.some((p) => p.a[k] !== p.b[k]))
     .map((k, i) => i ? names[k].toLowerCase() : names[k]);
-  const colors = {
+  // comparisons told apart by shape (colour means models in every figure)
+  const shapes = {
     domain: labels,
-    range: labels.map((_, i) => [OKABE_ITO.vermillion, OKABE_ITO.blue, OKABE_ITO.green][i % 3]),
+    range: labels.map((_, i) => ["circle", "square", "triangle-up", "diamond", "cross"][i % 5]),
   };
   const y = { field: "metric", type: "nominal", title: null, sort: order };
   const x = { type: "quantitative", scale: { padding: 10 } };
-  const color = {
-    field: "comparison",
-    type: "nominal",
-    title: `${differs.length ? differs.join(" / ") : "Configuration"} compared (A − B)`,
-    scale: colors,
-  };
+  const legendTitle = `${differs.length ? differs.join(" / ") : "Configuration"} compared (A − B)`;
   return new Chart({
     title: { text: t, subtitle, subtitleColor: opts.provenance ? "#b00000" : undefined },
     config: CHART_CONFIG,
@@ -352,16 +357,16 @@ export function pairedChart(
           yOffset: { field: "comparison" },
           x: { field: "low", ...x, title: "Δ (percentage points)" },
           x2: { field: "high" },
-          color,
+          color: { value: NEUTRAL },
         },
       },
       {
-        mark: { type: "point", filled: true, size: 45 },
+        mark: { type: "point", filled: true, size: 45, color: NEUTRAL },
         encoding: {
           y,
           yOffset: { field: "comparison" },
           x: { field: "delta", ...x },
-          color,
+          shape: { field: "comparison", type: "nominal", title: legendTitle, scale: shapes },
           tooltip: [
             { field: "comparison" },
             { field: "metric" },
