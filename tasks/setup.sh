@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-time set-up of a fresh machine (Debian with Node/npm): Deno, the npm dependencies,
-# the Debian packages the tests use, and the Deno Jupyter kernel. Safe to run again.
+# the Debian packages the tests use (Jupyter's classic Notebook among them), and the Deno Jupyter
+# kernel. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DENO_VERSION=2.9.6
@@ -22,7 +23,7 @@ case ":$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e '/_npx/' -e 'node_module
   *) echo "setup: note: ${GLOBAL_BIN} is not on your PATH; add it (export PATH=\"${GLOBAL_BIN}:\$PATH\") so 'deno' is found" >&2 ;;
 esac
 
-PKGS=(gcc libc6-dev python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium)
+PKGS=(gcc libc6-dev python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client jupyter-notebook iproute2 chromium)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then
