@@ -69,7 +69,7 @@ Deno.test("shareInterval: share of rows, chains resampled within configurations"
   const i = shareInterval(f, (r) => r.gap === "never read", { B: 200, seed: 4 });
   assert.equal(i.estimate, 75);
   assert.ok(i.low! >= 50 && i.high! <= 100);
-  assert.equal(side(i), "above 0");
+  assert.equal(side(i), "lies above 0");
 });
 
 Deno.test("comparisonSentence names what differs after Holm, with Δ and its interval", () => {

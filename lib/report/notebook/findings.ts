@@ -220,16 +220,20 @@ export function comparisonSentence(p: PairedComparison, alpha = 0.05): string {
 }
 
 /**
- * Where an interval lies relative to `zero`: "above 0", "below 0" or "includes 0" (undefined:
- * "undefined"), for sentences whose words must follow the data.
+ * Where an interval lies relative to `zero`: "lies above 0", "lies below 0" or "includes 0"
+ * (undefined: "is undefined"), for sentences whose words must follow the data.
  *
  * ```ts
  * import { side } from "./findings.ts";
  * const i = (low: number, high: number) => ({ estimate: 1, low, high, replicates: 9, B: 9, seed: 1, level: 0.95 });
- * console.assert(side(i(0.2, 0.9)) === "above 0" && side(i(-1, 2)) === "includes 0");
+ * console.assert(side(i(0.2, 0.9)) === "lies above 0" && side(i(-1, 2)) === "includes 0");
  * ```
  */
 export function side(i: Interval, zero = 0): string {
-  if (i.low === null || i.high === null) return "undefined";
-  return i.low > zero ? `above ${zero}` : i.high < zero ? `below ${zero}` : `includes ${zero}`;
+  if (i.low === null || i.high === null) return "is undefined";
+  return i.low > zero
+    ? `lies above ${zero}`
+    : i.high < zero
+    ? `lies below ${zero}`
+    : `includes ${zero}`;
 }
