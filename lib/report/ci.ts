@@ -95,6 +95,13 @@ export const TURN_CELLS: readonly (readonly [Metric, number])[] = [
   ["c_dup", 1],
 ];
 
+/** The readable name of a Table 3/5 cell key: `recall_repo_t1` → "Recall (repo) T1", `…_delta` → "… Δ". */
+function turnCellLabel(key: string): string {
+  const m = key.match(/^(.*)_(t\d+|delta)$/);
+  if (!m) return key;
+  return `${metricLabel(m[1])} ${m[2] === "delta" ? "Δ" : m[2].toUpperCase()}`;
+}
+
 /** The interval of one Table 3/5 cell (`<metric>_t1|t2`, `<metric>_t5`, `<metric>_delta`). */
 export interface TurnCellInterval {
   config: ConfigKey;
@@ -562,7 +569,7 @@ export function ciMarkdown(
     "Cells: estimate [2.5%, 97.5%]. Rates in %, Files and Lines per turn; C_dup averaged over the " +
     "cumulative turn-wise rates.",
     "",
-    `| Harness | Model | Memory | Chains | ${METRICS.join(" | ")} |`,
+    `| Harness | Model | Memory | Chains | ${METRICS.map(metricLabel).join(" | ")} |`,
     `|---|---|---|---:|${METRICS.map(() => "---:").join("|")}|`,
   ];
   lines.push(
@@ -577,7 +584,7 @@ export function ciMarkdown(
       "First turn (turn 2 for reuse_self), last turn (T5) and their difference Δ (of the unrounded " +
         "values), in %; same resampling, B and seed as above.",
       "",
-      `| Harness | Model | Memory | Chains | ${keys.join(" | ")} |`,
+      `| Harness | Model | Memory | Chains | ${keys.map(turnCellLabel).join(" | ")} |`,
       `|---|---|---|---:|${keys.map(() => "---:").join("|")}|`,
     );
     lines.push(
