@@ -66,11 +66,22 @@ async function liveCheck(args: string[]): Promise<number> {
   try {
     for (let k = 1; k <= runs; k++) {
       for (const name of names) {
-        const r = await runNotebookLive(browser, server, name, {
+        // a run the harness could not complete (the page never loaded…) is a failed run, not the end
+        const r: LiveRun = await runNotebookLive(browser, server, name, {
           graceSeconds: grace,
           timeoutSeconds: timeout,
           screenshot: k === 1 ? shotPath(values.shots!, name, k) : undefined,
-        });
+        }).catch((e) => ({
+          notebook: name,
+          seconds: 0,
+          finished: false,
+          stuck: false,
+          idleAfter: null,
+          errors: [`harness: ${(e as Error).message}`],
+          cells: 0,
+          displays: 0,
+          statuses: [],
+        }));
         all.push(r);
         const status = r.stuck ? "STUCK" : !r.finished || r.errors.length ? "FAILED" : "ok";
         console.log(

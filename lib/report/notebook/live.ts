@@ -231,9 +231,8 @@ export async function runNotebookLive(
   const grace = (opts.graceSeconds ?? 60) * 1000;
   const page = await browser.newPage(1280, 1000);
   try {
-    await page.goto(
-      `${server.url}notebooks/${encodeURI(notebook)}?token=${server.token}`,
-    );
+    // a loaded machine can take long to serve the notebook page and its scripts
+    await page.goto(`${server.url}notebooks/${encodeURI(notebook)}?token=${server.token}`, 300_000);
     const t0 = Date.now();
     let s = await page.call<ReturnType<typeof notebookState>>(notebookState);
     while (!s.ready) {
