@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-time set-up of a fresh machine (Debian with Node/npm): Deno, the npm dependencies,
-# the Debian packages the tests use, and the Deno Jupyter kernel. Safe to run again.
+# the Debian packages the tests use (Jupyter's classic Notebook among them), and the Deno Jupyter
+# kernel. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DENO_VERSION=2.9.6
@@ -25,7 +26,7 @@ esac
 # No C compiler is installed for the native Python parser: where one is (cc, gcc or clang; the
 # project's machines come with GCC) it is built below, elsewhere the wasm parser does the work and
 # `deno task reporeuse parser` says how to get the faster one.
-PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client chromium cmark-gfm python3-dask python3-distributed)
+PKGS=(python3-seaborn python3-sympy python3-pytest jupyter-nbconvert jupyter-nbformat python3-nbclient jupyter-client jupyter-notebook iproute2 chromium cmark-gfm python3-dask python3-distributed)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -19,6 +19,8 @@ import { cellIntervals } from "../lib/report/ci.ts";
 import { reportFigures, SIMULATED, simulatedScored } from "../lib/report/reproduce.ts";
 import { type Chart, chart } from "../lib/report/display.ts";
 import { exportHtml, hasJupyter } from "../tasks/notebooks.ts";
+import { pdfPages, PRINT_SIZES, printSvg, svgToPdf } from "../lib/report/print.ts";
+import { COLUMN_WIDTHS, MIN_PRINT_PT, PAPER_LAYER, printLayout } from "../lib/report/style.ts";
 
 const chromium = await chromiumPath();
 const jupyter = await hasJupyter();
@@ -169,6 +171,122 @@ Deno.test({
       const problems = chartProblems(report, expectationOf(wide.toSpec(), "wide"), NOTEBOOK_COLUMN);
       assert.ok(problems.some((p) => p.startsWith("truncated labels")), problems.join("; "));
       assert.ok(problems.some((p) => /px wide, over 980 px/.test(p)), problems.join("; "));
+    } finally {
+      await browser.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: print figures at 3.33 and 7 in — text ≥ 7 pt, drawn whole, a one-page PDF",
+  ignore: !chromium,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "reporeuse-print-" });
+    const browser = await Browser.launch();
+    try {
+      const page = await browser.newPage(1100, 900);
+      for (const size of PRINT_SIZES) {
+        const inches = COLUMN_WIDTHS[size];
+        const figures = reportFigures(sim!.scored, {
+          provenance: SIMULATED,
+          cells,
+          layout: printLayout(inches),
+        });
+        assert.equal(Object.keys(figures).length, 5);
+        for (const [id, c] of Object.entries(figures)) {
+          const p = printSvg(await c.toSVG(), inches);
+          const path = join(dir, `${id}-${size}.svg`);
+          await Deno.writeTextFile(path, p.svg);
+          await page.goto(url(path));
+          const [report] = await page.call<Awaited<ReturnType<typeof measureCharts>>>(
+            measureCharts,
+            1.5,
+          );
+          // drawn at the column's width: 96 CSS px per inch
+          assert.ok(
+            Math.abs(report.box.width - inches * 96) < 1,
+            `${id} ${size}: ${report.box.width}`,
+          );
+          const problems = chartProblems(report, expectationOf(c.toSpec(), id), Infinity, {
+            minFontPt: MIN_PRINT_PT,
+          });
+          assert.deepEqual(problems, [], `${id} at ${inches} in`);
+          assert.ok(report.minFontPx * 0.75 >= MIN_PRINT_PT, `${id} ${size}: ${report.minFontPx}`);
+          const pdf = await svgToPdf(browser, path, inches, p.height);
+          const pages = pdfPages(pdf);
+          assert.equal(pages.pages, 1, `${id} ${size}: ${pages.pages} pages`);
+          assert.ok(
+            Math.abs(pages.width - inches * 72) < 1,
+            `${id} ${size}: ${pages.width} pt wide`,
+          );
+        }
+      }
+    } finally {
+      await browser.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: the checks catch small text, a paper mark over a computed one, red/green series",
+  ignore: !chromium,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const values = [{ x: 1, y: 1, s: "a" }, { x: 2, y: 2, s: "b" }];
+    const bad = chart({
+      config: { axis: { labelFontSize: 6, titleFontSize: 6 }, legend: { labelFontSize: 6 } },
+      data: { values },
+      layer: [
+        {
+          mark: { type: "point", filled: true, size: 100 },
+          encoding: {
+            x: { field: "x", type: "quantitative", title: "X" },
+            y: { field: "y", type: "quantitative", title: "Y" },
+            color: {
+              field: "s",
+              type: "nominal",
+              scale: { domain: ["a", "b"], range: ["#d62728", "#2ca02c"] },
+            },
+          },
+        },
+        {
+          name: PAPER_LAYER,
+          mark: { type: "point", shape: "diamond", filled: false, size: 140 },
+          encoding: {
+            x: { field: "x", type: "quantitative" },
+            y: { field: "y", type: "quantitative" },
+          },
+        },
+      ],
+    });
+    const dir = await Deno.makeTempDir({ prefix: "reporeuse-bad-" });
+    const browser = await Browser.launch();
+    try {
+      const path = join(dir, "bad.svg");
+      await Deno.writeTextFile(path, await bad.toSVG());
+      const page = await browser.newPage(1100, 900);
+      await page.goto(url(path));
+      const [report] = await page.call<Awaited<ReturnType<typeof measureCharts>>>(
+        measureCharts,
+        1.5,
+      );
+      const problems = chartProblems(report, expectationOf(bad.toSpec(), "bad"), Infinity, {
+        minFontPt: MIN_PRINT_PT,
+      });
+      assert.ok(problems.some((p) => /text of 4\.5 pt, under 7 pt/.test(p)), problems.join("; "));
+      assert.ok(
+        problems.some((p) => /2 paper mark\(s\) over computed marks/.test(p)),
+        problems.join("; "),
+      );
+      assert.ok(
+        problems.some((p) => /series colours .* under simulated (deuteranopia|protanopia)/.test(p)),
+        problems.join("; "),
+      );
     } finally {
       await browser.close();
       await Deno.remove(dir, { recursive: true });

@@ -57,14 +57,14 @@ Deno.test("classifyMisses: every missed target of the fixture classed by hand", 
   assert.deepEqual(got, [
     "c1/1 minipkg.stats.summary: never read",
     "c1/2 minipkg.core.rescale: never read",
-    "c1/2 minipkg.report.label: read, not used",
+    "c1/2 minipkg.report.label: read but not reused",
     "c1/3 minipkg.board.board: never read",
-    "c2/1 minipkg.stats.summary: read, not used",
+    "c2/1 minipkg.stats.summary: read but not reused",
     "c2/2 minipkg.alpha.second: absent",
   ]);
   const byKind = gapBreakdown(missed, "kind").toRecords() as Record<string, unknown>[];
   assert.deepEqual(
-    byKind.map((r) => [r.kind, r.missed, r["never read"], r["read, not used"], r.absent]),
+    byKind.map((r) => [r.kind, r.missed, r["never read"], r["read but not reused"], r.absent]),
     [
       ["repo", 3, 2, 1, 0],
       ["self", 3, 1, 1, 1],
@@ -77,7 +77,14 @@ Deno.test("classifyMisses: every missed target of the fixture classed by hand", 
 Deno.test("gapBreakdown: size buckets and memory settings in their own order, not alphabetical", () => {
   const missed = pl.DataFrame({
     size: [">50", "1-10", "26-50", "11-25", "unknown", "1-10"],
-    gap: ["never read", "never read", "read, not used", "never read", "absent", "read, not used"],
+    gap: [
+      "never read",
+      "never read",
+      "read but not reused",
+      "never read",
+      "absent",
+      "read but not reused",
+    ],
   });
   const t = gapBreakdown(missed, "size").toRecords() as Record<string, unknown>[];
   assert.deepEqual(t.map((r) => r.size), ["1-10", "11-25", "26-50", ">50", "unknown"]);
@@ -285,6 +292,10 @@ Deno.test("frame: dtypes as Python Polars names them; pairedFrames p-values read
   assert.equal(formatP(0), "< 1e-16");
   assert.equal(formatP(1e-20), "< 1e-16");
   assert.equal(formatP(0.0123), "0.012");
+  // a small number is shown with its digits, not rounded to 0 beside its formatted p
+  const small = frame(pl.DataFrame({ p_value: [4.4e-14, 0.01234567, 0.5] }));
+  assert.match(small.html, /<td style="text-align:right">4\.4e-14<\/td>/);
+  assert.match(small.html, />0\.0123<\/td>/);
 });
 
 Deno.test("benchmarkChart: per-turn means from tasks and reference targets", () => {
@@ -351,6 +362,8 @@ Deno.test("pairedChart: the legend names what differs (two memory settings), rea
     "interface − source",
   ]);
   assert.deepEqual([...new Set(v.map((x) => x.metric))], ["Reuse (self)", "C_dup ↓"]);
-  assert.equal(spec.layer[1].encoding.color.title, "Memory compared (A − B)");
+  // comparisons are told apart by shape: colour means models in every figure
+  assert.equal(spec.layer[2].encoding.shape.title, "Memory compared (A − B)");
+  assert.equal(spec.layer[2].encoding.color, undefined);
   assert.equal(spec.title.subtitle[0], "OpenCode · Qwen3.7-plus; ↓ lower is better");
 });

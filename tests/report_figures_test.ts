@@ -13,6 +13,7 @@ import {
   targetOutcomes,
   VEGA_LITE_MIME,
 } from "../lib/report/mod.ts";
+import { PAPER_LAYER } from "../lib/report/style.ts";
 import {
   CONFIG_A,
   CONFIG_B,
@@ -55,40 +56,53 @@ Deno.test("perTurnFigure: per-turn values per configuration, provenance in the t
   );
 });
 
-Deno.test("scatter figures: one point per configuration", async () => {
+Deno.test("scatter figures: one point per configuration; the paper's under it; model by shape too", async () => {
   const f = turnsFrame([...CONFIG_A, ...CONFIG_B]);
   const rr = reuseResolveFigure(f).toSpec();
-  // layers: dashed links computed → paper, computed points (filled), the paper's (hollow)
-  const layerOf = (spec: typeof rr, filled: boolean) =>
-    spec.layer.find((l: { mark: { type?: string; filled?: boolean } }) =>
-      l.mark.type === "point" && l.mark.filled === filled
-    );
-  const pts = layerOf(rr, true).data.values as Record<string, number | string>[];
-  // the paper's values of the same configurations as hollow reference marks
-  const ref = layerOf(rr, false).data.values as Record<string, number | string>[];
+  // layers, bottom to top: dashed links computed → paper, the paper's (hollow), computed points
+  type Layer = {
+    name?: string;
+    mark: { type?: string; shape?: string };
+    data: { values: unknown[] };
+  };
+  const paperIdx = rr.layer.findIndex((l: Layer) => l.name === PAPER_LAYER);
+  const computedIdx = rr.layer.length - 1;
+  assert.ok(
+    paperIdx >= 0 && paperIdx < computedIdx,
+    "the paper's marks are drawn under the computed",
+  );
+  const pts = rr.layer[computedIdx].data.values as Record<string, number | string>[];
+  const ref = rr.layer[paperIdx].data.values as Record<string, number | string>[];
   assert.deepEqual(ref.map((p) => [p.harness, p.reuse_repo, p.resolve]), [
     ["mini-SWE-agent", 55.3, 44.3],
     ["OpenCode", 56.1, 44.3],
   ]);
-  assert.equal(layerOf(rr, false).encoding.opacity.datum, "paper (Table 2)"); // its legend entry
-  // drawn as the diamonds its legend and subtitle promise (the shape scale is the harnesses')
-  assert.equal(layerOf(rr, false).mark.shape, "diamond");
+  assert.equal(rr.layer[paperIdx].encoding.opacity.datum, "paper (Table 2)"); // its legend entry
+  assert.equal(rr.layer[paperIdx].mark.shape, "diamond");
   assert.equal(rr.layer.length, 3);
+  // a redundant channel for models: shape; the harness: filled (OpenCode) or hollow
+  const enc = rr.layer[computedIdx].encoding;
+  assert.equal(enc.shape.field, "model");
+  assert.equal(enc.color.field, "model");
+  assert.deepEqual(pts.map((p) => [p.harness, p.fill_key]).sort(), [
+    ["OpenCode", "GLM-5.3"],
+    ["mini-SWE-agent", "hollow"],
+  ]);
   assert.equal(reuseResolveFigure(f, { paper: false }).toSpec().layer.length, 1);
   assert.equal(pts.length, 2);
   const a = pts.find((p) => p.harness === "OpenCode")!;
   assert.ok(Math.abs(Number(a.reuse_repo) - 55) < 1e-9);
   assert.ok(Math.abs(Number(a.resolve) - 60) < 1e-9);
-  const lr = linesRecallFigure(f);
-  const b = (layerOf(lr.toSpec(), true).data.values as Record<string, number | string>[]).find((
-    p,
-  ) => p.harness === "mini-SWE-agent")!;
+  const lr = linesRecallFigure(f).toSpec();
+  const b = (lr.layer.at(-1).data.values as Record<string, number | string>[]).find((p) =>
+    p.harness === "mini-SWE-agent"
+  )!;
   assert.equal(b.lines, 1000);
   assert.ok(Math.abs(Number(b.recall_repo) - 40) < 1e-9);
-  assert.ok((await lr.toSVG()).includes("Lines viewed vs repository recall"));
+  assert.ok((await linesRecallFigure(f).toSVG()).includes("Lines viewed vs repository recall"));
 });
 
-Deno.test("memoryFigure: bars per memory setting with interval rules; none without settings", async () => {
+Deno.test("memoryFigure: bars per memory setting with interval rules, the paper's beside them", async () => {
   assert.equal(memoryFigure(turnsFrame(CONFIG_A)), undefined);
   const base = { harness: "OpenCode", model: "Qwen3.7-plus", chain: "c", turn: 1, tests: 1 };
   const f = turnsFrame([
@@ -104,10 +118,13 @@ Deno.test("memoryFigure: bars per memory setting with interval rules; none witho
     "Lower is better",
   ]);
   assert.equal(spec.hconcat[0].layer.length, 3); // bars, interval rules, the paper's Table 4
-  assert.deepEqual(spec.hconcat[1].transform[0].filter.oneOf, ["c_dup"]);
+  assert.deepEqual(spec.hconcat[1].layer[0].transform[0].filter.oneOf, ["c_dup"]);
+  // paper layers are named uniquely (vega-lite shares the data of equally named layers)
+  const names = spec.hconcat.map((p: { layer: { name?: string }[] }) => p.layer.at(-1)!.name);
+  assert.equal(new Set(names).size, 2);
   const v = spec.data.values as Record<string, unknown>[];
-  const cell = (memory: string, metric: string) =>
-    v.find((x) => x.memory === memory && x.metric === metric);
+  const cell = (memory: string, metric: string, source = "computed") =>
+    v.find((x) => x.memory === memory && x.metric === metric && x.source === source);
   assert.deepEqual(cell("Interface memory", "reuse_repo"), {
     memory: "Interface memory",
     metric: "reuse_repo",
@@ -115,8 +132,12 @@ Deno.test("memoryFigure: bars per memory setting with interval rules; none witho
     low: 40,
     high: 60,
     paper: 50.5,
+    slot: "Interface memory",
+    source: "computed",
     label: "Reuse (repo)",
   });
+  // the paper's value in the slot right of its bar
+  assert.equal(cell("Interface memory", "reuse_repo", "paper")?.slot, "Interface memory (paper)");
   assert.equal(cell("No memory", "c_dup")?.paper, 65.1);
   assert.equal(cell("No memory", "pass")?.value, 50);
   assert.equal(cell("No memory", "reuse_self"), undefined); // undefined at turn 1
@@ -140,7 +161,7 @@ Deno.test("targetOutcomes / readUnusedFigure: never read vs read but not reused,
     ["repo", 1, "reused (read)", 1, 25],
     ["repo", 1, "reused (not read)", 1, 25],
     ["repo", 1, "read but not reused", 2, 50],
-    ["self", 2, "never read, not reused", 1, 100], // the unimplemented target is left out
+    ["self", 2, "never read", 1, 100], // the unimplemented target is left out
   ]);
   const c = readUnusedFigure(t, { provenance: SIM });
   assert.equal((c.toSpec().data.values as unknown[]).length, 4); // interface memory only

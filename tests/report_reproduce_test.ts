@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { pruneCache, SIMULATED, tasksFrame, writeReport } from "../lib/report/mod.ts";
 import { main } from "../tasks/reproduce.ts";
+import { chromiumPath } from "../lib/report/browser.ts";
 import {
   CONFIG_A,
   CONFIG_B,
@@ -51,14 +52,27 @@ function input(simulated: boolean) {
 
 async function read(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const sub of ["tables", "figures"]) {
+  for (const sub of ["tables", "figures", "figures/print"]) {
     for await (const e of Deno.readDir(`${dir}/${sub}`)) {
-      out.set(`${sub}/${e.name}`, await Deno.readTextFile(`${dir}/${sub}/${e.name}`));
+      if (!e.isFile) continue;
+      const bytes = await Deno.readFile(`${dir}/${sub}/${e.name}`);
+      // PDFs compared byte for byte (latin1 keeps every byte), the rest as UTF-8 text
+      const enc = e.name.endsWith(".pdf") ? "latin1" : "utf-8";
+      out.set(`${sub}/${e.name}`, new TextDecoder(enc).decode(bytes));
     }
   }
   out.set("README.md", await Deno.readTextFile(`${dir}/README.md`));
   return out;
 }
+
+const FIGURES = [
+  "lines_vs_recall",
+  "memory_ablation",
+  "per_turn",
+  "read_unused",
+  "reuse_vs_resolve",
+];
+const chromium = await chromiumPath();
 
 Deno.test("writeReport: every table, interval file and figure; byte-identical on a second run", async () => {
   const dir1 = await Deno.makeTempDir(), dir2 = await Deno.makeTempDir();
@@ -68,8 +82,14 @@ Deno.test("writeReport: every table, interval file and figure; byte-identical on
     const expected = [
       ...[1, 2, 3, 4, 5].flatMap((n) => ["md", "csv", "tex"].map((e) => `tables/table${n}.${e}`)),
       "tables/ci.md",
-      ...["lines_vs_recall", "memory_ablation", "per_turn", "read_unused", "reuse_vs_resolve"]
-        .flatMap((f) => [`figures/${f}.svg`, `figures/${f}.vl.json`]),
+      ...FIGURES.flatMap((f) => [`figures/${f}.svg`, `figures/${f}.vl.json`]),
+      // at the paper's column widths: SVG, and PDF where Chromium is installed
+      ...FIGURES.flatMap((f) =>
+        ["single", "double"].flatMap((size) => [
+          `figures/print/${f}-${size}.svg`,
+          ...(chromium ? [`figures/print/${f}-${size}.pdf`] : []),
+        ])
+      ),
       "README.md",
     ].sort();
     assert.deepEqual(res.files, expected);
@@ -89,6 +109,9 @@ Deno.test("writeReport: every table, interval file and figure; byte-identical on
     );
     assert.ok(a.get("figures/per_turn.svg")!.includes("SIMULATED corpus"));
     assert.ok(a.get("figures/per_turn.vl.json")!.includes(SIMULATED));
+    assert.match(a.get("figures/print/per_turn-single.svg")!, /<svg[^>]* width="3\.33in"/);
+    assert.match(a.get("figures/print/per_turn-double.svg")!, /<svg[^>]* width="7in"/);
+    if (chromium) assert.ok(a.get("figures/print/per_turn-single.pdf")!.startsWith("%PDF"));
     assert.ok(
       a.get("README.md")!.startsWith(
         "# reporeuse — reproduced tables and figures\n\n> **SIMULATED",

@@ -10,6 +10,7 @@ import {
   clusterBootstrap,
   configMetrics,
   holm,
+  holmFamily,
   mcnemar,
   metricsAtTurnOfStats,
   metricsByTurn,
@@ -118,7 +119,7 @@ Deno.test("clusterBootstrap: identical chains give a zero-width interval", () =>
   near(cdup.interval.estimate, 200 / 3); // C_dup = 0, 100, 100
 });
 
-Deno.test("pairedComparison: paired deltas on common chains and McNemar on targets", () => {
+Deno.test("pairedComparison: paired deltas, chain-level tests, Holm over the family", () => {
   const X = { harness: "OpenCode", model: "M", memory: "interface" };
   const Y = { harness: "OpenCode", model: "M", memory: "none" };
   const rows = ["c1", "c2", "c3"].flatMap((chain, k) =>
@@ -128,28 +129,32 @@ Deno.test("pairedComparison: paired deltas on common chains and McNemar on targe
     ])
   );
   rows.push({ ...X, chain: "c4", turn: 1, files: 100, reuse_repo: 1, tests: 2, pass_rate: 1 });
-  const mk = (cfg: typeof X, n: number, read: boolean, reused: boolean, tag: string): Target[] =>
+  const mk = (cfg: typeof X, chain: string, n: number, reused: boolean, tag: string): Target[] =>
     Array.from({ length: n }, (_, i) => ({
       ...cfg,
-      chain: "c1",
+      chain,
       turn: 1,
       target: `${tag}${i}`,
       kind: tag.startsWith("s") ? "self" : "repo",
-      read,
+      read: true,
       reused,
     }));
-  // repo: both 3, only X 5, only Y 1, neither 2; self: only Y 2
-  const pairs = (tag: string, n: number, rx: boolean, ry: boolean) => [
-    ...mk(X, n, true, rx, tag),
-    ...mk(Y, n, true, ry, tag),
+  const pairs = (chain: string, tag: string, n: number, rx: boolean, ry: boolean) => [
+    ...mk(X, chain, n, rx, tag),
+    ...mk(Y, chain, n, ry, tag),
   ];
+  // repo: c1 both 2, only X 3, neither 1 (D = +3); c2 both 1, only X 2, only Y 1, neither 1
+  // (D = +1); self: c3 only Y 2 (D = −2)
   const targets = targetsFrame([
-    ...pairs("rb", 3, true, true),
-    ...pairs("rx", 5, true, false),
-    ...pairs("ry", 1, false, true),
-    ...pairs("rn", 2, false, false),
-    ...pairs("sy", 2, false, true),
-    ...mk(X, 4, true, true, "only-in-x"), // unpaired: ignored
+    ...pairs("c1", "rb", 2, true, true),
+    ...pairs("c1", "rx", 3, true, false),
+    ...pairs("c1", "rn", 1, false, false),
+    ...pairs("c2", "rb", 1, true, true),
+    ...pairs("c2", "rx", 2, true, false),
+    ...pairs("c2", "ry", 1, false, true),
+    ...pairs("c2", "rn", 1, false, false),
+    ...pairs("c3", "sy", 2, false, true),
+    ...mk(X, "c1", 4, true, "only-in-x"), // unpaired: ignored
   ]);
   const p = pairedComparison(turnsFrame(rows), targets, X, Y, { B: 200, seed: 3 });
   assert.equal(p.chains, 3);
@@ -158,26 +163,52 @@ Deno.test("pairedComparison: paired deltas on common chains and McNemar on targe
   near(files.delta.estimate, 2);
   near(files.delta.low, 2);
   near(files.delta.high, 2);
+  // every chain's A − B is +2: only the identity and the full swap reach |Δ| = 2 (2 of 8 patterns)
+  assert.equal(files.test.exact, true);
+  near(files.test.p, 2 / 8);
   const reuse = p.deltas.find((d) => d.metric === "reuse_repo")!;
   near(reuse.delta.estimate, 100 * (0.4 - 0.1)); // (.2 + .4 + .6) / 3 − (0 + .1 + .2) / 3
   near(p.deltas.find((d) => d.metric === "pass")!.delta.estimate, 50);
   const [all, repo, self] = p.targets;
   assert.deepEqual([all.both, all.aOnly, all.bOnly, all.neither], [3, 5, 3, 2]);
-  near(all.test.p, 186 / 256, 1e-12); // 2 · (1 + 8 + 28 + 56) / 2^8
+  assert.deepEqual(all.chains, [{ a: 2, b: 3, c: 0, d: 1 }, { a: 1, b: 2, c: 1, d: 1 }, {
+    a: 0,
+    b: 0,
+    c: 2,
+    d: 0,
+  }]);
+  // sign flips of D = (3, 1, −2): |±3 ± 1 ± 2| ≥ 2 in 6 of 8 patterns
+  near(all.clustered.signFlip.p, 6 / 8);
+  near(all.delta.estimate, 100 * 2 / 13);
   assert.deepEqual([repo.pairs, repo.aOnly, repo.bOnly], [11, 5, 1]);
-  near(repo.test.p, 14 / 64, 1e-12); // 2 · (1 + 6) / 2^6
+  near(repo.clustered.signFlip.p, 2 / 4); // D = (3, 1): |±3 ± 1| ≥ 4 in 2 of 4
+  near(repo.clustered.obuchowski.statistic, 0.5 * 16 / 10); // ((K−1)/K) (ΣD)² / ΣD²
   assert.deepEqual([self.pairs, self.aOnly, self.bOnly], [2, 0, 2]);
-  near(self.test.p, 0.5, 1e-12);
+  assert.equal(self.clustered.signFlip.p, 1); // one discordant chain
+  near(self.test.p, 0.5, 1e-12); // the pooled McNemar (deprecated) is still computed
 
-  const md = ciMarkdown(cellIntervals(turnsFrame(rows), { B: 100, seed: 9 }), [p], {
+  // Holm over the family: 9 metric tests (those defined) and 3 target tests
+  const [adj] = holmFamily("demo", [p]);
+  const ps = [...adj.deltas.filter((d) => d.test.p !== null).map((d) => d.test.p!), 0.75, 0.5, 1];
+  assert.equal(adj.family!.tests, ps.length);
+  const q = holm(ps);
+  near(adj.targets[1].pHolm!, q[ps.length - 2]);
+  assert.equal(p.targets[1].pHolm, undefined); // the input is not modified
+
+  const md = ciMarkdown(cellIntervals(turnsFrame(rows), { B: 100, seed: 9 }), [adj], {
     provenance: "hand-made frames",
     B: 100,
     seed: 9,
   });
   assert.ok(md.includes("B = 100 replicates, seed = 9"));
   assert.ok(md.includes("> **Data: hand-made frames**"));
-  assert.ok(md.includes("| files | 7.5 | 5.5 | +2.0 [+2.0, +2.0] |"), md);
-  assert.ok(md.includes("| repo | 11 | 3 | 5 | 1 | 2 | exact binomial |"));
+  // the table names its unit, tests and correction
+  assert.ok(md.includes("**Unit: the task chain**"), md);
+  assert.ok(md.includes("sign-flip test") && md.includes("Holm over the family"), md);
+  assert.ok(md.includes("### Family: demo (1 comparison, "), md);
+  assert.ok(md.includes("| Files viewed | 7.5 | 5.5 | +2.0 [+2.0, +2.0] | 0.250 |"), md);
+  assert.ok(md.includes("| repo | 11 | 2 (2) | 3 | 5 | 1 | 2 |"), md);
+  assert.ok(!md.includes("exact binomial"), md);
   assert.throws(
     () => pairedComparison(turnsFrame(rows), undefined, X, { ...Y, memory: "source" }),
     /no turns for OpenCode · M · source/,

@@ -205,9 +205,9 @@ export class Page {
     }, this.session);
   }
 
-  /** Navigates and waits for the load event. */
-  async goto(url: string): Promise<void> {
-    const loaded = this.browser.waitFor("Page.loadEventFired", this.session);
+  /** Navigates and waits for the load event (at most `timeoutMs`, default 60 s). */
+  async goto(url: string, timeoutMs = 60_000): Promise<void> {
+    const loaded = this.browser.waitFor("Page.loadEventFired", this.session, timeoutMs);
     const r = await this.browser.send("Page.navigate", { url }, this.session);
     if (r.errorText) throw new Error(`browser: cannot open ${url}: ${r.errorText}`);
     await loaded;

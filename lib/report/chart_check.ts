@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { colourClashes, MIN_SERIES_DELTA_E } from "./colour.ts";
 
 /** One chart as measured in the page. */
 export interface ChartReport {
@@ -30,6 +31,12 @@ export interface ChartReport {
   truncated: string[];
   /** Elements drawn outside the image, data marks outside their plot frame, overlapping labels. */
   outside: string[];
+  /** Smallest text drawn, in CSS px as displayed (Infinity when no text). */
+  minFontPx: number;
+  /** The paper's reference marks drawn over a computed mark (`g[class*=paper_reference]`). */
+  paperOverlaps: string[];
+  /** Each legend's symbol colours as rendered (fill, or stroke for hollow symbols). */
+  legendColours: string[][];
 }
 
 /**
@@ -108,7 +115,65 @@ export async function measureCharts(tolerance: number): Promise<ChartReport[]> {
         }
       }
     }
-    return { marks, axisTitles, legendLabels, titles, truncated, outside: [...new Set(outside)] };
+    // smallest text as displayed: its font size times the scale from the SVG's units to the page
+    let minFontPx = Infinity;
+    for (const t of svg.querySelectorAll("text")) {
+      if (!(t.textContent ?? "").trim()) continue;
+      const size = parseFloat(getComputedStyle(t).fontSize);
+      const m = (t as SVGGraphicsElement).getScreenCTM();
+      const scale = m ? Math.hypot(m.a, m.b) : 1;
+      if (size > 0) minFontPx = Math.min(minFontPx, size * scale);
+    }
+    // the paper's marks drawn over (after) a computed point or bar, covering a fifth of either
+    const paperOverlaps: string[] = [];
+    const paper = [...svg.querySelectorAll('g.role-mark[class*="paper_reference"] > *')];
+    const computed = [
+      ...svg.querySelectorAll(
+        'g.role-mark.mark-symbol:not([class*="paper_reference"]) > *, g.role-mark.mark-rect > *',
+      ),
+    ];
+    const area = (r: DOMRect) => Math.max(0, r.width) * Math.max(0, r.height);
+    for (const p of paper) {
+      const rp = rectOf(p);
+      if (area(rp) <= 0) continue;
+      for (const c of computed) {
+        if (!(p.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_PRECEDING)) continue;
+        const rc = rectOf(c);
+        const w = Math.min(rp.right, rc.right) - Math.max(rp.left, rc.left);
+        const h = Math.min(rp.bottom, rc.bottom) - Math.max(rp.top, rc.top);
+        if (w <= 0 || h <= 0 || area(rc) <= 0) continue;
+        if ((w * h) / Math.min(area(rp), area(rc)) > 0.2) {
+          paperOverlaps.push(
+            `paper mark at (${Math.round(rp.x)}, ${Math.round(rp.y)}) over a computed mark`,
+          );
+          break;
+        }
+      }
+    }
+    // each legend's symbol colours (series colours), as the browser computes them
+    const legendColours: string[][] = [];
+    for (const legend of svg.querySelectorAll("g.role-legend")) {
+      const colours: string[] = [];
+      for (const sym of legend.querySelectorAll("g.role-legend-symbol path")) {
+        const st = getComputedStyle(sym);
+        const fill = st.fill, stroke = st.stroke;
+        const hollow = !fill || fill === "none" || /rgba\(.*,\s*0\)$/.test(fill) ||
+          fill === "transparent" || parseFloat(st.fillOpacity) === 0;
+        colours.push(hollow ? stroke : fill);
+      }
+      if (colours.length) legendColours.push(colours);
+    }
+    return {
+      marks,
+      axisTitles,
+      legendLabels,
+      titles,
+      truncated,
+      outside: [...new Set(outside)],
+      minFontPx,
+      paperOverlaps,
+      legendColours,
+    };
   };
   const parse = (markup: string): SVGSVGElement | null => {
     const parsed = new DOMParser().parseFromString(markup, "image/svg+xml");
@@ -124,6 +189,9 @@ export async function measureCharts(tolerance: number): Promise<ChartReport[]> {
     titles: [],
     truncated: [],
     outside: [],
+    minFontPx: Infinity,
+    paperOverlaps: [],
+    legendColours: [],
   };
 
   // an SVG document (a figure file)
@@ -232,13 +300,16 @@ export function expectationOf(spec: Record<string, unknown>, title: string): Cha
 /**
  * The problems a reader would see in a measured chart: nothing drawn, no axis title or legend
  * where the spec has them, truncated labels, parts outside the image or frame, wider than the
- * column (or than `maxWidth`).
+ * column (or than `maxWidth`), text under `minFontPt` at the displayed size, a paper mark drawn
+ * over a computed mark, and two series of a legend whose colours are closer than
+ * {@link MIN_SERIES_DELTA_E} (CIEDE2000) as seen normally or with simulated deuteranopia or
+ * protanopia (lib/report/colour.ts).
  *
  * ```ts
  * import { chartProblems } from "./chart_check.ts";
  * const blank = { box: { x: 0, y: 0, width: 500, height: 0 }, column: 900, natural: 500,
  *   overflows: false, marks: 0, axisTitles: [], legendLabels: [], titles: [], truncated: [],
- *   outside: [] };
+ *   outside: [], minFontPx: 11, paperOverlaps: [], legendColours: [] };
  * const p = chartProblems(blank, { title: "t", axisTitle: true, legend: true });
  * console.assert(p.length === 3, p.join("; ")); // no marks, no axis title, no legend
  * ```
@@ -247,8 +318,25 @@ export function chartProblems(
   r: ChartReport,
   expect: ChartExpectation,
   maxWidth = Infinity,
+  opts: { minFontPt?: number } = {},
 ): string[] {
   const out: string[] = [];
+  if (opts.minFontPt !== undefined && r.minFontPx * 0.75 < opts.minFontPt - 0.01) {
+    out.push(`text of ${(r.minFontPx * 0.75).toFixed(1)} pt, under ${opts.minFontPt} pt`);
+  }
+  if (r.paperOverlaps?.length) {
+    out.push(`${r.paperOverlaps.length} paper mark(s) over computed marks: ${r.paperOverlaps[0]}`);
+  }
+  for (const colours of r.legendColours ?? []) {
+    const clash = colourClashes(colours);
+    if (clash.length) {
+      const c = clash[0];
+      out.push(
+        `series colours ${c.a} and ${c.b} ΔE00 ${c.deltaE.toFixed(1)} < ${MIN_SERIES_DELTA_E}` +
+          (c.deficiency === "none" ? "" : ` under simulated ${c.deficiency}`),
+      );
+    }
+  }
   if (r.marks === 0) out.push("no data marks drawn");
   if (expect.axisTitle && r.axisTitles.length === 0) out.push("no axis title");
   if (expect.legend && r.legendLabels.length === 0) out.push("no legend entries");

@@ -209,12 +209,22 @@ export function jsonSafe(value: unknown): unknown {
  */
 export class Chart {
   readonly #spec: VegaLiteSpec;
+  readonly #vegaConfig?: Record<string, unknown>;
   readonly title: string;
   #svg?: Promise<string>;
 
-  constructor(spec: VegaLiteSpec, title?: string) {
+  /**
+   * `opts.vegaConfig` is merged into the compiled Vega spec's config for the SVG render: Vega
+   * settings vega-lite has no word for (e.g. `legend.layout`, how legends at one side stack).
+   */
+  constructor(
+    spec: VegaLiteSpec,
+    title?: string,
+    opts: { vegaConfig?: Record<string, unknown> } = {},
+  ) {
     this.title = title ?? titleText(spec.title) ?? "chart";
     this.#spec = jsonSafe({ ...spec, $schema: VEGA_LITE_V5_SCHEMA }) as VegaLiteSpec;
+    this.#vegaConfig = opts.vegaConfig;
   }
 
   /** The vega-lite spec (a fresh copy, `$schema` vega-lite v5). */
@@ -231,6 +241,13 @@ export class Chart {
   toSVG(): Promise<string> {
     this.#svg ??= (async () => {
       const compiled = vl.compile(this.toSpec() as vl.TopLevelSpec).spec;
+      if (this.#vegaConfig) {
+        const config = (compiled.config ?? {}) as Record<string, Record<string, unknown>>;
+        for (const [k, v] of Object.entries(this.#vegaConfig)) {
+          config[k] = { ...(config[k] ?? {}), ...(v as Record<string, unknown>) };
+        }
+        compiled.config = config;
+      }
       const view = new vega.View(vega.parse(compiled), { renderer: "none" });
       try {
         return await view.toSVG();

@@ -19,3 +19,4 @@ export * from "./notebook/unused.ts";
 export * from "./notebook/case_study.ts";
 export * from "./notebook/benchmark.ts";
 export * from "./notebook/filters.ts";
+export * from "./notebook/findings.ts";

@@ -164,12 +164,22 @@ export function table2(
 const TURN_METRICS: { key: Metric; label: string; latex: string; first: number }[] = [
   {
     key: "recall_repo",
-    label: "recall_repo",
+    label: "Recall (repo)",
     latex: "$\\mathrm{recall}_{\\mathrm{repo}}$",
     first: 1,
   },
-  { key: "reuse_repo", label: "reuse_repo", latex: "$\\mathrm{reuse}_{\\mathrm{repo}}$", first: 1 },
-  { key: "reuse_self", label: "reuse_self", latex: "$\\mathrm{reuse}_{\\mathrm{self}}$", first: 2 },
+  {
+    key: "reuse_repo",
+    label: "Reuse (repo)",
+    latex: "$\\mathrm{reuse}_{\\mathrm{repo}}$",
+    first: 1,
+  },
+  {
+    key: "reuse_self",
+    label: "Reuse (self)",
+    latex: "$\\mathrm{reuse}_{\\mathrm{self}}$",
+    first: 2,
+  },
   { key: "c_dup", label: "C_dup", latex: "$C_{\\mathrm{dup}}$", first: 1 },
 ];
 

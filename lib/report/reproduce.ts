@@ -22,14 +22,15 @@ import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { mdCode, mdText } from "../util/text.ts";
 import { exists, writeDirAtomic } from "../util/fs.ts";
-import { type TurnRow, turnRows } from "./aggregate.ts";
+import { turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {
   type CellInterval,
   cellIntervals,
   ciMarkdown,
+  harnessComparisons,
+  memoryComparisons,
   type PairedComparison,
-  pairedComparison,
   turnCellIntervals,
 } from "./ci.ts";
 import { type Chart, Table } from "./display.ts";
@@ -42,6 +43,9 @@ import {
   reuseResolveFigure,
 } from "./figures.ts";
 import { DEFAULT_B, DEFAULT_SEED, type Interval } from "./stats.ts";
+import { Browser, chromiumPath } from "./browser.ts";
+import { PRINT_SIZES, printSvg, svgToPdf } from "./print.ts";
+import { COLUMN_WIDTHS, type Layout, printLayout } from "./style.ts";
 import { checkSummary, csvField, type TableData } from "./table_render.ts";
 import { table2, table3, table4, table5 } from "./paper_tables.ts";
 
@@ -252,30 +256,6 @@ export async function pruneCache(
   for (const path of doomed) await Deno.remove(path, { recursive: true }).catch(() => {});
 }
 
-function pairsToCompare(rows: TurnRow[]): { a: TurnRow; b: TurnRow }[] {
-  const configs = new Map<string, TurnRow>();
-  for (const r of rows) configs.set(`${r.harness}\u0000${r.model}\u0000${r.memory}`, r);
-  const has = (h: string, m: string, mem: string) => configs.get(`${h}\u0000${m}\u0000${mem}`);
-  const out: { a: TurnRow; b: TurnRow }[] = [];
-  const mc = memoryConfig(rows);
-  if (mc) {
-    const inter = has(mc.harness, mc.model, "interface");
-    for (const other of ["none", "source"]) {
-      const o = has(mc.harness, mc.model, other);
-      if (inter && o) out.push({ a: inter, b: o });
-    }
-  }
-  const models = [...new Set(rows.map((r) => r.model))].sort();
-  for (const model of models) {
-    const oc = has("OpenCode", model, "interface"),
-      mini = has("mini-SWE-agent", model, "interface");
-    if (oc && mini) out.push({ a: oc, b: mini });
-  }
-  return out;
-}
-
-const key = (r: TurnRow) => ({ harness: r.harness, model: r.model, memory: r.memory });
-
 /** Runs the whole reproduction and writes `out/`. */
 export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult> {
   const log = opts.log ?? (() => {});
@@ -342,10 +322,10 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
  */
 export function reportFigures(
   scored: Pick<ScoredFrames, "turns" | "targets">,
-  opts: { provenance?: string; cells?: readonly CellInterval[] } = {},
+  opts: { provenance?: string; cells?: readonly CellInterval[]; layout?: Layout } = {},
 ): Record<string, Chart> {
   const rows = turnRows(scored.turns);
-  const figOpts = { provenance: opts.provenance };
+  const figOpts = { provenance: opts.provenance, layout: opts.layout };
   const mc = memoryConfig(rows);
   const intervals: Record<string, Interval> = {};
   if (mc) {
@@ -414,14 +394,24 @@ export async function writeReport(
 
   log(`bootstrapping intervals (B = ${B}, seed = ${bseed})`);
   const cells = cellIntervals(rows, { B, seed: bseed });
-  const paired: PairedComparison[] = pairsToCompare(rows).map(({ a, b }) =>
-    pairedComparison(rows, scored.targets, key(a), key(b), { B, seed: bseed })
-  );
+  const mc = memoryConfig(rows);
+  const paired: PairedComparison[] = [
+    ...(mc ? memoryComparisons(rows, scored.targets, mc, { B, seed: bseed }) : []),
+    ...harnessComparisons(rows, scored.targets, { B, seed: bseed }),
+  ];
   const turnCells = turnCellIntervals(rows, { B, seed: bseed });
   const ci = ciMarkdown(cells, paired, { provenance, B, seed: bseed, turnCells });
 
   log("rendering figures");
   const figures = reportFigures(scored, { provenance, cells });
+  const printed = Object.fromEntries(
+    PRINT_SIZES.map((size) => [
+      size,
+      reportFigures(scored, { provenance, cells, layout: printLayout(COLUMN_WIDTHS[size]) }),
+    ]),
+  );
+  const chromium = await chromiumPath();
+  let pdfNote = chromium ? "" : "Chromium not found: print PDFs not written (deno task setup)";
 
   const files: string[] = [];
   const errors = scored.errors?.height ?? 0;
@@ -446,6 +436,34 @@ export async function writeReport(
       await write(`figures/${id}.vl.json`, JSON.stringify(c.toSpec(), null, 2) + "\n");
       await write(`figures/${id}.svg`, await c.toSVG());
     }
+    // the same figures laid out for the paper's columns, SVG sized in inches and PDF
+    const browser = chromium
+      ? await Browser.launch().catch((e) => {
+        pdfNote = `Chromium failed to start, print PDFs not written: ${(e as Error).message}`;
+        return undefined;
+      })
+      : undefined;
+    try {
+      for (const size of PRINT_SIZES) {
+        const inches = COLUMN_WIDTHS[size];
+        for (
+          const [id, c] of Object.entries(printed[size]).sort(([a], [b]) => a.localeCompare(b))
+        ) {
+          const p = printSvg(await c.toSVG(), inches);
+          const rel = `figures/print/${id}-${size}`;
+          await write(`${rel}.svg`, p.svg);
+          if (browser) {
+            await Deno.writeFile(
+              `${dir}/${rel}.pdf`,
+              await svgToPdf(browser, `${dir}/${rel}.svg`, inches, p.height),
+            );
+            files.push(`${rel}.pdf`);
+          }
+        }
+      }
+    } finally {
+      await browser?.close();
+    }
     if (scored.errors && errors > 0) await write("errors.csv", errorsCsv(scored.errors));
     // the scored frames themselves, so `deno task reporeuse query` and notebooks can open them
     if (scored.events && scored.tests && scored.configs && scored.errors) {
@@ -465,6 +483,7 @@ export async function writeReport(
         agreement,
         errors,
         tables: tableData,
+        pdfNote,
       }),
     );
   }, { keep: (rel) => !OURS.test(rel) });
@@ -484,7 +503,7 @@ export async function writeReport(
 
 /** Our own outputs (relative paths) that a run replaces or, when it no longer writes them, drops. */
 const OURS =
-  /^(tables\/(table\d\.(md|csv|tex)|ci\.md)|figures\/[\w-]+\.(svg|vl\.json)|errors\.csv)$/;
+  /^(tables\/(table\d\.(md|csv|tex)|ci\.md)|figures\/[\w-]+\.(svg|vl\.json)|figures\/print\/[\w-]+\.(svg|pdf)|errors\.csv)$/;
 
 /** The errors frame as CSV text. */
 function errorsCsv(errors: pl.DataFrame): string {
@@ -507,6 +526,7 @@ function readme(o: {
   agreement: string | null;
   errors: number;
   tables: TableData[];
+  pdfNote?: string;
 }): string {
   const lines = [
     "# reporeuse — reproduced tables and figures",
@@ -540,7 +560,7 @@ function readme(o: {
     "problems met while scoring (one row each; those turns are not in the tables)";
   what["tables/ci.md"] =
     `95% cluster-bootstrap intervals of every Table 2/4 cell and of the Table 3/5 cells (B = ${o.B}, ` +
-    `seed = ${o.bseed}) and paired comparisons (paired-bootstrap deltas, McNemar on per-target reuse)`;
+    `seed = ${o.bseed}) and paired comparisons on the same chains (paired-bootstrap deltas; chain-level permutation and sign-flip tests, Holm within each family)`;
   const figs: Record<string, string> = {
     per_turn: "per-turn recall_repo, reuse_self and C_dup per configuration",
     reuse_vs_resolve: "repository reuse vs resolve rate across configurations",
@@ -551,6 +571,11 @@ function readme(o: {
   for (const [id, text] of Object.entries(figs)) {
     what[`figures/${id}.vl.json`] = `vega-lite spec: ${text}`;
     what[`figures/${id}.svg`] = `SVG (headless Vega render): ${text}`;
+    for (const size of PRINT_SIZES) {
+      const w = `${COLUMN_WIDTHS[size]} in (${size === "single" ? "one column" : "full width"})`;
+      what[`figures/print/${id}-${size}.svg`] = `for print, ${w}, text ≥ 7 pt: ${text}`;
+      what[`figures/print/${id}-${size}.pdf`] = `PDF of the same (headless Chromium)`;
+    }
   }
   for (const f of o.files) lines.push(`| \`${f}\` | ${what[f] ?? ""} |`);
   lines.push(
@@ -565,6 +590,9 @@ function readme(o: {
       "number of replicates are recorded in ci.md; the same seed gives the same intervals.",
     "- SVG text is laid out with Helvetica metrics (no canvas in headless Deno; " +
       "lib/report/display.ts); compare figures by their specs.",
+    "- `figures/print/` holds each figure laid out for the paper's single column (3.33 in) and full " +
+      "width (7 in), sized in inches, with no text under 7 pt at that size; the PDFs are those SVGs " +
+      "printed by headless Chromium." + (o.pdfNote ? ` ${o.pdfNote}.` : ""),
     "",
     "## Agreement with the paper (Table 2)",
     "",

@@ -220,6 +220,114 @@ export function pairedBootstrapAll<T, K extends string>(
   );
 }
 
+/** Options of {@link pairedPermutationAll}. */
+export interface PermutationOptions {
+  /** Random sign patterns when they are not enumerated (default 9999). */
+  flips?: number;
+  /** PRNG seed (default 20260). */
+  seed?: number;
+  /** Enumerate all 2^n patterns when there are at most this many (default 2^14). */
+  exactUpTo?: number;
+}
+
+/** Default random sign patterns of the permutation test. */
+export const DEFAULT_FLIPS = 9999;
+
+/** A chain-level permutation p-value of one paired difference. */
+export interface PermutationP {
+  /** The observed statistic A − B (null when undefined). */
+  estimate: number | null;
+  /** Two-sided p (null when the statistic is undefined). */
+  p: number | null;
+  /** Whether every sign pattern was enumerated (exact), else Monte Carlo with `flips`. */
+  exact: boolean;
+  /** Patterns evaluated (2^n when exact). */
+  patterns: number;
+  seed: number;
+}
+
+/**
+ * Chain-level permutation (sign-flip) test of `stat(a) − stat(b)` where `a[i]` and `b[i]` are the
+ * same cluster (task chain) under two configurations. Under H0 the two configurations are
+ * exchangeable within each chain, so each pattern swaps A and B in a random subset of chains; the
+ * two-sided p is the share of patterns whose |difference| reaches the observed one. All 2^n
+ * patterns are enumerated when there are few (exact p); otherwise `flips` seeded random patterns,
+ * p = (1 + hits) / (1 + flips), never 0.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pairedPermutationAll } from "./stats.ts";
+ * const mean = (xs: number[]) => ({ m: xs.reduce((s, x) => s + x, 0) / xs.length });
+ * // three chains, each A − B = +1: only the identity and the full swap are as extreme: 2/8
+ * const r = pairedPermutationAll([2, 3, 4], [1, 2, 3], mean);
+ * assert(r.m.exact && r.m.p === 0.25 && r.m.estimate === 1);
+ * ```
+ */
+export function pairedPermutationAll<T, K extends string>(
+  a: readonly T[],
+  b: readonly T[],
+  stat: (sample: T[]) => Record<K, number | null>,
+  opts: PermutationOptions = {},
+): Record<K, PermutationP> {
+  if (a.length !== b.length) {
+    throw new Error(`pairedPermutation: ${a.length} vs ${b.length} clusters; pair them first`);
+  }
+  const n = a.length;
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const diff = (swap: (i: number) => boolean) => {
+    const xa: T[] = new Array(n), xb: T[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const s = swap(i);
+      xa[i] = s ? b[i] : a[i];
+      xb[i] = s ? a[i] : b[i];
+    }
+    const x = stat(xa), y = stat(xb);
+    const out = {} as Record<K, number | null>;
+    for (const k of Object.keys(x) as K[]) {
+      out[k] = isDefined(x[k]) && isDefined(y[k]) ? (x[k] as number) - (y[k] as number) : null;
+    }
+    return out;
+  };
+  const observed = diff(() => false);
+  const keys = Object.keys(observed) as K[];
+  const hits = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+  const defined = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+  const count = (d: Record<K, number | null>) => {
+    for (const k of keys) {
+      const o = observed[k], v = d[k];
+      if (o === null || v === null) continue;
+      defined[k]++;
+      // ties within rounding count as "as extreme"
+      if (Math.abs(v) >= Math.abs(o) - 1e-9 * Math.max(1, Math.abs(o))) hits[k]++;
+    }
+  };
+  const exactUpTo = opts.exactUpTo ?? 2 ** 14;
+  const exact = n < 31 && 2 ** n <= exactUpTo;
+  let patterns: number;
+  if (exact) {
+    patterns = 2 ** n;
+    for (let m = 0; m < patterns; m++) count(diff((i) => ((m >>> i) & 1) === 1));
+  } else {
+    patterns = opts.flips ?? DEFAULT_FLIPS;
+    const rng = mulberry32(seed);
+    const swaps = new Array<boolean>(n);
+    for (let r = 0; r < patterns; r++) {
+      for (let i = 0; i < n; i++) swaps[i] = rng() < 0.5;
+      count(diff((i) => swaps[i]));
+    }
+  }
+  return Object.fromEntries(keys.map((k) => {
+    const o = observed[k];
+    const p = o === null || defined[k] === 0
+      ? null
+      : exact
+      ? hits[k] / defined[k]
+      : (1 + hits[k]) / (1 + defined[k]);
+    return [k, { estimate: o, p, exact, patterns, seed }];
+  })) as Record<K, PermutationP>;
+}
+
 /** Result of McNemar's test on paired binary outcomes. */
 export interface McNemar {
   /** Pairs where only A succeeded. */
@@ -335,4 +443,42 @@ export function holm(pvalues: readonly number[]): number[] {
     out[i] = running;
   });
   return out;
+}
+
+/**
+ * A p-value as people read it: `< 1e-16` below double precision's resolution (an exact 0 from the
+ * test is an underflow, not certainty), 2 significant digits in scientific notation below 0.001,
+ * else 3 decimals.
+ *
+ * ```ts
+ * import { formatP } from "./stats.ts";
+ * console.assert(formatP(0) === "< 1e-16");
+ * console.assert(formatP(3.2e-9) === "3.2e-9");
+ * console.assert(formatP(0.04567) === "0.046");
+ * console.assert(formatP(null) === null);
+ * ```
+ */
+export function formatP(p: number | null | undefined): string | null {
+  if (p === null || p === undefined || !Number.isFinite(p)) return null;
+  if (p < 1e-16) return "< 1e-16";
+  if (p < 0.001) return p.toExponential(1).replace("e-0", "e-");
+  return p.toFixed(3);
+}
+
+/**
+ * The p of a permutation test as text: {@link formatP}, with "≤" when a Monte Carlo test met no
+ * pattern as extreme as the observed one (its p is then the floor 1 / (1 + patterns)).
+ *
+ * ```ts
+ * import { formatPermutationP } from "./stats.ts";
+ * console.assert(formatPermutationP({ p: 1 / 10000, exact: false, patterns: 9999 }) === "≤ 1.0e-4");
+ * console.assert(formatPermutationP({ p: 0.25, exact: true, patterns: 8 }) === "0.250");
+ * ```
+ */
+export function formatPermutationP(
+  t: { p: number | null; exact: boolean; patterns: number } | undefined,
+): string | null {
+  if (!t || t.p === null) return null;
+  const floor = !t.exact && Math.abs(t.p - 1 / (1 + t.patterns)) < 1e-15;
+  return `${floor ? "≤ " : ""}${formatP(t.p)}`;
 }

@@ -6,7 +6,7 @@
 
 import pl from "nodejs-polars";
 import { Chart } from "../display.ts";
-import { CHART_CONFIG, OKABE_ITO } from "../style.ts";
+import { CHART_CONFIG, NEUTRAL } from "../style.ts";
 
 /**
  * Benchmark composition per turn index: mean test cases, requirement length (k chars) and new
@@ -65,7 +65,7 @@ export function benchmarkChart(
     spec: {
       width: 110,
       height: 160,
-      mark: { type: "bar", color: OKABE_ITO.blue },
+      mark: { type: "bar", color: NEUTRAL },
       encoding: {
         x: { field: "turn", type: "ordinal", title: "Turn", axis: { labelAngle: 0 } },
         y: { field: "mean", type: "quantitative", title: null },

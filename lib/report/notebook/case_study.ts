@@ -19,7 +19,7 @@ import { escapeHtml } from "../../util/text.ts";
 import type { Runs } from "./load.ts";
 import { frame, Html, Markdown } from "./show.ts";
 import { TARGETS_SCHEMA, TURN_KEYS } from "../../frames/schema.ts";
-import { CHART_CONFIG, metricLabel, OKABE_ITO } from "../style.ts";
+import { CHART_CONFIG, metricLabel, modelScale } from "../style.ts";
 
 /** Identifies one scored turn. */
 export interface CaseKey extends ConfigKey {
@@ -166,14 +166,41 @@ export class CaseStudy {
       `${t.files ?? "?"} files, ${t.lines ?? "?"} lines viewed`;
   }
 
+  /** The data line every view of the case carries ("Data: SIMULATED corpus — …"). */
+  dataLine(): string {
+    return `Data: ${this.provenance}`;
+  }
+
   /** The requirement q_t as Markdown (rendered by Jupyter as it was given to the agent). */
   requirementView(): Markdown {
-    return new Markdown(this.requirement || "_(no requirement.md)_");
+    return new Markdown(
+      `*${escapeHtml(this.dataLine())}*\n\n${this.requirement || "_(no requirement.md)_"}`,
+    );
   }
 
   /** The targets of the turn as a table. */
   targetsView(): Html {
-    return frame(this.targets, { title: `Targets of ${this.title()}`, rows: 40 });
+    return frame(this.targets, {
+      title: `Targets of ${this.title()} — ${this.dataLine()}`,
+      rows: 40,
+    });
+  }
+
+  /**
+   * What the case shows, in one or two sentences computed from it: the target, whether it was
+   * read, which function re-implemented it, the callee overlap, and the turn's tests.
+   */
+  finding(): string {
+    const p = this.pairs[0];
+    const t = this.turn;
+    if (!p) return `No target of ${this.title()} was re-implemented.`;
+    const overlap = p.overlap === null
+      ? ""
+      : `, calling ${fmt(p.overlap * 100, 0)}% of its callees`;
+    return `In ${this.title()}, the agent ${p.read ? "read" : "did not read"} the ${p.kind} ` +
+      `target \`${p.target}\` (${p.end - p.start + 1} lines) and, instead of calling it, wrote ` +
+      `\`${p.by}\`${overlap}; the turn passed ${t.passed ?? "?"} of ${t.tests ?? "?"} tests. ` +
+      `${this.pairs.length} target(s) of this turn were re-implemented.`;
   }
 
   /** One row per re-implemented target: where it lives and which submission function rewrote it. */
@@ -212,6 +239,7 @@ export class CaseStudy {
       escapeHtml(this.submissionPath)
     }${p.byStart ? `:${p.byStart}-${p.byEnd}` : ""}`;
     const html = [
+      `<p style="color:#b00000;margin:0 0 4px 0"><small>${escapeHtml(this.dataLine())}</small></p>`,
       `<table style="table-layout:fixed;width:100%"><thead><tr>`,
       `<th style="text-align:left;width:50%">${left}</th><th style="text-align:left">${right}</th>`,
       `</tr></thead><tbody><tr style="vertical-align:top">`,
@@ -259,8 +287,10 @@ export class CaseStudy {
       return e;
     }).join("\n");
     return new Html(
-      `<div style="overflow-x:auto"><pre style="font-size:11px;text-align:left;white-space:pre">${colored}</pre></div>`,
-      patch,
+      `<p style="color:#b00000;margin:0 0 4px 0"><small>${
+        escapeHtml(this.dataLine())
+      }</small></p><div style="overflow-x:auto"><pre style="font-size:11px;text-align:left;white-space:pre">${colored}</pre></div>`,
+      `${this.dataLine()}\n${patch}`,
     );
   }
 
@@ -283,13 +313,14 @@ export class CaseStudy {
       nice: false,
       zero: false,
     };
-    const O = OKABE_ITO;
+    // one configuration: its model's colour for every line; metrics by dash and point shape
+    const colour = modelScale([this.key.model]).range[0];
     const t =
       `Chain ${this.key.chain} turn by turn (${this.key.harness} · ${this.key.model} · ${this.key.memory})`;
     return new Chart({
       title: {
         text: t,
-        subtitle: [`Data: ${this.provenance}`, `dashed: the case turn (${this.key.turn})`],
+        subtitle: [`Data: ${this.provenance}`, `dashed grey: the case turn (${this.key.turn})`],
         subtitleColor: "#b00000",
       },
       config: CHART_CONFIG,
@@ -302,7 +333,7 @@ export class CaseStudy {
           encoding: { x: { datum: this.key.turn, type: "quantitative", scale: turnScale } },
         },
         {
-          mark: { type: "line", point: true },
+          mark: { type: "line", point: { filled: true, size: 40 }, color: colour },
           encoding: {
             x: {
               field: "turn",
@@ -318,13 +349,22 @@ export class CaseStudy {
               scale: { domain: [-5, 105], nice: false },
               axis: { values: [0, 20, 40, 60, 80, 100] },
             },
-            color: {
+            strokeDash: {
               field: "metric",
               type: "nominal",
               title: "Metric",
               scale: {
                 domain: labels,
-                range: [O.blue, O.skyBlue, O.vermillion, O.orange, O.green],
+                range: [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 1, 1, 1]],
+              },
+            },
+            shape: {
+              field: "metric",
+              type: "nominal",
+              title: "Metric",
+              scale: {
+                domain: labels,
+                range: ["circle", "square", "triangle-up", "triangle-down", "diamond"],
               },
             },
             tooltip: [{ field: "turn" }, { field: "metric" }, { field: "value", format: ".1f" }],

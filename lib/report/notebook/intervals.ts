@@ -13,13 +13,18 @@ import {
   lowerIsBetter,
   metricLabel,
   modelScale,
-  OKABE_ITO,
+  modelShapes,
+  NEUTRAL,
+  PAPER_LAYER,
   paperLabel,
   paperMark,
 } from "../style.ts";
 import type { CellInterval, PairedComparison } from "../ci.ts";
 import { Chart } from "../display.ts";
 import { fmt } from "../table_render.ts";
+import { formatP, formatPermutationP } from "../stats.ts";
+
+export { formatP };
 
 /** Digits a metric is shown with. */
 function digitsOf(m: Metric): number {
@@ -181,12 +186,18 @@ export function intervalChart(
         },
         {
           transform: [{ filter: `datum.source === '${COMPUTED}'` }],
-          mark: { type: "point", filled: true, size: 40 },
+          mark: { type: "point", filled: true, size: 40, opacity: 1 },
           encoding: {
             y,
             yOffset,
             x: { field: "estimate", type: "quantitative" },
             color: { field: "model", type: "nominal", title: "Model", scale: models },
+            shape: {
+              field: "model",
+              type: "nominal",
+              title: "Model",
+              scale: modelShapes(values.map((v) => String(v.model))),
+            },
             tooltip: [
               { field: "config" },
               { field: "memory" },
@@ -200,13 +211,14 @@ export function intervalChart(
         ...(hasPaper
           ? [{
             transform: [{ filter: `datum.source === '${PAPER}'` }],
-            mark: { type: "point", filled: false, size: 45, strokeWidth: 1.5 },
+            name: PAPER_LAYER,
+            mark: { type: "point", shape: "diamond", filled: false, size: 45, strokeWidth: 1.5 },
             encoding: {
               y,
               yOffset,
               x: { field: "estimate", type: "quantitative" },
               color: { field: "model", type: "nominal", title: "Model", scale: models },
-              shape: paperMark(2).shape,
+              ...paperMark(2).legend,
               tooltip: [{ field: "config" }, { field: "metric" }, {
                 field: "estimate",
                 title: "paper",
@@ -221,56 +233,55 @@ export function intervalChart(
 }
 
 /**
- * A paired comparison as two frames: per-metric A, B and the paired-bootstrap Δ = A − B with its
- * interval; per target kind the McNemar table of per-target reuse.
+ * A paired comparison as two frames to read and compute on. `deltas`: per metric (human names), A,
+ * B, the paired-bootstrap Δ = A − B with its interval, the chain-level permutation p and the Holm p
+ * within the comparison's family. `targets`: per target kind, the matched targets' counts, the
+ * chains holding them (and how many are discordant), Δ reused (pair-weighted, %) with its
+ * chain-bootstrap interval, the chain-level sign-flip p, Obuchowski's χ² and p, and the Holm p.
+ * p-values are numbers (`p_value`, `p_holm`) beside their readable text (`p`, `p (Holm)`).
  */
 export function pairedFrames(p: PairedComparison): { deltas: pl.DataFrame; targets: pl.DataFrame } {
   const r = (x: number | null, d: number) => x === null ? null : Number(x.toFixed(d));
+  const f64 = (name: string, xs: (number | null | undefined)[]) =>
+    pl.Series(name, xs.map((x) => x ?? null), pl.Float64);
   const deltas = pl.DataFrame({
-    metric: p.deltas.map((d) => d.metric),
+    metric: p.deltas.map((d) => metricLabel(d.metric)),
     unit: p.deltas.map((d) => PERCENT_METRICS.has(d.metric) ? "%" : "count"),
-    a: pl.Series("a", p.deltas.map((d) => r(d.a, 2)), pl.Float64),
-    b: pl.Series("b", p.deltas.map((d) => r(d.b, 2)), pl.Float64),
-    delta: pl.Series("delta", p.deltas.map((d) => r(d.delta.estimate, 2)), pl.Float64),
-    low: pl.Series("low", p.deltas.map((d) => r(d.delta.low, 2)), pl.Float64),
-    high: pl.Series("high", p.deltas.map((d) => r(d.delta.high, 2)), pl.Float64),
-    excludes_zero: p.deltas.map((d) =>
-      d.delta.low !== null && d.delta.high !== null && (d.delta.low > 0 || d.delta.high < 0)
-    ),
+    a: f64("a", p.deltas.map((d) => r(d.a, 2))),
+    b: f64("b", p.deltas.map((d) => r(d.b, 2))),
+    delta: f64("delta", p.deltas.map((d) => r(d.delta.estimate, 2))),
+    low: f64("low", p.deltas.map((d) => r(d.delta.low, 2))),
+    high: f64("high", p.deltas.map((d) => r(d.delta.high, 2))),
+    p_value: f64("p_value", p.deltas.map((d) => d.test?.p)),
+    p_holm: f64("p_holm", p.deltas.map((d) => d.pHolm)),
+    p: pl.Series("p", p.deltas.map((d) => formatPermutationP(d.test)), pl.Utf8),
+    "p (Holm)": pl.Series("p (Holm)", p.deltas.map((d) => formatP(d.pHolm)), pl.Utf8),
   });
+  const ts = p.targets.filter((t) => t.pairs > 0);
+  const i32 = (name: string, xs: number[]) => pl.Series(name, xs, pl.Int32);
   const targets = pl.DataFrame({
-    kind: p.targets.map((t) => t.kind),
-    pairs: pl.Series("pairs", p.targets.map((t) => t.pairs), pl.Int32),
-    both: pl.Series("both", p.targets.map((t) => t.both), pl.Int32),
-    only_a: pl.Series("only_a", p.targets.map((t) => t.aOnly), pl.Int32),
-    only_b: pl.Series("only_b", p.targets.map((t) => t.bOnly), pl.Int32),
-    neither: pl.Series("neither", p.targets.map((t) => t.neither), pl.Int32),
-    test: p.targets.map((t) => t.test.method),
-    statistic: pl.Series("statistic", p.targets.map((t) => r(t.test.statistic, 3)), pl.Float64),
-    p_value: pl.Series("p_value", p.targets.map((t) => t.test.p), pl.Float64),
-    p: pl.Series("p", p.targets.map((t) => formatP(t.test.p)), pl.Utf8),
+    kind: ts.map((t) => t.kind),
+    pairs: i32("pairs", ts.map((t) => t.pairs)),
+    chains: i32("chains", ts.map((t) => t.clustered.chains)),
+    discordant_chains: i32(
+      "discordant_chains",
+      ts.map((t) => t.clustered.signFlip.discordantChains),
+    ),
+    both: i32("both", ts.map((t) => t.both)),
+    only_a: i32("only_a", ts.map((t) => t.aOnly)),
+    only_b: i32("only_b", ts.map((t) => t.bOnly)),
+    neither: i32("neither", ts.map((t) => t.neither)),
+    delta: f64("delta", ts.map((t) => r(t.delta.estimate, 2))),
+    low: f64("low", ts.map((t) => r(t.delta.low, 2))),
+    high: f64("high", ts.map((t) => r(t.delta.high, 2))),
+    p_value: f64("p_value", ts.map((t) => t.clustered.signFlip.p)),
+    obuchowski: f64("obuchowski", ts.map((t) => r(t.clustered.obuchowski.statistic, 3))),
+    p_obuchowski: f64("p_obuchowski", ts.map((t) => t.clustered.obuchowski.p)),
+    p_holm: f64("p_holm", ts.map((t) => t.pHolm)),
+    p: pl.Series("p", ts.map((t) => formatP(t.clustered.signFlip.p)), pl.Utf8),
+    "p (Holm)": pl.Series("p (Holm)", ts.map((t) => formatP(t.pHolm)), pl.Utf8),
   });
   return { deltas, targets };
-}
-
-/**
- * A p-value as people read it: `< 1e-16` below double precision's resolution (an exact 0 from the
- * test is an underflow, not certainty), 2 significant digits in scientific notation below 0.001,
- * else 3 decimals.
- *
- * ```ts
- * import { formatP } from "./intervals.ts";
- * console.assert(formatP(0) === "< 1e-16");
- * console.assert(formatP(3.2e-9) === "3.2e-9");
- * console.assert(formatP(0.04567) === "0.046");
- * console.assert(formatP(null) === null);
- * ```
- */
-export function formatP(p: number | null | undefined): string | null {
-  if (p === null || p === undefined || !Number.isFinite(p)) return null;
-  if (p < 1e-16) return "< 1e-16";
-  if (p < 0.001) return p.toExponential(1).replace("e-0", "e-");
-  return p.toFixed(3);
 }
 
 /**
@@ -323,18 +334,14 @@ export function pairedChart(
   const differs = (["harness", "model", "memory"] as const)
     .filter((k) => comparisons.some((p) => p.a[k] !== p.b[k]))
     .map((k, i) => i ? names[k].toLowerCase() : names[k]);
-  const colors = {
+  // comparisons told apart by shape (colour means models in every figure)
+  const shapes = {
     domain: labels,
-    range: labels.map((_, i) => [OKABE_ITO.vermillion, OKABE_ITO.blue, OKABE_ITO.green][i % 3]),
+    range: labels.map((_, i) => ["circle", "square", "triangle-up", "diamond", "cross"][i % 5]),
   };
   const y = { field: "metric", type: "nominal", title: null, sort: order };
   const x = { type: "quantitative", scale: { padding: 10 } };
-  const color = {
-    field: "comparison",
-    type: "nominal",
-    title: `${differs.length ? differs.join(" / ") : "Configuration"} compared (A − B)`,
-    scale: colors,
-  };
+  const legendTitle = `${differs.length ? differs.join(" / ") : "Configuration"} compared (A − B)`;
   return new Chart({
     title: { text: t, subtitle, subtitleColor: opts.provenance ? "#b00000" : undefined },
     config: CHART_CONFIG,
@@ -350,16 +357,16 @@ export function pairedChart(
           yOffset: { field: "comparison" },
           x: { field: "low", ...x, title: "Δ (percentage points)" },
           x2: { field: "high" },
-          color,
+          color: { value: NEUTRAL },
         },
       },
       {
-        mark: { type: "point", filled: true, size: 45 },
+        mark: { type: "point", filled: true, size: 45, color: NEUTRAL },
         encoding: {
           y,
           yOffset: { field: "comparison" },
           x: { field: "delta", ...x },
-          color,
+          shape: { field: "comparison", type: "nominal", title: legendTitle, scale: shapes },
           tooltip: [
             { field: "comparison" },
             { field: "metric" },

@@ -57,12 +57,114 @@ async function plainText(x: unknown): Promise<string> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Milliseconds before each flush poke (see {@link show}). */
-export const FLUSH_PAUSE_MS = 25;
+/** Longest wait for a display to reach the frontend (ms; `$REPOREUSE_SHOW_WAIT_MS`, 0: none). */
+export const DELIVERY_WAIT_MS = 120_000;
 
-/** Flush pokes after displaying a bundle of `bytes` bytes: 2, plus one per 16 KiB, at most 12. */
-export function flushPokes(bytes: number): number {
-  return Math.min(12, 2 + Math.ceil(bytes / 16384));
+/**
+ * The kernel's IOPub TCP port, from the connection file named on its command line
+ * (`deno jupyter --kernel --conn <file>`); undefined outside the kernel, for a non-TCP transport,
+ * or when /proc cannot be read.
+ */
+export async function iopubPort(
+  cmdline = "/proc/self/cmdline",
+): Promise<number | undefined> {
+  try {
+    const args = (await Deno.readTextFile(cmdline)).split("\0");
+    const i = args.indexOf("--conn");
+    const file = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith("--conn="))?.slice(7);
+    if (!file) return undefined;
+    const conn = JSON.parse(await Deno.readTextFile(file));
+    return conn.transport === "tcp" && Number.isInteger(conn.iopub_port)
+      ? conn.iopub_port
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Bytes each established connection of local `port` has had acknowledged by its peer, keyed by
+ * the peer's address, from the output of `ss -tinH state established` (iproute2).
+ *
+ * ```ts
+ * import { ackedBytes } from "./show.ts";
+ * const out = "0 0 127.0.0.1:8080 127.0.0.1:50000\n\t cubic bytes_sent:900 bytes_acked:700 segs_out:3\n" +
+ *   "0 0 127.0.0.1:9999 127.0.0.1:50001\n\t cubic bytes_acked:5\n";
+ * const m = ackedBytes(out, 8080);
+ * console.assert(m.size === 1 && m.get("127.0.0.1:50000") === 700);
+ * ```
+ */
+export function ackedBytes(ss: string, port: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let peer: string | undefined;
+  for (const line of ss.split("\n")) {
+    const f = line.trim().split(/\s+/);
+    if (!line.startsWith("\t") && !line.startsWith(" ") && f.length >= 4) {
+      const local = f[2], remote = f[3];
+      peer = Number(local.slice(local.lastIndexOf(":") + 1)) === port ? remote : undefined;
+      continue;
+    }
+    const acked = line.match(/\bbytes_acked:(\d+)/);
+    if (peer && acked) out.set(peer, Number(acked[1]));
+  }
+  return out;
+}
+
+async function acked(port: number): Promise<Map<string, number> | undefined> {
+  try {
+    const r = await new Deno.Command("ss", {
+      args: ["-tinH", "state", "established", `( sport = :${port} )`],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return r.code === 0 ? ackedBytes(new TextDecoder().decode(r.stdout), port) : undefined;
+  } catch {
+    return undefined; // no iproute2
+  }
+}
+
+let portOnce: Promise<number | undefined> | undefined;
+
+function waitLimit(): number {
+  try {
+    const v = Deno.env.get("REPOREUSE_SHOW_WAIT_MS");
+    return v !== undefined && Number.isFinite(Number(v)) ? Number(v) : DELIVERY_WAIT_MS;
+  } catch {
+    return DELIVERY_WAIT_MS;
+  }
+}
+
+/**
+ * Displays `x` and waits until the frontend's connections to the kernel's IOPub port have
+ * acknowledged at least `bytes` more bytes (the display's JSON is a lower bound of its message on
+ * the wire), at most `$REPOREUSE_SHOW_WAIT_MS` (default 120 s).
+ *
+ * Why: Deno's kernel (2.9's JavaScript kernel) publishes a cell's displays from a queue that a
+ * separate task writes out, while it writes its own `status` messages (the cell's final `idle`)
+ * directly — on the same connection, each message with as many partial writes as the socket takes.
+ * A display still queued or half-written when the cell ends can arrive after the `idle` (the
+ * frontend then drops it as output of a finished cell) or be cut by it (the ZMTP stream is
+ * corrupted and nothing arrives any more: the kernel looks busy for good). Waiting for the display
+ * to be delivered keeps the cell running until its outputs are out. `Deno.jupyter.broadcast`
+ * messages take the same queue, so `show` sends none (earlier versions sent `status: busy` to
+ * flush the older kernel's socket; one published after the `idle` left Jupyter showing busy).
+ */
+async function displayDelivered(j: JupyterNamespace, x: unknown, bytes: number): Promise<void> {
+  const limit = waitLimit();
+  const port = limit > 0 ? await (portOnce ??= iopubPort()) : undefined;
+  const before = port === undefined ? undefined : await acked(port);
+  await j.display(x);
+  if (port === undefined || before === undefined || before.size === 0) return;
+  const deadline = Date.now() + limit;
+  let pause = 10;
+  while (Date.now() < deadline) {
+    const now = await acked(port);
+    if (now === undefined) return;
+    // every subscriber connected before the display has taken it (connections since gone: done)
+    if ([...before].every(([peer, b]) => !now.has(peer) || now.get(peer)! - b >= bytes)) return;
+    await sleep(pause);
+    pause = Math.min(250, pause * 2);
+  }
 }
 
 /**
@@ -70,14 +172,11 @@ export function flushPokes(bytes: number): number {
  * (rich MIME bundle: tables as HTML, charts as vega-lite + SVG); elsewhere (`deno run`, tests) as
  * plain text on stdout.
  *
- * Why not just a cell's last expression: the kernel's IOPub socket (zmq.rs PUB) silently drops a
- * message sent while the tail of a previous large one is still unflushed (zeromq/zmq.rs#237), so
- * under load a chart or table can vanish from a headless run — measured here with Deno 2.9.6 and
- * nbclient 0.7.2: 13 of 225 chart outputs lost in 3 runs, and 1 in 36 last-expression results.
- * After each display this pauses briefly and sends harmless `status: busy` messages (more for larger
- * bundles, {@link flushPokes}); each send flushes what the socket accepts of the remainder once the
- * reader has drained it (0 of 225 lost with 3 pokes on a lightly loaded machine; under heavy load a
- * loss is still possible, which `deno task notebooks` detects and retries).
+ * Why not just a cell's last expression: the kernel publishes a cell's displays from a queue
+ * while it writes the cell's final `status: idle` directly, so a large result still being written
+ * when the cell ends can arrive after the `idle` (and be dropped) or be cut by it (the kernel then
+ * looks busy for good). After each display this waits until the frontend has received it
+ * (`displayDelivered` in this module; docs/notebooks.md).
  *
  * ```ts
  * import { Html, show } from "./show.ts";
@@ -97,11 +196,7 @@ export async function show(...items: unknown[]): Promise<void> {
     } catch {
       bytes = 0; // no display method: the kernel formats it (small text)
     }
-    await j.display(x);
-    for (let i = 0; i < flushPokes(bytes); i++) {
-      await sleep(FLUSH_PAUSE_MS);
-      await j.broadcast("status", { execution_state: "busy" });
-    }
+    await displayDelivered(j, x, bytes);
   }
 }
 
@@ -154,7 +249,11 @@ function cellText(v: unknown): string {
   if (v === null || v === undefined) return "null";
   if (typeof v === "number") {
     if (!Number.isFinite(v)) return String(v);
-    return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)));
+    if (Number.isInteger(v)) return String(v);
+    // small values keep two significant digits (a p-value of 4.4e-14 is not 0)
+    return Math.abs(v) < 1e-3
+      ? v.toExponential(1).replace("e-0", "e-")
+      : String(Number(v.toFixed(4)));
   }
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "object") return JSON.stringify(jsonSafe(v));

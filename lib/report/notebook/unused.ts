@@ -6,14 +6,14 @@
 
 import pl from "nodejs-polars";
 import { Chart } from "../display.ts";
-import { CHART_CONFIG, OUTCOME_COLORS, percentShare } from "../style.ts";
+import { CHART_CONFIG, OUTCOME_COLORS, OUTCOME_LABELS, percentShare } from "../style.ts";
 import { type MissedOutcome, targetOutcome } from "../../metrics/outcomes.ts";
 
 /** Display labels of the gaps of lib/metrics/outcomes.ts (the classes of `missed_targets`). */
 const GAP_LABELS = {
-  never_read: "never read",
-  read_not_used: "read, not used",
-  absent: "absent",
+  never_read: OUTCOME_LABELS.never_read,
+  read_not_used: OUTCOME_LABELS.read_not_used,
+  absent: OUTCOME_LABELS.absent,
 } as const satisfies Record<MissedOutcome, string>;
 
 /** Gap classes, in display order. */
@@ -40,7 +40,7 @@ export function sizeBucket(lines: number | null | undefined): string {
  *
  * ```ts
  * import { gapOf } from "./unused.ts";
- * if (gapOf({ implemented: true, read: true }) !== "read, not used") throw new Error();
+ * if (gapOf({ implemented: true, read: true }) !== "read but not reused") throw new Error();
  * if (gapOf({ implemented: true, read: false }) !== "never read") throw new Error();
  * if (gapOf({ implemented: false, read: false }) !== "absent") throw new Error();
  * ```
@@ -66,7 +66,7 @@ export function gapOf(t: { implemented: boolean | null; read: boolean | null }):
  * });
  * const missed = classifyMisses(targets);
  * if (missed.height !== 2) throw new Error();
- * if (missed.getColumn("gap").toArray().join() !== "read, not used,absent") throw new Error();
+ * if (missed.getColumn("gap").toArray().join() !== "read but not reused,absent") throw new Error();
  * if (missed.getColumn("size").toArray().join() !== "11-25,unknown") throw new Error();
  * ```
  */
@@ -114,11 +114,11 @@ const KEY_ORDER: Record<string, readonly string[]> = {
  * import pl from "nodejs-polars";
  * import { gapBreakdown } from "./unused.ts";
  * const missed = pl.DataFrame({ kind: ["repo", "repo", "self", "repo"],
- *   gap: ["never read", "read, not used", "read, not used", "never read"] });
+ *   gap: ["never read", "read but not reused", "read but not reused", "never read"] });
  * const t = gapBreakdown(missed, "kind").toRecords();
  * if (t[0].kind !== "repo" || t[0].missed !== 3 || t[0]["never read"] !== 2) throw new Error();
  * if (t[0]["never read %"] !== 66.7) throw new Error(); // rounded to 0.1
- * if (t[1]["read, not used %"] !== 100) throw new Error();
+ * if (t[1]["read but not reused %"] !== 100) throw new Error();
  * ```
  */
 export function gapBreakdown(missed: pl.DataFrame, by: string | string[]): pl.DataFrame {
@@ -155,9 +155,9 @@ export function gapBreakdown(missed: pl.DataFrame, by: string | string[]): pl.Da
 }
 
 const GAP_COLORS: Record<Gap, string> = {
-  "never read": OUTCOME_COLORS["never read"],
-  "read, not used": OUTCOME_COLORS["read, not used"],
-  "absent": OUTCOME_COLORS["absent"],
+  "never read": OUTCOME_COLORS[OUTCOME_LABELS.never_read],
+  "read but not reused": OUTCOME_COLORS[OUTCOME_LABELS.read_not_used],
+  "absent": OUTCOME_COLORS[OUTCOME_LABELS.absent],
 };
 
 /** Readable axis and panel titles of the grouping columns. */
@@ -199,7 +199,7 @@ export function gapChart(
   );
   const byTitle = KEY_TITLES[by] ?? by;
   const t = opts.title ??
-    `Missed targets by ${byTitle.toLowerCase()}: never read vs read, not used`;
+    `Missed targets by ${byTitle.toLowerCase()}: never read vs read but not reused`;
   // long category names (configurations) read better as horizontal bars
   const horizontal = order.length > 6 || order.some((v) => v.length > 12);
   const category = {
