@@ -5,8 +5,8 @@
  * outcomes; then the agent's submissions realising those decisions in Python.
  *
  * The truth of every target is recomputed from the generated submission with the paper's rules
- * (reuse = a resolved call; re-implementation = not called and ≥ 80% of ≥ 3 callees called), so
- * the planted truth is exactly what a correct scorer must find.
+ * (reuse = a resolved call; re-implementation = lib/metrics `isReimplemented`, the scorer's own
+ * rule and constants), so the planted truth is exactly what a correct scorer must find.
  *
  * @module
  */
@@ -19,6 +19,7 @@ import type { TaskChain, TaskTurn } from "./tasks.ts";
 import { allocate } from "./quota.ts";
 import { ImportPlan } from "./imports.ts";
 import { renderFunction, words } from "./pygen.ts";
+import { isReimplemented, reimplementationHits as need } from "../metrics/redundancy.ts";
 
 /** One function the agent defined in a submission. */
 export interface AgentFn {
@@ -69,9 +70,6 @@ export interface SimConfig {
   /** turns[chain][t-1]. */
   turns: SimTurn[][];
 }
-
-const REIMPL_SHARE = 0.8;
-const need = (n: number) => Math.ceil(REIMPL_SHARE * n - 1e-9);
 
 /** Simulates one configuration over the chains. */
 export function simulateConfig(rng: Rng, calib: ConfigCalibration, chains: TaskChain[]): SimConfig {
@@ -178,9 +176,11 @@ export function simulateConfig(rng: Rng, calib: ConfigCalibration, chains: TaskC
     const candidates = rows.map((r) => {
       if (!r.submitted) return [];
       const forbidden = new Set(r.targets.filter((x) => !x.reused).map((x) => x.id));
+      // re-implementable: the rule holds when it calls every callee it may (no bypassed target)
       return r.targets.filter((x) =>
-        !x.reused && x.implemented && x.callees.length >= 3 &&
-        x.callees.filter((id) => !forbidden.has(id)).length >= need(x.callees.length)
+        !x.reused && x.implemented &&
+        isReimplemented(false, x.callees, new Set(x.callees.filter((id) => !forbidden.has(id))))
+          .reimplemented
       );
     });
     const goal = Math.max(Math.round(rates.cdup[t - 1] * C), dupCount);
@@ -205,9 +205,7 @@ export function simulateConfig(rng: Rng, calib: ConfigCalibration, chains: TaskC
         const refs = new Set(sub.fns.flatMap((f) => f.refs));
         for (const tg of r.targets) {
           tg.reused = calls.has(tg.id) || refs.has(tg.id);
-          const n = new Set(tg.callees).size;
-          const hit = [...new Set(tg.callees)].filter((x) => calls.has(x)).length;
-          tg.reimplemented = !tg.reused && n >= 3 && hit >= need(n);
+          tg.reimplemented = isReimplemented(tg.reused, tg.callees, calls).reimplemented;
           if (tg.reimplemented) {
             let best = "", bestHit = -1;
             for (const f of sub.fns) {
@@ -294,8 +292,7 @@ function writeSubmission(
     const planned = new Set(reimpl.map((x) => x.id));
     const extra = row.targets.some((tg) => {
       if (planned.has(tg.id) || calls.has(tg.id)) return false;
-      const u = [...new Set(tg.callees)];
-      return u.length >= 3 && u.filter((x) => calls.has(x)).length >= need(u.length);
+      return isReimplemented(false, tg.callees, calls).reimplemented;
     });
     if (!extra || attempt >= 8) return out;
   }
