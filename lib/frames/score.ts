@@ -51,7 +51,12 @@ import {
   type TurnRow,
 } from "../metrics/mod.ts";
 import { analyzePackage, moduleName, type ModuleSummary, type Project } from "../python/mod.ts";
-import { readSummaryText, summaryKey, summaryText, writeSummaryText } from "../python/analyze.ts";
+import {
+  readSummaryText,
+  summaryKey,
+  summaryText,
+  writeSummaryText,
+} from "../python/summary_cache.ts";
 import type { Definition } from "../python/types.ts";
 import { Cache, cacheFailed, cacheRoot, cacheWritable, sha256 } from "../util/cache.ts";
 import { HashMemo } from "./hashes.ts";

@@ -34,14 +34,8 @@ export {
   SUMMARY_VERSION,
 } from "./summary.ts";
 export { Project } from "./project.ts";
-export {
-  type AnalyzeOptions,
-  analyzePackage,
-  decodeSource,
-  listPackageFiles,
-  type PackageFile,
-  summarizeFiles,
-} from "./analyze.ts";
+export { type AnalyzeOptions, analyzePackage, summarizeFiles } from "./analyze.ts";
+export { decodeSource, listPackageFiles, type PackageFile } from "./files.ts";
 export {
   buildNativeParser,
   type NativeBuild,

@@ -44,6 +44,7 @@
  * ```
  * @module
  */
+import { writeFileAtomicSync } from "../util/fs.ts";
 import { BUILTIN_METHODS, BUILTINS, isInternal } from "./names.ts";
 import { PerLine } from "./per_line.ts";
 import type {
@@ -918,12 +919,9 @@ function writeEdges(path: string, nodes: Definition[], edges: Edge[]): void {
     x,
   ) => [index.get(x.from)!, index.get(x.to)!, x.line, EDGE_KIND[x.kind]]);
   try {
-    Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-    Deno.writeTextFileSync(tmp, JSON.stringify({ n: nodes.length, e }));
-    Deno.renameSync(tmp, path);
+    writeFileAtomicSync(path, JSON.stringify({ n: nodes.length, e }));
   } catch {
-    // a cache that cannot be written only costs time
+    // a cache that cannot be written only costs time (the next run resolves the edges again)
   }
 }
 

@@ -16,7 +16,8 @@
  * ```
  * @module
  */
-import { type AnalyzeOptions, analyzePackage, decodeSource } from "./analyze.ts";
+import { type AnalyzeOptions, analyzePackage } from "./analyze.ts";
+import { decodeSource } from "./files.ts";
 import { moduleName } from "./names.ts";
 import { Project } from "./project.ts";
 import { type ModuleSummary, summarize } from "./summary.ts";
