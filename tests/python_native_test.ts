@@ -126,7 +126,7 @@ test("native: hostile input gives the wasm parser's summaries, and no crash", ()
 });
 
 Deno.test("native: SUMMARY_FIELDS names every field the summariser reads", async () => {
-  const src = await Deno.readTextFile(`${root}lib/python/summary.ts`);
+  const src = await Deno.readTextFile(`${root}lib/python/visitor.ts`);
   const read = new Set<string>();
   for (const m of src.matchAll(/childForFieldName\("([a-z_]+)"\)/g)) read.add(m[1]);
   for (const m of src.matchAll(/fields\([a-zA-Z.]+, "([a-z_]+)", "([a-z_]+)"\)/g)) {

@@ -30,7 +30,7 @@ import { eachLimited } from "../util/each.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
 import { decodeSource, listPackageFiles, type PackageFile } from "./files.ts";
 import { type ParseOptions, Parsing, Results } from "./parsing.ts";
-import { type ModuleSummary, SUMMARY_VERSION } from "./summary.ts";
+import { type ModuleSummary, SUMMARY_VERSION } from "./summary_format.ts";
 import {
   packageKey as packageKeyOf,
   packagePath,

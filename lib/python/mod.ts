@@ -25,14 +25,14 @@
  */
 export * from "./types.ts";
 export { BUILTINS, isInternal, isPrivateName, moduleName } from "./names.ts";
+export { summarize } from "./summary.ts";
 export {
   type Binding,
   type ModuleSummary,
   type RawUse,
   type Scope,
-  summarize,
   SUMMARY_VERSION,
-} from "./summary.ts";
+} from "./summary_format.ts";
 export { Project } from "./project.ts";
 export { type AnalyzeOptions, analyzePackage, summarizeFiles } from "./analyze.ts";
 export { decodeSource, listPackageFiles, type PackageFile } from "./files.ts";

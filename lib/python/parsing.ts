@@ -12,7 +12,8 @@ import type { NativeFiles } from "./native_build.ts";
 import { builtNativeParser, nativeForPackage, useNativeSummaries } from "./parser_choice.ts";
 import { pythonParser } from "./direct.ts";
 import type { PackageFile } from "./files.ts";
-import { type ModuleSummary, summarizeWith } from "./summary.ts";
+import { summarizeWith } from "./summary.ts";
+import type { ModuleSummary } from "./summary_format.ts";
 import {
   type ParsedSummary,
   type Rest,

@@ -30,7 +30,7 @@ import { sha256 } from "../util/cache.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
 import { eachLimited } from "../util/each.ts";
 import type { PackageFile } from "./files.ts";
-import { type ModuleSummary, SUMMARY_VERSION } from "./summary.ts";
+import { type ModuleSummary, SUMMARY_VERSION } from "./summary_format.ts";
 import type { AnalysisError } from "./types.ts";
 
 /** Cache key of a file's summary. */
