@@ -16,7 +16,8 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const CHECKED = ["python", "util", "simulate", "construct", "verify", "metrics", "query"];
 
 /** Statements that only move on: what an ignoring catch block holds besides comments. */
-const MOVE_ON = /^(?:return(?:\s+(?:undefined|null|false|true|""|''|\[\]|0|-1))?;?|continue;?|break;?)?$/;
+const MOVE_ON =
+  /^(?:return(?:\s+(?:undefined|null|false|true|""|''|\[\]|0|-1))?;?|continue;?|break;?)?$/;
 
 /** A silent catch: where it is (1-based line) and the text of its line. */
 export interface SilentCatch {
@@ -30,6 +31,8 @@ export function silentCatches(src: string): SilentCatch[] {
   const out: SilentCatch[] = [];
   const lineAt = (i: number) => src.slice(0, i).split("\n").length;
   const commented = (s: string) => /\/\/|\/\*/.test(s);
+  // a JSDoc example or a comment line: not code
+  const inComment = (s: string) => /^\s*(\*|\/\/)/.test(s);
   // `catch {` … `}` and `catch (e) {` … `}` whose body only moves on
   for (const m of src.matchAll(/\bcatch\s*(?:\(\s*\w*\s*\)\s*)?\{/g)) {
     const open = m.index + m[0].length;
@@ -42,11 +45,17 @@ export function silentCatches(src: string): SilentCatch[] {
     if (commented(body)) continue;
     if (!MOVE_ON.test(body.trim())) continue;
     const at = lineAt(m.index);
+    if (inComment(lines[at - 1])) continue;
     out.push({ line: at, text: lines[at - 1].trim() });
   }
   // `.catch(() => {})`, `.catch(() => null)`, … : a comment on its line or the line above
-  for (const m of src.matchAll(/\.catch\(\s*\(\s*\w*\s*\)\s*=>\s*(?:\{\s*\}|undefined|null|false)\s*\)/g)) {
+  for (
+    const m of src.matchAll(
+      /\.catch\(\s*\(\s*\w*\s*\)\s*=>\s*(?:\{\s*\}|undefined|null|false)\s*\)/g,
+    )
+  ) {
     const at = lineAt(m.index);
+    if (inComment(lines[at - 1])) continue;
     if (commented(lines[at - 1]) || commented(lines[at - 2] ?? "")) continue;
     out.push({ line: at, text: lines[at - 1].trim() });
   }
@@ -99,6 +108,7 @@ Deno.test("errors: the scan finds silent catches and passes explained or handled
     "const v = await p.catch(() => null);", // 17 silent
     "try { a(); } catch { continue; }", // 18 silent
     "try { a(); } catch { throw new Error('x'); }",
+    " * await p.catch(() => {}); // in a doc example",
   ].join("\n");
   assert.deepEqual(silentCatches(src).map((c) => c.line), [1, 5, 13, 17, 18]);
 });

@@ -139,6 +139,7 @@ export class Parsing {
       const f = this.files[index], job = this.#jobs.get(index)!;
       const text = summaryText(summarizeWith(fp, job.source, f.file, f.module));
       if (this.cacheDir) {
+        // no per-file entry (cache not writable): no package entry either, a cost in time only
         text.bytes = await writeSummaryText(this.cacheDir, job.key, text).catch(() => undefined);
       }
       this.got.put(index, text);

@@ -906,6 +906,7 @@ function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
       return { from: nodes[f].id, to: nodes[t].id, line, kind };
     });
   } catch {
+    // no cached edges, or damaged ones: the edges are resolved again
     return undefined;
   }
 }

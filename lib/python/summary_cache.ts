@@ -137,6 +137,7 @@ function parseSummaryText(t: SummaryText): ParsedSummary | undefined {
       Array.isArray(meta.errors) && isRest(rest);
     return ok ? { meta, rest } : undefined;
   } catch {
+    // not JSON (cut short, damaged): a miss, the file is parsed again
     return undefined;
   }
 }
@@ -156,6 +157,7 @@ export async function readSummaryText(
     const parsed = parseSummaryText(t);
     return parsed && { ...t, parsed };
   } catch {
+    // no entry, or one that cannot be read: a miss, the file is parsed again
     return undefined;
   }
 }
@@ -190,6 +192,7 @@ export async function readPackageEntry(
   try {
     hit = JSON.parse(await Deno.readTextFile(file));
   } catch {
+    // no package entry, or a damaged one: the per-file entries are used
     return undefined;
   }
   const ok = Array.isArray(hit?.metas) && Array.isArray(hit.errors) && Array.isArray(hit.keys) &&
@@ -201,6 +204,7 @@ export async function readPackageEntry(
   let same = true;
   await eachLimited(hit.keys, async (k, i) => {
     if (!same) return;
+    // a per-file entry gone: the package entry is not used
     const st = await Deno.stat(summaryPath(cacheDir, k)).catch(() => null);
     if (!st?.isFile || st.size !== hit.sizes[i]) same = false;
   });

@@ -6,6 +6,7 @@
  */
 import pl from "nodejs-polars";
 import { join } from "node:path";
+import { existsSync } from "../util/fs.ts";
 import { type Catalog, checkTables, explainError, QueryError } from "./errors.ts";
 import { type View, VIEWS } from "./views.ts";
 import {
@@ -63,15 +64,6 @@ function nameOf(text: string): string {
   const list = inner.match(/^(?:List|Array)\((.*)\)$/);
   if (list) return `${nameOf(list[1])}[]`;
   return DTYPE_SHORT_NAMES[inner] ?? inner.toLowerCase();
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function firstLine(e: unknown): string {
@@ -138,7 +130,7 @@ function scanTable(
   name: string,
 ): { lf: pl.LazyDataFrame; source: string } | undefined {
   const parquet = join(dir, `${name}.parquet`);
-  if (exists(parquet)) {
+  if (existsSync(parquet)) {
     let lf: pl.LazyDataFrame;
     try {
       lf = pl.scanParquet(parquet);
@@ -150,7 +142,7 @@ function scanTable(
     return { lf, source: parquet };
   }
   const csv = join(dir, `${name}.csv`);
-  if (name === "errors" && exists(csv)) {
+  if (name === "errors" && existsSync(csv)) {
     try {
       let df = pl.readCSV(csv, { inferSchemaLength: 0 }); // all columns as text
       if (df.columns.includes("turn")) {

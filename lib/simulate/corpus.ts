@@ -16,6 +16,7 @@ import { renderMini, renderOpenCode } from "./formats.ts";
 import { renderClaude, renderCodex } from "./sessions.ts";
 import { csvField as csv, escapeHtml } from "../util/text.ts";
 import { eachLimited } from "../util/each.ts";
+import { removeIfPresent } from "../util/fs.ts";
 import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/redundancy.ts";
 import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
 
@@ -506,7 +507,5 @@ async function prepareOut(outDir: string): Promise<void> {
       `${outDir}: directory is not empty and holds no simulated corpus; choose a new or empty --out`,
     );
   }
-  for (const part of PARTS) {
-    await Deno.remove(`${outDir}/${part}`, { recursive: true }).catch(() => {});
-  }
+  for (const part of PARTS) await removeIfPresent(`${outDir}/${part}`);
 }
