@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { readScored, scoreRows } from "../lib/frames/mod.ts";
 import * as cache from "../lib/util/cache.ts";
 import { FIXTURE, tempDir } from "./score_helpers.ts";
+import { runCli } from "./cli_helpers.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const dec = new TextDecoder();
@@ -56,11 +57,10 @@ function plant(file: string): void {
 
 /** `reporeuse score FIXTURE --out <out>` in a child process, with its cache in `cacheDir`. */
 async function scoreCli(cacheDir: string, out: string) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}tasks/cli.ts`, "score", FIXTURE, "--out", out, "--workers", "0"],
-    env: { REPOREUSE_CACHE_DIR: cacheDir, NO_COLOR: "1" },
-  }).output();
-  return { code: r.code, err: dec.decode(r.stderr) };
+  const r = await runCli(["score", FIXTURE, "--out", out, "--workers", "0"], {
+    env: { REPOREUSE_CACHE_DIR: cacheDir },
+  });
+  return { code: r.code, err: r.err };
 }
 
 /** Every file under `dir` with its bytes (what is there, and what it says). */

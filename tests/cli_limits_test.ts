@@ -7,27 +7,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { copyCorpus, FIXTURE, tempDir } from "./score_helpers.ts";
 import { SCORED_FILES } from "../lib/frames/mod.ts";
-
-const CLI = new URL("../tasks/cli.ts", import.meta.url).pathname;
+import { runCli } from "./cli_helpers.ts";
 
 /** Runs `reporeuse <args>`; killed (and the test failed) after `ms`. */
 async function cli(args: string[], ms = 60_000) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args],
-    env: { NO_COLOR: "1", REPOREUSE_CACHE_DIR: await tempDir() },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let killed = false;
-  const timer = setTimeout(() => {
-    killed = true;
-    child.kill("SIGKILL");
-  }, ms);
-  const r = await child.output();
-  clearTimeout(timer);
-  assert.ok(!killed, `reporeuse ${args.join(" ")} still ran after ${ms} ms`);
-  const dec = new TextDecoder();
-  return { code: r.code, out: dec.decode(r.stdout), err: dec.decode(r.stderr).trim() };
+  const r = await runCli(args, { env: { REPOREUSE_CACHE_DIR: await tempDir() }, timeoutMs: ms });
+  assert.ok(!r.killed, `reporeuse ${args.join(" ")} still ran after ${ms} ms`);
+  return { code: r.code, out: r.out, err: r.err.trim() };
 }
 
 Deno.test("reads: /dev/zero and a file over the size limit are refused at once, named", async () => {

@@ -7,6 +7,7 @@ import { ModelClient, ModelError, parseJsonReply } from "../lib/construct/llm.ts
 import { fillTemplate, validateWalkReply, WALK_PROMPT } from "../lib/construct/walk.ts";
 import { namedEvidence, validateDraft } from "../lib/construct/synth.ts";
 import { Cache } from "../lib/util/cache.ts";
+import { runCli } from "./cli_helpers.ts";
 
 function server(statuses: number[]) {
   const seen: { auth: string | null; body: Record<string, unknown> }[] = [];
@@ -398,46 +399,34 @@ Deno.test("llm: a reply the caller rejects is neither cached nor replayed; a non
   }
 });
 
-const CLI = new URL("../tasks/cli.ts", import.meta.url).pathname;
 const MINIREPO = new URL("./fixtures/construct/minirepo", import.meta.url).pathname;
 
 /** `reporeuse build` on the mini fixture against `baseURL`, with its own TMPDIR. */
 async function build(baseURL: string, ...extra: string[]) {
   const tmp = await Deno.makeTempDir();
   const out = await Deno.makeTempDir();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      CLI,
-      "build",
-      "--repo",
-      MINIREPO,
-      "--package",
-      "mini",
-      "--out",
-      out,
-      "--python",
-      "/usr/bin/python3",
-      "--base-url",
-      baseURL,
-      "--no-cache",
-      "--turns",
-      "1",
-      ...extra,
-    ],
-    env: { REPOREUSE_API_KEY: "k", TMPDIR: tmp, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
-  const r = await child.output();
-  clearTimeout(timer);
+  const r = await runCli([
+    "build",
+    "--repo",
+    MINIREPO,
+    "--package",
+    "mini",
+    "--out",
+    out,
+    "--python",
+    "/usr/bin/python3",
+    "--base-url",
+    baseURL,
+    "--no-cache",
+    "--turns",
+    "1",
+    ...extra,
+  ], { env: { REPOREUSE_API_KEY: "k", TMPDIR: tmp }, timeoutMs: 90_000 });
   const left: string[] = [];
   for await (const e of Deno.readDir(tmp)) left.push(e.name);
   await Deno.remove(tmp, { recursive: true });
   await Deno.remove(out, { recursive: true });
-  return { code: r.code, err: new TextDecoder().decode(r.stderr).trim(), left };
+  return { code: r.code, err: r.err.trim(), left };
 }
 
 Deno.test("build CLI: --timeout bounds a silent endpoint; a huge reply leaves no temp directory", async () => {

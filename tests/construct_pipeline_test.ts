@@ -12,6 +12,7 @@ import { verifyTurn } from "../lib/construct/verify.ts";
 import { calledSymbols } from "../lib/construct/reuse.ts";
 import { Cache } from "../lib/util/cache.ts";
 import { prepareWorkspace } from "../lib/protocol/prepare.ts";
+import { runCli } from "./cli_helpers.ts";
 
 const PY = "/usr/bin/python3";
 const FIXTURE = new URL("./fixtures/construct/minirepo", import.meta.url).pathname;
@@ -400,16 +401,12 @@ Deno.test("construct: the reuse check rejects a reference that does not call its
 });
 
 async function cli(args: string[], env: Record<string, string>) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}tasks/cli.ts`, ...args],
+  const r = await runCli(args, {
     cwd: ROOT,
     // the key only from these variables: blank them unless the test sets them
-    env: { REPOREUSE_API_KEY: "", OPENAI_API_KEY: "", NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: r.code, stdout: dec.decode(r.stdout), stderr: dec.decode(r.stderr) };
+    env: { REPOREUSE_API_KEY: "", OPENAI_API_KEY: "", ...env },
+  });
+  return { code: r.code, stdout: r.out, stderr: r.err };
 }
 
 /** A loopback port nothing listens on. */

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { runProtocol } from "../lib/protocol/runner.ts";
 import { HIDDEN_DIR } from "../lib/protocol/hidden.ts";
 import { prepareWorkspace } from "../lib/protocol/prepare.ts";
+import { ROOT, runCli } from "./cli_helpers.ts";
 
 const PY = "/usr/bin/python3";
 const SAMPLE = new URL("../data/sample", import.meta.url).pathname;
@@ -140,14 +141,8 @@ Deno.test("protocol: workspace preparation removes git history, tests and caches
 });
 
 async function cli(args: string[]) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "tasks/cli.ts", ...args],
-    cwd: new URL("..", import.meta.url).pathname,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: r.code, stderr: new TextDecoder().decode(r.stderr).trim() };
+  const r = await runCli(args, { cwd: ROOT });
+  return { code: r.code, stderr: r.err.trim() };
 }
 
 Deno.test("protocol: run CLI errors are one clear line", async () => {

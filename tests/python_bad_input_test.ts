@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { analyzePackage } from "../lib/python/mod.ts";
+import { runCli } from "./cli_helpers.ts";
 
 const BAD = new URL("./fixtures/python/bad/pkg/", import.meta.url).pathname;
 
@@ -69,12 +70,9 @@ Deno.test("bad input: analysed as far as possible, every problem reported", asyn
 });
 
 Deno.test("bad input: the CLI exits 2 with one line for a missing directory", async () => {
-  const cli = new URL("../tasks/cli.ts", import.meta.url).pathname;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", cli, "graph", "/nonexistent/pkg"],
-  }).output();
+  const out = await runCli(["graph", "/nonexistent/pkg"]);
   assert.equal(out.code, 2);
-  const err = new TextDecoder().decode(out.stderr).trim();
+  const err = out.err.trim();
   assert.equal(err.split("\n").length, 1);
   assert.match(err, /\/nonexistent\/pkg: no such directory/);
 });

@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { analyzePackage, BUILTINS, moduleName, Project, summarize } from "../lib/python/mod.ts";
+import { runCli } from "./cli_helpers.ts";
 
 const FIX = new URL("./fixtures/python/", import.meta.url).pathname;
-const CLI = new URL("../tasks/cli.ts", import.meta.url).pathname;
 
 async function copyDir(from: string, to: string) {
   await Deno.mkdir(to, { recursive: true });
@@ -143,11 +143,7 @@ Deno.test("cache: a package entry stores each summary once and checks the entrie
   await Deno.remove(tmp, { recursive: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const o = await new Deno.Command(Deno.execPath(), { args: ["run", "-A", CLI, ...args] }).output();
-  const d = new TextDecoder();
-  return { code: o.code, out: d.decode(o.stdout), err: d.decode(o.stderr) };
-}
+const cli = (...args: string[]) => runCli(args);
 
 Deno.test("CLI: graph and calls JSON contracts, help", async () => {
   const tmp = await Deno.makeTempDir();

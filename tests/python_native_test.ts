@@ -18,6 +18,7 @@ import { nativeTree, SUMMARY_FIELDS, useNativeSummaries } from "../lib/python/pa
 import { findExecutable } from "../lib/util/process.ts";
 import { assertSameTree, fixtureTexts } from "./python_fixtures.ts";
 import { summarizeWith } from "../lib/python/summary.ts";
+import { runCli } from "./cli_helpers.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const texts = await fixtureTexts("python", "pycg");
@@ -126,7 +127,7 @@ test("native: hostile input gives the wasm parser's summaries, and no crash", ()
 });
 
 Deno.test("native: SUMMARY_FIELDS names every field the summariser reads", async () => {
-  const src = await Deno.readTextFile(`${root}lib/python/summary.ts`);
+  const src = await Deno.readTextFile(`${root}lib/python/visitor.ts`);
   const read = new Set<string>();
   for (const m of src.matchAll(/childForFieldName\("([a-z_]+)"\)/g)) read.add(m[1]);
   for (const m of src.matchAll(/fields\([a-zA-Z.]+, "([a-z_]+)", "([a-z_]+)"\)/g)) {
@@ -354,15 +355,7 @@ test("native: a planted library is never loaded, and the parser command says why
       args: ["-shared", "-fPIC", `${cache}/planted.c`, "-o", `${cache}/planted.so`],
     }).output();
     assert.equal(cc.code, 0, new TextDecoder().decode(cc.stderr));
-    const cli = async (...args: string[]) => {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", `${root}tasks/cli.ts`, ...args],
-        env: { REPOREUSE_CACHE_DIR: cache },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      return { code: out.code, out: new TextDecoder().decode(out.stdout) };
-    };
+    const cli = (...args: string[]) => runCli(args, { env: { REPOREUSE_CACHE_DIR: cache } });
     // the copy as built is used: the refusals below are the checks' doing
     assert.match((await cli("parser", "--no-build")).out, /^native parser: /);
     const client = `${dir}/libreporeuse-parse-client.so`;

@@ -16,7 +16,8 @@
 import assert from "node:assert/strict";
 import { analyzePackage, Project, type UseKind } from "../lib/python/mod.ts";
 import { workspacePackages } from "../lib/python/workspace.ts";
-import { sliceOf, summarize } from "../lib/python/summary.ts";
+import { summarize } from "../lib/python/summary.ts";
+import { sliceOf } from "../lib/python/flow.ts";
 
 const ROOT = new URL("./fixtures/python/resolve/", import.meta.url).pathname;
 

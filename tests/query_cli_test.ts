@@ -7,20 +7,14 @@ import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { writeFixture } from "./fixtures/query/fixture.ts";
 import { openScored } from "../lib/query/mod.ts";
+import { runCli } from "./cli_helpers.ts";
 
-const CLI = new URL("../tasks/cli.ts", import.meta.url).pathname;
 let dir: string | undefined;
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   dir ??= await writeFixture();
-  const res = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "query", "--scored", dir, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: res.code, out: dec.decode(res.stdout), err: dec.decode(res.stderr) };
+  const { code, out, err } = await runCli(["query", "--scored", dir, ...args]);
+  return { code, out, err };
 }
 
 function oneLine(err: string): string {
@@ -120,18 +114,9 @@ Deno.test("cli: --schema lists tables and views with typed columns", async () =>
 
 Deno.test("cli: --file - reads the query from stdin", async () => {
   dir ??= await writeFixture();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "query", "--scored", dir, "--format", "csv", "--file", "-"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(
-    new TextEncoder().encode("-- a comment\nSELECT COUNT(*) AS n\nFROM reimplementations;\n"),
-  );
-  await w.close();
-  const res = await child.output();
-  assert.equal(res.code, 0, new TextDecoder().decode(res.stderr));
-  assert.equal(new TextDecoder().decode(res.stdout), "n\n3\n");
+  const res = await runCli(["query", "--scored", dir, "--format", "csv", "--file", "-"], {
+    stdin: "-- a comment\nSELECT COUNT(*) AS n\nFROM reimplementations;\n",
+  });
+  assert.equal(res.code, 0, res.err);
+  assert.equal(res.out, "n\n3\n");
 });

@@ -7,18 +7,11 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { formatFrame, openScored, QueryError } from "../lib/query/mod.ts";
 import { writeFixture } from "./fixtures/query/fixture.ts";
-
-const CLI = new URL("../tasks/cli.ts", import.meta.url).pathname;
+import { runCli } from "./cli_helpers.ts";
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const res = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "query", ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: res.code, out: dec.decode(res.stdout), err: dec.decode(res.stderr) };
+  const { code, out, err } = await runCli(["query", ...args]);
+  return { code, out, err };
 }
 
 Deno.test("query table format: 150k rows render aligned (no call-stack overflow)", () => {

@@ -6,6 +6,7 @@
  * cannot lead the run directory out of the corpus.
  */
 import assert from "node:assert/strict";
+import { runCli } from "./cli_helpers.ts";
 import { runProtocol } from "../lib/protocol/runner.ts";
 import { agentPreset } from "../lib/protocol/presets.ts";
 import { sha256 } from "../lib/util/cache.ts";
@@ -204,13 +205,8 @@ mkdir -p "$d" && ln -s ${secret} "$d/$id.jsonl"
 });
 
 async function cli(args: string[], env: Record<string, string> = {}) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "tasks/cli.ts", "run", ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", ...env },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: r.code, out: dec.decode(r.stdout).trim(), err: dec.decode(r.stderr).trim() };
+  const r = await runCli(["run", ...args], { cwd: ROOT, env });
+  return { code: r.code, out: r.out.trim(), err: r.err.trim() };
 }
 
 Deno.test("run --agent claude-code without a claude program fails loudly, before any run", async () => {

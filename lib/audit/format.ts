@@ -25,6 +25,7 @@
  * ```
  * @module
  */
+import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/redundancy.ts";
 import type { Finding, FindingKind, Pair } from "./change.ts";
 import type { Context } from "./context.ts";
 import type { AuditReport } from "./report.ts";
@@ -268,7 +269,7 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
     }: ${reported.length} function(s) added or changed in ${r.files.length} Python file(s).`,
     "",
     c.reimplementation
-      ? `**${c.reimplementation} function(s) re-implement existing code** (they call ≥ 80% of what an existing function calls instead of calling it; RepoReuse §3.3.2).`
+      ? `**${c.reimplementation} function(s) re-implement existing code** (they call ≥ ${REIMPLEMENTATION_PERCENT} of what an existing function calls instead of calling it; RepoReuse §3.3.2).`
       : "No re-implementation of existing functions found.",
   ];
   const secs = sections(r);
@@ -369,7 +370,7 @@ const RULES: Record<
     level: "warning",
     short: "New code re-implements an existing function",
     full:
-      "A new or changed function does not call an existing function G but calls at least 80% of G's non-builtin callees (G calling at least three): RepoReuse paper, §3.3.2. The confidence (result rank) weighs the shared callees by rarity, the shape similarity and the context.",
+      `A new or changed function does not call an existing function G but calls at least ${REIMPLEMENTATION_PERCENT} of G's non-builtin callees (G calling at least ${REIMPLEMENTATION_MIN_CALLEES}): RepoReuse paper, §3.3.2. The confidence (result rank) weighs the shared callees by rarity, the shape similarity and the context.`,
   },
   clone: {
     id: "RR002",

@@ -28,7 +28,7 @@
  */
 import { createHash } from "node:crypto";
 import { GitError, ownershipMessage, runGit } from "../util/git.ts";
-import { MAX_SOURCE_BYTES, tooLargeMessage } from "../python/summary.ts";
+import { MAX_SOURCE_BYTES, tooLargeMessage } from "../python/summary_format.ts";
 
 /** A problem with the audit's input (repository, revision): one line, shown as is. */
 export class AuditError extends Error {

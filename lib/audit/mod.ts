@@ -10,7 +10,7 @@
  *
  * Findings per changed function F: what it **reuses** (resolved calls and references to existing
  * functions), which existing G it **re-implements** (`isReimplemented` of lib/metrics: F does not
- * call G but calls ≥ 80% of G's ≥ 3 non-builtin callees), which G it is a **structural clone** of
+ * call G but calls most of G's non-builtin callees), which G it is a **structural clone** of
  * (normalised-AST similarity), and **candidates** it could have called.
  *
  * @example

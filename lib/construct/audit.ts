@@ -52,6 +52,7 @@ export async function auditChain(
     }
     return out;
   } finally {
+    // best effort in finally: a scratch left behind must not hide the audit's result
     await Deno.remove(ws, { recursive: true }).catch(() => {});
   }
 }

@@ -107,6 +107,7 @@ export async function runCalls(
     }
     return { importError: out.import_error, outcomes: out.outcomes };
   } finally {
+    // best effort in finally: a scratch left behind must not hide the harness's result
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }

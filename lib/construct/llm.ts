@@ -178,6 +178,7 @@ function accepts(accept: (text: string) => unknown, text: string): boolean {
     accept(text);
     return true;
   } catch {
+    // the reply is not one `accept` takes: the caller asks again or reports it
     return false;
   }
 }
@@ -221,6 +222,7 @@ function boundedFetch(maxBytes: number): typeof fetch {
     if (!res.body) return res;
     const declared = Number(res.headers.get("content-length") ?? NaN);
     if (declared > maxBytes) {
+      // the reply is refused anyway (below); a body already closed changes nothing
       await res.body.cancel().catch(() => {});
       throw new ReplyTooLarge(limit);
     }

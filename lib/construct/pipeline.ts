@@ -180,6 +180,7 @@ export async function buildChain(client: ModelClient, opts: BuildOptions): Promi
     }
     return { dir, turns, rejected, audit };
   } finally {
+    // best effort in finally: a scratch left behind must not hide the build's result
     await Deno.remove(ws, { recursive: true }).catch(() => {});
   }
 }

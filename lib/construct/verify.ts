@@ -9,7 +9,7 @@
  * @module
  */
 import { runCalls } from "./calls.ts";
-import { exists } from "../util/fs.ts";
+import { exists, removeIfPresent } from "../util/fs.ts";
 import type { FunctionSpec } from "./types.ts";
 import { type CaseResult, runHiddenTests, type TestCase } from "../protocol/hidden.ts";
 
@@ -85,7 +85,8 @@ export async function verifyTurn(turn: TurnUnderTest, opts: VerifyOptions): Prom
     dropped: [],
     problems: [(e as Error).message],
   }));
-  if (!outcome.ok) await Deno.remove(file).catch(() => {});
+  // a failed solution must not stay where the next turns would find it
+  if (!outcome.ok) await removeIfPresent(file);
   else await Deno.writeTextFile(file, turn.solution);
   return outcome;
 }

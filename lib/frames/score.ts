@@ -51,13 +51,19 @@ import {
   type TurnRow,
 } from "../metrics/mod.ts";
 import { analyzePackage, moduleName, type ModuleSummary, type Project } from "../python/mod.ts";
-import { readSummaryText, summaryKey, summaryText, writeSummaryText } from "../python/analyze.ts";
+import {
+  readSummaryText,
+  summaryKey,
+  summaryText,
+  writeSummaryText,
+} from "../python/summary_cache.ts";
 import type { Definition } from "../python/types.ts";
 import { Cache, cacheFailed, cacheRoot, cacheWritable, sha256 } from "../util/cache.ts";
 import { HashMemo } from "./hashes.ts";
 import { JobPool } from "./jobs.ts";
 import { isTurnResult } from "./valid.ts";
 import { progress } from "../util/progress.ts";
+import { sourceHash } from "../util/source_hash.ts";
 
 /** Bump when the meaning of scored rows changes (the code hash below catches the rest). */
 export const SCORER_VERSION = 1;
@@ -162,33 +168,9 @@ interface Submitted {
   summary?: Promise<ModuleSummary>;
 }
 
-let codeHash: Promise<string> | undefined;
-
 /** SHA-256 of the scorer's own code and of everything it depends on (lib/*), memoised. */
 export function scorerCodeHash(): Promise<string> {
-  codeHash ??= (async () => {
-    const root = new URL("../", import.meta.url).pathname;
-    const parts: string[] = [`v${SCORER_VERSION}`];
-    for (const area of ["python", "logs", "metrics", "layout", "frames", "util"]) {
-      const files: string[] = [];
-      const walk = async (dir: string) => {
-        try {
-          for await (const e of Deno.readDir(dir)) {
-            if (e.isDirectory) await walk(join(dir, e.name));
-            else if (e.name.endsWith(".ts") || e.name.endsWith(".scm")) {
-              files.push(join(dir, e.name));
-            }
-          }
-        } catch { /* area absent */ }
-      };
-      await walk(join(root, area));
-      for (const f of files.sort()) {
-        parts.push(f.slice(root.length), sha256(await Deno.readFile(f)));
-      }
-    }
-    return sha256(parts.join("\n"));
-  })();
-  return codeHash;
+  return sourceHash(["python", "logs", "metrics", "layout", "frames", "util"]);
 }
 
 const SKIP_DIRS = new Set([".git", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache"]);

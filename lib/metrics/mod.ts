@@ -37,7 +37,9 @@ export {
   meanC_dup,
   type Reimplementation,
   REIMPLEMENTATION_MIN_CALLEES,
+  REIMPLEMENTATION_PERCENT,
   REIMPLEMENTATION_SHARE,
+  reimplementationHits,
 } from "./redundancy.ts";
 export {
   addMeanSums,

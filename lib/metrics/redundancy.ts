@@ -9,6 +9,30 @@ export const REIMPLEMENTATION_SHARE = 0.8;
 /** Targets calling fewer non-builtin functions than this are never re-implemented (paper: 3). */
 export const REIMPLEMENTATION_MIN_CALLEES = 3;
 
+/**
+ * {@link REIMPLEMENTATION_SHARE} as prose writes it (`80%`): every sentence that states the rule
+ * (reports, notebooks, the simulator's README, query views, docs) fills it in from here.
+ */
+export const REIMPLEMENTATION_PERCENT = `${Math.round(REIMPLEMENTATION_SHARE * 100)}%`;
+
+/**
+ * The fewest of a target's `n` distinct non-builtin callees a submission must call to
+ * re-implement it: ⌈{@link REIMPLEMENTATION_SHARE}·n⌉, robust to floating-point error at exactly
+ * the share (4 of 5 is 80%).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reimplementationHits } from "./redundancy.ts";
+ * assert.equal(reimplementationHits(5), 4);
+ * assert.equal(reimplementationHits(3), 3);
+ * assert.equal(reimplementationHits(10), 8);
+ * ```
+ */
+export function reimplementationHits(n: number): number {
+  return Math.ceil(REIMPLEMENTATION_SHARE * n - 1e-9);
+}
+
 /** Result of {@link isReimplemented}. */
 export interface Reimplementation {
   reimplemented: boolean;
@@ -17,9 +41,11 @@ export interface Reimplementation {
 }
 
 /**
- * Whether target f is re-implemented at turn t: s_t does not call f but calls at least 80% of
- * the non-builtin functions f itself calls, considering only targets that call at least three such
- * functions (§3.3.2).
+ * Whether target f is re-implemented at turn t: s_t does not call f but calls at least
+ * {@link REIMPLEMENTATION_SHARE} (80%) of the non-builtin functions f itself calls, considering
+ * only targets that call at least {@link REIMPLEMENTATION_MIN_CALLEES} (3) such functions (§3.3.2).
+ * The one home of the rule: the simulator plants its truth with it, and prose states it from
+ * these constants.
  *
  * `called` tells whether s_t calls f (the reuse decision of eq. 1); `callees` are f's non-builtin
  * callees; `calls` everything s_t calls, as comparable ids.
@@ -47,10 +73,9 @@ export function isReimplemented(
   let hit = 0;
   for (const c of unique) if (calls.has(c)) hit++;
   const overlap = hit / unique.size;
-  // hit ≥ 0.8·n, robust to floating-point error at exactly 80%
-  const enough = hit >= Math.ceil(REIMPLEMENTATION_SHARE * unique.size - 1e-9);
   return {
-    reimplemented: !called && unique.size >= REIMPLEMENTATION_MIN_CALLEES && enough,
+    reimplemented: !called && unique.size >= REIMPLEMENTATION_MIN_CALLEES &&
+      hit >= reimplementationHits(unique.size),
     overlap,
   };
 }

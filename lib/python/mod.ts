@@ -25,26 +25,19 @@
  */
 export * from "./types.ts";
 export { BUILTINS, isInternal, isPrivateName, moduleName } from "./names.ts";
+export { summarize } from "./summary.ts";
 export {
   type Binding,
   MAX_SOURCE_BYTES,
   type ModuleSummary,
   type RawUse,
   type Scope,
-  summarize,
   SUMMARY_VERSION,
   tooLargeMessage,
-} from "./summary.ts";
+} from "./summary_format.ts";
 export { Project } from "./project.ts";
-export {
-  type AnalyzeOptions,
-  analyzePackage,
-  decodeSource,
-  listPackageFiles,
-  type PackageFile,
-  readSource,
-  summarizeFiles,
-} from "./analyze.ts";
+export { type AnalyzeOptions, analyzePackage, summarizeFiles } from "./analyze.ts";
+export { decodeSource, listPackageFiles, type PackageFile, readSource } from "./files.ts";
 export {
   buildNativeParser,
   type NativeBuild,

@@ -248,6 +248,7 @@ function readManifest(path: string): Manifest | null {
       typeof (r as Recorded)?.sha256 === "string" && typeof (r as Recorded)?.size === "number";
     return m?.version === BUILD_VERSION && ok(m.client) && ok(m.server) ? m : null;
   } catch {
+    // no manifest, or a damaged one: the parser counts as not built
     return null;
   }
 }
@@ -311,6 +312,7 @@ export async function buildNativeParser(): Promise<NativeBuild> {
         (s) => Date.now() - (s.mtime?.getTime() ?? 0),
         () => 0,
       );
+      // gone meanwhile (the other build ended): the next try takes the lock
       if (age > 600_000) await Deno.remove(lock).catch(() => {});
       else if (waited > 300_000) return { error: `${lock}: another build is still running` };
       await new Promise((r) => setTimeout(r, 250));
@@ -361,7 +363,9 @@ export async function buildNativeParser(): Promise<NativeBuild> {
   } catch (e) {
     return { error: `building the native parser failed: ${e}` };
   } finally {
+    // best effort in finally: a scratch left behind must not hide the build's result
     if (work) await Deno.remove(work, { recursive: true }).catch(() => {});
+    // a lock left behind is stale after 10 minutes (above), then removed
     await Deno.remove(lock).catch(() => {});
   }
 }

@@ -42,7 +42,7 @@ export const CRASH_LIMIT = 3;
 
 /**
  * Every field name the summariser reads with `childForFieldName` (tests/python_native_test.ts
- * checks the list against summary.ts): the native parser's self-check compares these.
+ * checks the list against visitor.ts): the native parser's self-check compares these.
  */
 export const SUMMARY_FIELDS = [
   "alias",

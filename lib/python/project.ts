@@ -19,7 +19,7 @@
  *   `return` agrees on one project def or instance (`x = make(); x()`, `make()()`), elements of
  *   container literals read back by constant keys (`d["a"]()`, after `d["a"] = g` or
  *   `d.update(a=g)`; through slices with constant bounds, `b = a[1:]`; by a name holding a
- *   constant, also imported, `a[KEY]()`), summary.ts; a function assigned to a name that is
+ *   constant, also imported, `a[KEY]()`), flow.ts; a function assigned to a name that is
  *   assigned again before anything can read it (`a = f; a = g`) is no use of it;
  * - dunders that call syntax runs (kind `dunder`): `C()` → `C.__init__` (when the class or a base
  *   defines it) besides the `call` of `C`, `obj()` → `__call__` of an instance; `C()` → `C.__new__`
@@ -44,16 +44,18 @@
  * ```
  * @module
  */
+import { writeFileAtomicSync } from "../util/fs.ts";
 import { BUILTIN_METHODS, BUILTINS, isInternal } from "./names.ts";
 import { PerLine } from "./per_line.ts";
-import type {
-  Binding,
-  DECORATOR as DECORATOR_KIND,
-  Implicit,
-  KEYED as KEYED_KIND,
-  ModuleSummary,
-  RawUse,
-} from "./summary.ts";
+// the summary format only (no parser): phase 2 loads without tree-sitter
+import {
+  type Binding,
+  DECORATOR,
+  type Implicit,
+  KEYED,
+  type ModuleSummary,
+  type RawUse,
+} from "./summary_format.ts";
 import {
   type AnalysisError,
   CALL_KINDS,
@@ -78,9 +80,6 @@ type Value =
   | { t: "opaque" };
 
 const OPAQUE: Value = { t: "opaque" };
-/** summary.ts's raw kind of an applied decorator (a type-only import keeps the parser unloaded). */
-const DECORATOR: typeof DECORATOR_KIND = 7;
-const KEYED: typeof KEYED_KIND = 8;
 /** The dunders each kind of {@link Implicit} use runs on an instance. */
 const IMPLICIT_DUNDERS: Record<Exclude<Implicit, 6>, [string, string]> = {
   2: ["__iter__", "__next__"],
@@ -299,7 +298,7 @@ export class Project {
   }
 
   /**
-   * A container element read by a name and called (`ls[KEY]()`, summary.ts {@link KEYED}): a
+   * A container element read by a name and called (`ls[KEY]()`, {@link KEYED}): a
    * call of the element under the key's constant value (`KEY = 1`, also imported), or when the
    * name holds no known constant, a reference to every element the read may give.
    */
@@ -907,6 +906,7 @@ function readEdges(path: string, nodes: Definition[]): Edge[] | undefined {
       return { from: nodes[f].id, to: nodes[t].id, line, kind };
     });
   } catch {
+    // no cached edges, or damaged ones: the edges are resolved again
     return undefined;
   }
 }
@@ -918,12 +918,9 @@ function writeEdges(path: string, nodes: Definition[], edges: Edge[]): void {
     x,
   ) => [index.get(x.from)!, index.get(x.to)!, x.line, EDGE_KIND[x.kind]]);
   try {
-    Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-    Deno.writeTextFileSync(tmp, JSON.stringify({ n: nodes.length, e }));
-    Deno.renameSync(tmp, path);
+    writeFileAtomicSync(path, JSON.stringify({ n: nodes.length, e }));
   } catch {
-    // a cache that cannot be written only costs time
+    // a cache that cannot be written only costs time (the next run resolves the edges again)
   }
 }
 

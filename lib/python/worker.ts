@@ -2,11 +2,12 @@
  * Web Worker of {@link analyzePackage}: summarises files sent by the main thread with one
  * tree-sitter parser, stores the summary in the content-hash cache and answers with it as JSON
  * texts (cheaper to pass between threads than an object graph). Protocol: lib/util/pool.ts, jobs
- * `SummaryJob` of analyze.ts, results `SummaryText`.
+ * `SummaryJob` of parsing.ts, results `SummaryText` (summary_cache.ts).
  * @module
  */
 /// <reference lib="deno.worker" />
-import { type SummaryJob, type SummaryText, summaryText, writeSummaryTextSync } from "./analyze.ts";
+import type { SummaryJob } from "./parsing.ts";
+import { type SummaryText, summaryText, writeSummaryTextSync } from "./summary_cache.ts";
 import { pythonParser } from "./direct.ts";
 import { summarizeWith } from "./summary.ts";
 import { useNativeSummaries } from "./parser_choice.ts";

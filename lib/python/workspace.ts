@@ -16,10 +16,12 @@
  * ```
  * @module
  */
-import { type AnalyzeOptions, analyzePackage, decodeSource, readSource } from "./analyze.ts";
+import { type AnalyzeOptions, analyzePackage } from "./analyze.ts";
+import { decodeSource, readSource } from "./files.ts";
 import { moduleName } from "./names.ts";
 import { Project } from "./project.ts";
-import { type ModuleSummary, summarize } from "./summary.ts";
+import { summarize } from "./summary.ts";
+import type { ModuleSummary } from "./summary_format.ts";
 import { exists } from "../util/fs.ts";
 
 /** The package directories of a workspace: top-level dirs with `__init__.py`, also under `src/`. */

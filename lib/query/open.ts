@@ -7,6 +7,7 @@
 import pl from "nodejs-polars";
 import { join } from "node:path";
 import { checkShards, scanScored } from "../frames/mod.ts";
+import { existsSync } from "../util/fs.ts";
 import { type Catalog, checkTables, explainError, QueryError } from "./errors.ts";
 import { type View, VIEWS } from "./views.ts";
 import {
@@ -52,15 +53,6 @@ function nameOf(text: string): string {
   const list = inner.match(/^(?:List|Array)\((.*)\)$/);
   if (list) return `${nameOf(list[1])}[]`;
   return DTYPE_SHORT_NAMES[inner] ?? inner.toLowerCase();
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function firstLine(e: unknown): string {
@@ -143,7 +135,7 @@ function scanTable(
     return { lf: scanned.lf, source };
   }
   const csv = join(dirs[0], `${name}.csv`);
-  if (name === "errors" && dirs.length === 1 && exists(csv)) {
+  if (name === "errors" && dirs.length === 1 && existsSync(csv)) {
     try {
       let df = pl.readCSV(csv, { inferSchemaLength: 0 }); // all columns as text
       if (df.columns.includes("turn")) {

@@ -42,9 +42,8 @@ WHERE NOT reused`,
 };
 
 /**
- * `reimplementations`: targets the submission re-implemented (paper §3.3.3: not called, yet at
- * least 80% of the target's non-builtin callees are called), with the submission function that
- * re-implements it.
+ * `reimplementations`: targets the submission re-implemented (paper §3.3.3, lib/metrics
+ * `isReimplemented`), with the submission function that re-implements it.
  */
 export const REIMPLEMENTATIONS: View = {
   name: "reimplementations",

@@ -22,6 +22,7 @@ import { simulateCorpus } from "../simulate/mod.ts";
 import { cacheRoot, sha256 } from "../util/cache.ts";
 import { mdCode, mdText } from "../util/text.ts";
 import { exists, writeDirAtomic } from "../util/fs.ts";
+import { sourceHash } from "../util/source_hash.ts";
 import { turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {
@@ -104,31 +105,6 @@ export interface ReproduceResult {
 
 const SIM_NAMESPACE = "report-simulated";
 const SIM_VERSION = 1;
-
-async function sourceHash(dirs: string[]): Promise<string> {
-  const parts: string[] = [];
-  for (const d of dirs) {
-    const root = new URL(`../${d}/`, import.meta.url);
-    const files: string[] = [];
-    const walk = async (url: URL, rel: string) => {
-      let entries: Deno.DirEntry[] = [];
-      try {
-        entries = await Array.fromAsync(Deno.readDir(url));
-      } catch {
-        return;
-      }
-      for (const e of entries) {
-        if (e.isDirectory) await walk(new URL(`${e.name}/`, url), `${rel}${e.name}/`);
-        else if (e.name.endsWith(".ts") || e.name.endsWith(".json")) files.push(`${rel}${e.name}`);
-      }
-    };
-    await walk(root, "");
-    for (const f of files.sort()) {
-      parts.push(`${d}/${f}`, sha256(await Deno.readFile(new URL(f, root))));
-    }
-  }
-  return sha256(parts.join("\n"));
-}
 
 /**
  * Moves a finished directory (holding `.complete`) into place. When another process published the

@@ -16,6 +16,8 @@ import { renderMini, renderOpenCode } from "./formats.ts";
 import { renderClaude, renderCodex } from "./sessions.ts";
 import { csvField as csv, escapeHtml } from "../util/text.ts";
 import { eachLimited } from "../util/each.ts";
+import { removeIfPresent } from "../util/fs.ts";
+import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/redundancy.ts";
 import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
 
 /** Corpus size presets. */
@@ -199,7 +201,7 @@ const TRUTH_README = `# Planted truth
 Written by \`deno task simulate\`. \`targets.csv\` has one row per (configuration, chain, turn,
 target) with the decisions planted in the run files: \`read\` (the turn's reads show at least one
 line of the target's body), \`reused\` (the submission calls it through a resolved edge) and
-\`reimplemented\` (not called, yet ≥ 80% of its ≥ 3 non-builtin callees are called). \`turns.csv\`
+\`reimplemented\` (not called, yet ≥ ${REIMPLEMENTATION_PERCENT} of its ≥ ${REIMPLEMENTATION_MIN_CALLEES} non-builtin callees are called). \`turns.csv\`
 has the planted test outcomes and the planner's own Files/Lines counts.
 `;
 
@@ -508,7 +510,5 @@ async function prepareOut(outDir: string): Promise<void> {
       `${outDir}: directory is not empty and holds no simulated corpus; choose a new or empty --out`,
     );
   }
-  for (const part of PARTS) {
-    await Deno.remove(`${outDir}/${part}`, { recursive: true }).catch(() => {});
-  }
+  for (const part of PARTS) await removeIfPresent(`${outDir}/${part}`);
 }

@@ -218,79 +218,136 @@ function claudeTool(
   }
 }
 
-/** A Claude Code session transcript (`version` picks prefixes and the sub-agent layout). */
+/**
+ * What real 2.x sessions hold around the tool calls besides the calls themselves; off in the
+ * simulated corpus (which they would change), on in the log-reading benchmark
+ * (tasks/bench/logs.ts), whose sessions must weigh what real ones weigh.
+ */
+export interface ClaudeExtras {
+  /** A `thinking` block with this text (and a signature) streamed before each tool call. */
+  thinking?: string;
+  /** A `PostToolUse` hook's `progress` line after each tool call. */
+  hooks?: boolean;
+  /** A `file-history-snapshot` line before every this many tool calls. */
+  snapshotEvery?: number;
+}
+
+/**
+ * A Claude Code session transcript (`version` picks prefixes and the sub-agent layout); `extras`
+ * adds what {@link ClaudeExtras} says (none by default).
+ */
 export function renderClaude(
   rng: Rng,
   ws: SimWorkspace,
   actions: Action[],
   ctx: LogContext & { version: string; repo: string },
+  extras: ClaudeExtras = {},
 ): RenderedSession {
-  const dir = `/workspace/${ctx.repo}`;
-  const sessionId = uuid(rng);
-  const inline = ctx.version.startsWith("1.");
-  const subagents = new Map<string, string>();
-  const seen = new Map<string, string>();
-  let now = ctx.start;
-  const perStep = ctx.seconds * 1000 / Math.max(1, actions.length + 1);
-  const stamp = () => new Date(now += Math.floor(perStep * (0.5 + rng.float()))).toISOString();
-  const base = {
-    userType: "external",
-    cwd: dir,
-    sessionId,
-    version: ctx.version,
-    gitBranch: "main",
-  };
-  let parent: string | null = null;
-  const out: Record<string, unknown>[] = [];
-  const push = (
-    into: Record<string, unknown>[],
-    type: string,
-    extra: Record<string, unknown>,
-    sidechain: boolean,
-    agentId?: string,
-  ) => {
-    const uuidNow = uuid(rng);
-    const line: Record<string, unknown> = {
-      parentUuid: sidechain ? null : parent,
+  const s = new ClaudeSession(rng, ws, actions.length, ctx, extras);
+  s.out.push({ type: "summary", summary: "Implement the requested module", leafUuid: uuid(rng) });
+  s.push(s.out, "user", { message: { role: "user", content: ctx.prompt } }, false);
+  const sub = subAgentRun(rng, actions);
+  for (let i = 0; i < actions.length; i++) {
+    if (sub && i === sub[0]) {
+      s.task(actions.slice(sub[0], sub[1] + 1));
+      i = sub[1];
+      continue;
+    }
+    const t = claudeTool(rng, ws, actions[i], s.dir, ctx.version, s.seen);
+    if (!t) continue;
+    s.toolPair(s.out, t, false, undefined, rng.chance(0.4) ? "Let me look at this." : undefined);
+  }
+  s.reply([{
+    type: "text",
+    text: ctx.submitted ? "The module is written." : "I could not finish the module.",
+  }]);
+  return { log: jsonl(s.out), subagents: s.subagents };
+}
+
+/** The actions a `Task` sub-agent does, when one does: a run of 1–3 reads in the first half. */
+function subAgentRun(rng: Rng, actions: Action[]): [number, number] | undefined {
+  const reads = actions.map((a, i) => [a, i] as const).filter(([a]) =>
+    a.kind === "view" || a.kind === "grep" || a.kind === "list"
+  );
+  if (reads.length < 3 || !rng.chance(0.4)) return undefined;
+  const at = reads[rng.int(0, Math.floor(reads.length / 2))][1];
+  let end = at;
+  while (
+    end + 1 < actions.length && end - at < 2 &&
+    ["view", "grep", "list"].includes(actions[end + 1].kind)
+  ) end++;
+  return [at, end];
+}
+
+type Line = Record<string, unknown>;
+
+/**
+ * One Claude Code session being written: its lines (`out`), sub-agent files, the Reads seen (for
+ * the "File unchanged" stub), its clock and the main chain's last line (each line's parent).
+ */
+class ClaudeSession {
+  readonly dir: string;
+  readonly out: Line[] = [];
+  readonly subagents = new Map<string, string>();
+  readonly seen = new Map<string, string>();
+  readonly #base: Line;
+  readonly #inline: boolean;
+  readonly #perStep: number;
+  #now: number;
+  #parent: string | null = null;
+  #calls = 0;
+
+  constructor(
+    readonly rng: Rng,
+    readonly ws: SimWorkspace,
+    actions: number,
+    readonly ctx: LogContext & { version: string; repo: string },
+    readonly extras: ClaudeExtras,
+  ) {
+    this.dir = `/workspace/${ctx.repo}`;
+    const sessionId = uuid(rng);
+    this.#inline = ctx.version.startsWith("1.");
+    this.#now = ctx.start;
+    this.#perStep = ctx.seconds * 1000 / Math.max(1, actions + 1);
+    this.#base = {
+      userType: "external",
+      cwd: this.dir,
+      sessionId,
+      version: ctx.version,
+      gitBranch: "main",
+    };
+  }
+
+  #stamp(): string {
+    return new Date(this.#now += Math.floor(this.#perStep * (0.5 + this.rng.float())))
+      .toISOString();
+  }
+
+  /** Appends an envelope line to `into` (the main chain's lines set the next line's parent). */
+  push(into: Line[], type: string, extra: Line, sidechain: boolean, agentId?: string): Line {
+    const uuidNow = uuid(this.rng);
+    const line: Line = {
+      parentUuid: sidechain ? null : this.#parent,
       isSidechain: sidechain,
-      ...base,
+      ...this.#base,
       ...(agentId ? { agentId } : {}),
       type,
       ...extra,
       uuid: uuidNow,
-      timestamp: stamp(),
+      timestamp: this.#stamp(),
     };
     into.push(line);
-    if (!sidechain) parent = uuidNow;
+    if (!sidechain) this.#parent = uuidNow;
     return line;
-  };
-  out.push({ type: "summary", summary: "Implement the requested module", leafUuid: uuid(rng) });
-  push(out, "user", { message: { role: "user", content: ctx.prompt } }, false);
-  // which actions a Task sub-agent does: a run of 1–3 reads in the first half
-  const reads = actions.map((a, i) => [a, i] as const).filter(([a]) =>
-    a.kind === "view" || a.kind === "grep" || a.kind === "list"
-  );
-  let sub: [number, number] | undefined;
-  if (reads.length >= 3 && rng.chance(0.4)) {
-    const at = reads[rng.int(0, Math.floor(reads.length / 2))][1];
-    let end = at;
-    while (
-      end + 1 < actions.length && end - at < 2 &&
-      ["view", "grep", "list"].includes(actions[end + 1].kind)
-    ) end++;
-    sub = [at, end];
   }
-  const toolPair = (
-    into: Record<string, unknown>[],
-    t: ClaudeTool,
-    sidechain: boolean,
-    agentId?: string,
-    text?: string,
-  ) => {
+
+  /** A tool call and its result (with a text block before the call when `text` is given). */
+  toolPair(into: Line[], t: ClaudeTool, sidechain: boolean, agentId?: string, text?: string) {
+    const { rng, extras } = this;
     const id = `toolu_01${hex(rng, 22)}`;
     const msgId = `msg_01${hex(rng, 22)}`;
     const message = (content: unknown[]) => ({
-      model: ctx.model,
+      model: this.ctx.model,
       id: msgId,
       type: "message",
       role: "assistant",
@@ -298,113 +355,118 @@ export function renderClaude(
       stop_reason: null,
       usage: { input_tokens: 4, output_tokens: 80 + rng.int(0, 200) },
     });
-    // a streamed response: one line per content block
-    if (text) {
-      push(into, "assistant", { message: message([{ type: "text", text }]) }, sidechain, agentId);
+    if (extras.snapshotEvery && !sidechain && this.#calls++ % extras.snapshotEvery === 0) {
+      into.push({
+        type: "file-history-snapshot",
+        messageId: uuid(rng),
+        snapshot: { trackedFileBackups: {} },
+        isSnapshotUpdate: false,
+      });
     }
-    push(
-      into,
-      "assistant",
-      { message: message([{ type: "tool_use", id, name: t.name, input: t.input }]) },
-      sidechain,
-      agentId,
-    );
-    push(
+    // a streamed response: one line per content block
+    if (extras.thinking) {
+      const signature = `Eo${hex(rng, 598)}`;
+      const block = { type: "thinking", thinking: extras.thinking, signature };
+      this.push(into, "assistant", { message: message([block]) }, sidechain, agentId);
+    }
+    if (text) {
+      const block = { type: "text", text };
+      this.push(into, "assistant", { message: message([block]) }, sidechain, agentId);
+    }
+    const use = { type: "tool_use", id, name: t.name, input: t.input };
+    this.push(into, "assistant", { message: message([use]) }, sidechain, agentId);
+    if (extras.hooks) {
+      const data = {
+        type: "hook_progress",
+        hookEvent: "PostToolUse",
+        hookName: `PostToolUse:${t.name}`,
+        command: "true",
+      };
+      this.push(into, "progress", { data, parentToolUseID: id, toolUseID: id }, sidechain, agentId);
+    }
+    const result = {
+      tool_use_id: id,
+      type: "tool_result",
+      content: t.content,
+      is_error: !!t.isError,
+    };
+    this.push(
       into,
       "user",
       {
-        message: {
-          role: "user",
-          content: [{
-            tool_use_id: id,
-            type: "tool_result",
-            content: t.content,
-            is_error: !!t.isError,
-          }],
-        },
+        message: { role: "user", content: [result] },
         ...(t.toolUseResult === undefined ? {} : { toolUseResult: t.toolUseResult }),
       },
       sidechain,
       agentId,
     );
-  };
+  }
+
   /** A main-chain assistant message (no usage figures) with the given content blocks. */
-  const reply = (content: unknown[]) =>
-    push(out, "assistant", {
+  reply(content: unknown[]): Line {
+    const message = {
+      model: this.ctx.model,
+      id: `msg_01${hex(this.rng, 22)}`,
+      type: "message",
+      role: "assistant",
+      content,
+    };
+    return this.push(this.out, "assistant", { message }, false);
+  }
+
+  /**
+   * A `Task` sub-agent doing `actions`: its lines inline as a sidechain (1.0.x) or in its own
+   * `subagents/agent-<id>.jsonl` file with the parent's `progress` copies (2.x), then its report.
+   */
+  task(actions: Action[]): void {
+    const { rng, out } = this;
+    const agentId = hex(rng, 7);
+    const inner: Line[] = [];
+    const prompt = "Find the code relevant to the requirement and report what it does.";
+    this.push(inner, "user", { message: { role: "user", content: prompt } }, true, agentId);
+    for (const a of actions) {
+      const t = claudeTool(rng, this.ws, a, this.dir, this.ctx.version, this.seen);
+      if (t) this.toolPair(inner, t, true, agentId);
+    }
+    const taskId = `toolu_01${hex(rng, 22)}`;
+    const report = "The relevant functions are in the files above.";
+    this.reply([{
+      type: "tool_use",
+      id: taskId,
+      name: "Task",
+      input: { subagent_type: "Explore", description: "Explore the package", prompt },
+    }]);
+    if (this.#inline) out.push(...inner);
+    else {
+      // the parent's progress copies of the sub-agent's messages
+      for (const m of inner) {
+        this.push(out, "progress", {
+          data: {
+            type: "agent_progress",
+            agentId,
+            prompt,
+            message: { type: m.type, timestamp: m.timestamp, message: m.message },
+          },
+          parentToolUseID: taskId,
+          toolUseID: `agent_msg_${hex(rng, 12)}`,
+        }, false);
+      }
+      this.subagents.set(`agent-${agentId}.jsonl`, jsonl(inner));
+    }
+    const text = [{ type: "text", text: report }, { type: "text", text: `agentId: ${agentId}` }];
+    this.push(out, "user", {
       message: {
-        model: ctx.model,
-        id: `msg_01${hex(rng, 22)}`,
-        type: "message",
-        role: "assistant",
-        content,
+        role: "user",
+        content: [{ tool_use_id: taskId, type: "tool_result", content: text }],
+      },
+      toolUseResult: {
+        status: "completed",
+        prompt,
+        agentId,
+        content: [{ type: "text", text: report }],
       },
     }, false);
-  for (let i = 0; i < actions.length; i++) {
-    if (sub && i === sub[0]) {
-      const agentId = hex(rng, 7);
-      const inner: Record<string, unknown>[] = [];
-      const prompt = "Find the code relevant to the requirement and report what it does.";
-      push(inner, "user", { message: { role: "user", content: prompt } }, true, agentId);
-      for (let k = sub[0]; k <= sub[1]; k++) {
-        const t = claudeTool(rng, ws, actions[k], dir, ctx.version, seen);
-        if (t) toolPair(inner, t, true, agentId);
-      }
-      const taskId = `toolu_01${hex(rng, 22)}`;
-      const report = "The relevant functions are in the files above.";
-      reply([{
-        type: "tool_use",
-        id: taskId,
-        name: "Task",
-        input: { subagent_type: "Explore", description: "Explore the package", prompt },
-      }]);
-      if (inline) out.push(...inner);
-      else {
-        // the parent's progress copies of the sub-agent's messages
-        for (const m of inner) {
-          push(out, "progress", {
-            data: {
-              type: "agent_progress",
-              agentId,
-              prompt,
-              message: { type: m.type, timestamp: m.timestamp, message: m.message },
-            },
-            parentToolUseID: taskId,
-            toolUseID: `agent_msg_${hex(rng, 12)}`,
-          }, false);
-        }
-        subagents.set(`agent-${agentId}.jsonl`, jsonl(inner));
-      }
-      push(out, "user", {
-        message: {
-          role: "user",
-          content: [{
-            tool_use_id: taskId,
-            type: "tool_result",
-            content: [{ type: "text", text: report }, {
-              type: "text",
-              text: `agentId: ${agentId}`,
-            }],
-          }],
-        },
-        toolUseResult: {
-          status: "completed",
-          prompt,
-          agentId,
-          content: [{ type: "text", text: report }],
-        },
-      }, false);
-      i = sub[1];
-      continue;
-    }
-    const t = claudeTool(rng, ws, actions[i], dir, ctx.version, seen);
-    if (!t) continue;
-    toolPair(out, t, false, undefined, rng.chance(0.4) ? "Let me look at this." : undefined);
   }
-  reply([{
-    type: "text",
-    text: ctx.submitted ? "The module is written." : "I could not finish the module.",
-  }]);
-  return { log: jsonl(out), subagents };
 }
 
 function codexOutput(r: { output: string; returncode: number }, era: string, rng: Rng): string {

@@ -104,6 +104,7 @@ function accountHome(): string {
   try {
     return homedir();
   } catch {
+    // no home in the user database (a container's uid): the caller falls back
     return "";
   }
 }
@@ -372,6 +373,7 @@ function rootSecret(root: string): Uint8Array | Error {
       const text = Deno.readTextFileSync(path).trim();
       return /^[0-9a-f]{64}$/.test(text) ? new TextEncoder().encode(text) : null;
     } catch {
+      // a missing, foreign or unreadable key file is no key: a new one is made
       return null;
     }
   };
@@ -441,6 +443,7 @@ export class Cache {
     try {
       bytes = await Deno.readFile(this.entryPath(key));
     } catch {
+      // a missing or unreadable entry is a miss: the value is computed again
       return undefined;
     }
     const secret = rootSecret(this.root);
@@ -452,6 +455,7 @@ export class Cache {
     try {
       value = JSON.parse(decoder.decode(body));
     } catch {
+      // a damaged entry is a miss (and is overwritten by the next set)
       return undefined;
     }
     if (valid && !valid(value)) return undefined;

@@ -118,6 +118,7 @@ function runs(cmd: string, args: string[]): boolean {
       .outputSync();
     return r.success;
   } catch {
+    // a program that cannot start does not run: the next mechanism is tried
     return false;
   }
 }

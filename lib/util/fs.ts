@@ -18,6 +18,7 @@ export async function exists(path: string): Promise<boolean> {
     await Deno.stat(path);
     return true;
   } catch {
+    // any failure to stat (missing, a dangling link, no permission) is "not there"
     return false;
   }
 }
@@ -31,6 +32,7 @@ export function existsSync(path: string): boolean {
     Deno.statSync(path);
     return true;
   } catch {
+    // as in exists: any failure to stat is "not there"
     return false;
   }
 }
@@ -40,6 +42,7 @@ export async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isDirectory;
   } catch {
+    // as in exists: what cannot be stat'ed is no directory
     return false;
   }
 }
@@ -72,8 +75,29 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     else await Deno.writeFile(tmp, data);
     await Deno.rename(tmp, path);
   } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
+    await Deno.remove(tmp).catch(() => {}); // the write's own failure is what the caller sees
     throw e;
+  }
+}
+
+/**
+ * Removes `path` (recursively, links not followed). A path that is not there is fine; any other
+ * failure (no permission, a busy mount) is thrown, so that nothing stale is taken for new.
+ *
+ * ```ts
+ * import { removeIfPresent } from "./fs.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/a/b`, { recursive: true });
+ * await removeIfPresent(`${dir}/a`);
+ * await removeIfPresent(`${dir}/a`); // gone already: fine
+ * console.assert([...Deno.readDirSync(dir)].length === 0);
+ * ```
+ */
+export async function removeIfPresent(path: string): Promise<void> {
+  try {
+    await Deno.remove(path, { recursive: true });
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
 }
 
@@ -135,6 +159,7 @@ async function carryOver(
   for await (const e of Deno.readDir(from)) {
     const r = `${rel}${e.name}`;
     if (!keep(r)) continue;
+    // nothing at the destination yet: copied whole
     const there = await Deno.lstat(`${to}/${e.name}`).catch(() => null);
     if (!there) await copyTree(`${from}/${e.name}`, `${to}/${e.name}`);
     else if (there.isDirectory && e.isDirectory) {
@@ -155,6 +180,7 @@ export async function recoverDir(dest: string): Promise<boolean> {
   try {
     entries = await Array.fromAsync(Deno.readDir(parent));
   } catch {
+    // no parent directory: nothing was ever staged beside dest
     return false;
   }
   const missing = !(await exists(dest));
@@ -165,7 +191,9 @@ export async function recoverDir(dest: string): Promise<boolean> {
       restored = await Deno.rename(path, dest).then(() => true, () => false);
       continue;
     }
+    // gone meanwhile: counted as old, and its removal below finds nothing
     const age = Date.now() - ((await Deno.lstat(path).catch(() => null))?.mtime?.getTime() ?? 0);
+    // best effort: an old sibling left behind is tried again next time
     if (age > 3600_000) await Deno.remove(path, { recursive: true }).catch(() => {});
   }
   return restored;
@@ -207,6 +235,7 @@ export async function writeDirAtomic(
     await fill(fresh);
     if (await isDirectory(target)) await carryOver(target, fresh, opts.keep ?? (() => true));
   } catch (e) {
+    // the failure below is what the caller sees
     await Deno.remove(fresh, { recursive: true }).catch(() => {});
     throw e;
   }
@@ -216,6 +245,7 @@ export async function writeDirAtomic(
   }
   const old = `${parent}/${prefix}old-${crypto.randomUUID()}`;
   await Deno.rename(target, old).catch(async (e) => {
+    // the failed rename is what the caller sees
     await Deno.remove(fresh, { recursive: true }).catch(() => {});
     throw e;
   });
@@ -223,9 +253,11 @@ export async function writeDirAtomic(
     await Deno.rename(fresh, target);
   } catch (e) {
     await Deno.rename(old, target);
+    // the failed rename is what the caller sees
     await Deno.remove(fresh, { recursive: true }).catch(() => {});
     throw e;
   }
+  // the new tree is in place: an old copy left behind is cleaned up by recoverDir
   await Deno.remove(old, { recursive: true }).catch(() => {});
 }
 
@@ -286,6 +318,7 @@ export function readBounded(path: string, maxBytes: number): Uint8Array {
  * ```
  */
 export async function outputProblem(dir: string, files: readonly string[]): Promise<string | null> {
+  // missing (or not reachable): made later, so the nearest ancestor is checked
   const info = await Deno.stat(dir).catch(() => null);
   if (!info) {
     // missing: created later, so the nearest existing ancestor must be a directory
@@ -297,7 +330,7 @@ export async function outputProblem(dir: string, files: readonly string[]): Prom
   if (!info.isDirectory) return `${dir}: not a directory`;
   for (const f of files) {
     const path = `${dir.replace(/\/+$/, "")}/${f}`;
-    const at = await Deno.stat(path).catch(() => null);
+    const at = await Deno.stat(path).catch(() => null); // nothing there yet: written later
     if (at?.isDirectory) return `${path}: a directory is in the way`;
     if (at && !at.isFile) return `${path}: not a regular file`;
   }
@@ -373,7 +406,7 @@ export async function realDirUnder(
   for (const [i, seg] of segments.entries()) {
     if (!isPlainSegment(seg)) throw new Error(`${rel}: not a plain relative path`);
     dir = `${dir}/${seg}`;
-    const at = await Deno.lstat(dir).catch(() => null);
+    const at = await Deno.lstat(dir).catch(() => null); // nothing there: made below
     if (at?.isDirectory) continue;
     if (at) {
       const what = at.isSymlink
@@ -403,6 +436,7 @@ export async function realDirUnder(
  * ```
  */
 export async function writeFresh(path: string, data: string | Uint8Array): Promise<void> {
+  // nothing there, or removed: createNew below fails loudly if anything stays
   await Deno.remove(path, { recursive: true }).catch(() => {});
   if (typeof data === "string") await Deno.writeTextFile(path, data, { createNew: true });
   else await Deno.writeFile(path, data, { createNew: true });

@@ -96,8 +96,9 @@ export async function runProcess(
   }
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();
+    // a child that exits without reading its input closes the pipe: not an error
     await w.write(new TextEncoder().encode(opts.stdin)).catch(() => {});
-    await w.close().catch(() => {});
+    await w.close().catch(() => {}); // already closed by the child (above)
   }
   let timedOut = false;
   let grace: ReturnType<typeof setTimeout> | undefined;
@@ -190,6 +191,7 @@ function collect(stream: ReadableStream<Uint8Array>, max: number) {
       const grace = new Promise<void>((r) => timer = setTimeout(r, graceMs));
       await Promise.race([finished, grace]);
       clearTimeout(timer);
+      // the stream has ended or errored already: what was read is the output
       await reader.cancel().catch(() => {});
       return keepEnds(concat(head), concat(tail), total, max);
     },

@@ -79,6 +79,7 @@ function stderrIsTerminal(): boolean {
   try {
     return Deno.stderr.isTerminal();
   } catch {
+    // no terminal to ask (stderr closed): plain lines, no redrawn status
     return false;
   }
 }

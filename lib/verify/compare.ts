@@ -239,6 +239,7 @@ function compareSpecData(a: string, b: string): DataDifference | undefined {
   try {
     [x, y] = [specRows(JSON.parse(a)), specRows(JSON.parse(b))];
   } catch {
+    // not JSON on one side: no data comparison, the text comparison reports the difference
     return undefined;
   }
   const [rx, ry] = [x.map(canonical), y.map(canonical)];

@@ -254,6 +254,7 @@ export function verifyTruth(
       } catch (e) {
         r = failed(e); // the other seeds still run
       }
+      // best effort: the seed's result stands, and the scratch directory holding these goes at the end
       for (const d of [corpus, cacheDir]) await Deno.remove(d, { recursive: true }).catch(() => {});
       const seconds = (performance.now() - t0) / 1000;
       results.push({ seed, recovery: r, seconds });

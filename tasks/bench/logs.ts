@@ -11,10 +11,11 @@
  * 2. in this process: `parseLog` with the workspace as a FileSource (after a warm-up), and
  *    without it.
  *
- * The Claude Code session (a 50 MB session, which should be read in a few seconds) mixes what real
- * 2.x sessions hold: streamed assistant lines (thinking, text, tool_use) with their envelope
- * fields, `Read` results with `N\t` prefixes and offset/limit, `Grep` content mode, `Glob`,
- * `Bash` (`nl -ba | sed -n`, `grep -rn`, heredoc writes), `Edit`, hook `progress` lines and
+ * The Claude Code session (a 50 MB session, which should be read in a few seconds) is the
+ * simulator's (lib/simulate/sessions.ts) with what real 2.x sessions hold around the calls:
+ * streamed assistant lines (thinking, text, tool_use) with their envelope fields, `Read` results
+ * with `N\t` prefixes and offset/limit (and the "File unchanged" stub for re-reads), `Grep`
+ * content mode, `Glob`, `Bash`, `Write`, a `Task` sub-agent, hook `progress` lines and
  * `file-history-snapshot` lines.
  *
  * Run: `deno task bench logs` (or `deno run -A tasks/bench/logs.ts`).
@@ -22,6 +23,9 @@
  * @module
  */
 import { parseLog } from "../../lib/logs/mod.ts";
+import type { Action, SimWorkspace } from "../../lib/simulate/reads.ts";
+import { Rng } from "../../lib/simulate/rng.ts";
+import { renderClaude } from "../../lib/simulate/sessions.ts";
 import { bashParser } from "../../lib/logs/shell/analyze.ts";
 
 const TARGET_BYTES = 5 * 1024 * 1024;
@@ -213,181 +217,70 @@ function generate(dir: string, dense: boolean): { log: string; ws: string; actio
   return { log, ws, actions };
 }
 
-/** The workspace of {@link generate} and a Claude Code 2.x session of ~50 MB over it. */
+/**
+ * The workspace of {@link generate} and a Claude Code 2.1 session of ~50 MB over it, rendered by
+ * the simulator's Claude Code generator (lib/simulate/sessions.ts `renderClaude`) with what real
+ * 2.x sessions add around each call: a thinking block, a PostToolUse hook's `progress` line, a
+ * `file-history-snapshot` line every 25 calls. The actions are drawn here: ranged and whole-file
+ * reads (some through `Bash`), recursive greps, globs, writes and runs.
+ */
 function generateClaude(dir: string): { log: string; ws: string; actions: number } {
   const r = rng(11);
   const { ws, files } = workspace(dir, r);
   const paths = [...files.keys()];
-  const root = "/home/dev/project";
-  const sessionId = "0c182e15-59de-4856-8a94-00f26880354c";
-  let uuidN = 0;
-  const uuid = () => `00000000-0000-4000-8000-${(uuidN++).toString(16).padStart(12, "0")}`;
-  let parent: string | null = null;
-  const envelope = (type: string, extra: Record<string, unknown>) => {
-    const u = uuid();
-    const line = {
-      parentUuid: parent,
-      isSidechain: false,
-      userType: "external",
-      cwd: root,
-      sessionId,
-      version: "2.1.112",
-      gitBranch: "main",
-      type,
-      ...extra,
-      uuid: u,
-      timestamp: new Date(Date.UTC(2026, 3, 26) + uuidN * 1500).toISOString(),
-    };
-    parent = u;
-    return JSON.stringify(line);
-  };
-  const out: string[] = [];
-  let size = 0;
-  let actions = 0;
+  const header = new Map(paths.map((p) => [p, 2]));
+  const sim: SimWorkspace = { pkg: "pkg", files, extras: [], header };
+  const views = ["sed", "nl", "cat", "head"] as const;
   let written = 0;
-  const push = (line: string) => {
-    out.push(line);
-    size += line.length + 1;
+  const draw = (): Action => {
+    const { p, n, a, b, kind } = pick(r, files, paths, { min: 20, spread: 120, kinds: 10 });
+    if (kind <= 2) return { kind: "view", path: p, a, b, how: views[kind] };
+    if (kind === 3) return { kind: "view", path: p, a: 1, b: n, how: "cat" };
+    if (kind <= 5) {
+      const f = Math.floor(r() * 5);
+      return {
+        kind: "grep",
+        pattern: `def func_${f}(`,
+        path: "pkg",
+        recursive: true,
+        after: 0,
+        before: 0,
+      };
+    }
+    if (kind === 6) return { kind: "list", path: "pkg", how: "glob" };
+    if (kind === 7) {
+      const text = "def new_feature(x):\n    return x + 1\n";
+      const path = `pkg/new_${written++}.py`;
+      return { kind: "write", path, text };
+    }
+    return { kind: "run", command: "python -c 'import pkg'", output: "" };
   };
-  while (size < CLAUDE_BYTES) {
-    const { p, lines, n, a, b, kind } = pick(r, files, paths, { min: 20, spread: 120, kinds: 10 });
-    const id = `toolu_${actions.toString(36).padStart(10, "0")}`;
-    const msgId = `msg_${actions.toString(36).padStart(10, "0")}`;
-    const numbered = (x: number, y: number) => {
-      const o: string[] = [];
-      for (let i = x; i <= Math.min(y, n); i++) o.push(`${i}\t${lines[i - 1]}`);
-      return o.join("\n");
-    };
-    let name: string;
-    let input: Record<string, unknown>;
-    let content: string;
-    switch (kind) {
-      case 0:
-      case 1:
-      case 2:
-        name = "Read";
-        input = { file_path: `${root}/${p}`, offset: a, limit: b - a + 1 };
-        content = numbered(a, b);
-        break;
-      case 3:
-        name = "Read";
-        input = { file_path: `${root}/${p}` };
-        content = numbered(1, n) + `\n${n + 1}\t`;
-        break;
-      case 4: {
-        name = "Grep";
-        const f = Math.floor(r() * 5);
-        input = {
-          pattern: `def func_${f}\\(`,
-          path: `${root}/pkg`,
-          output_mode: "content",
-          "-n": true,
-        };
-        content = defHits(files, f, `${root}/`).join("\n") || "No matches found";
-        break;
-      }
-      case 5:
-        name = "Glob";
-        input = { pattern: "**/*.py", path: `${root}/pkg` };
-        content = paths.map((q) => `${root}/${q}`).join("\n");
-        break;
-      case 6:
-        name = "Bash";
-        input = { command: `nl -ba ${p} | sed -n '${a},${b}p'`, description: "Show lines" };
-        content = numbered(a, b).split("\n").map((l) => {
-          const [k, t] = [l.slice(0, l.indexOf("\t")), l.slice(l.indexOf("\t") + 1)];
-          return `${k.padStart(6)}\t${t}`;
-        }).join("\n");
-        break;
-      case 7: {
-        name = "Bash";
-        const f = Math.floor(r() * 5);
-        input = { command: `grep -rn "def func_${f}(" pkg | head -20`, description: "Search" };
-        content = defHits(files, f).slice(0, 20).join("\n");
-        break;
-      }
-      case 8: {
-        name = "Write";
-        const path = `pkg/new_${written++}.py`;
-        const body = "def new_feature(x):\n    return x + 1\n";
-        input = { file_path: `${root}/${path}`, content: body };
-        content = `File created successfully at: ${root}/${path}`;
-        files.set(path, body.split("\n").slice(0, -1));
-        break;
-      }
-      default: {
-        name = "Edit";
-        const old = lines[a - 1];
-        input = { file_path: `${root}/${p}`, old_string: old, new_string: old, replace_all: false };
-        content = `The file ${root}/${p} has been updated successfully.`;
-      }
-    }
-    const usage = {
-      input_tokens: 4,
-      cache_read_input_tokens: 40000 + actions * 300,
-      output_tokens: 200,
-    };
-    const msg = (block: unknown) => ({
+  const render = (actions: Action[]) =>
+    renderClaude(new Rng(11), sim, actions, {
+      prompt: "Add a feature.",
       model: "claude-opus-4-7",
-      id: msgId,
-      type: "message",
-      role: "assistant",
-      content: [block],
-      stop_reason: null,
-      usage,
-    });
-    push(envelope("assistant", {
-      message: msg({
-        type: "thinking",
-        thinking: "Considering the next step. ".repeat(20),
-        signature: "Eo".padEnd(600, "x"),
-      }),
-      requestId: `req_${actions}`,
-    }));
-    push(
-      envelope("assistant", {
-        message: msg({ type: "tool_use", id, name, input }),
-        requestId: `req_${actions}`,
-      }),
-    );
-    push(envelope("progress", {
-      data: {
-        type: "hook_progress",
-        hookEvent: "PostToolUse",
-        hookName: `PostToolUse:${name}`,
-        command: "true",
-      },
-      parentToolUseID: id,
-      toolUseID: id,
-    }));
-    push(envelope("user", {
-      message: {
-        role: "user",
-        content: [{ tool_use_id: id, type: "tool_result", content, is_error: false }],
-      },
-      toolUseResult: name === "Read"
-        ? {
-          type: "text",
-          file: { filePath: input.file_path, numLines: b - a + 1, startLine: a, totalLines: n },
-        }
-        : {},
-      sourceToolAssistantUUID: parent,
-    }));
-    if (actions % 25 === 0) {
-      push(
-        JSON.stringify({
-          type: "file-history-snapshot",
-          messageId: uuid(),
-          snapshot: { trackedFileBackups: {} },
-          isSnapshotUpdate: false,
-        }),
-      );
-    }
-    actions++;
+      submitted: true,
+      cost: 1.5,
+      start: Date.UTC(2026, 3, 26),
+      seconds: 3600,
+      version: "2.1.112",
+      repo: "project",
+    }, { thinking: "Considering the next step. ".repeat(20), hooks: true, snapshotEvery: 25 });
+  // grow the action list until the session is ~50 MB (its size per action is measured, not assumed)
+  const actions: Action[] = [];
+  for (let size = 0; size < CLAUDE_BYTES;) {
+    const more = size ? Math.ceil(actions.length * (CLAUDE_BYTES / size - 1)) + 10 : 2000;
+    for (let i = 0; i < more; i++) actions.push(draw());
+    size = render(actions).log.length;
   }
+  const session = render(actions);
   const log = `${dir}/session.jsonl`;
-  Deno.writeTextFileSync(log, out.join("\n") + "\n");
-  return { log, ws, actions };
+  Deno.writeTextFileSync(log, session.log);
+  for (const [name, text] of session.subagents) {
+    Deno.mkdirSync(`${dir}/subagents`, { recursive: true });
+    Deno.writeTextFileSync(`${dir}/subagents/${name}`, text);
+  }
+  return { log, ws, actions: actions.length };
 }
 
 async function main() {

@@ -20,12 +20,13 @@ import {
 import { CLONE_MIN_SIZE, CLONE_THRESHOLD, MAX_TARGETS } from "../../lib/audit/change.ts";
 import { type Context, CONTEXTS } from "../../lib/audit/context.ts";
 import { GENERATED_MIN_BYTES } from "../../lib/audit/context.ts";
-import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../lib/metrics/mod.ts";
+import {
+  REIMPLEMENTATION_MIN_CALLEES,
+  REIMPLEMENTATION_PERCENT as SHARE,
+} from "../../lib/metrics/mod.ts";
 
 /** One-line summary for `reporeuse --help`. */
 export const summary = "re-implementations and missed reuse in a git change (CI check)";
-
-const SHARE = `${Math.round(REIMPLEMENTATION_SHARE * 100)}%`;
 
 /** Full help text. */
 export const help =

@@ -19,6 +19,7 @@ import { escapeHtml } from "../../util/text.ts";
 import type { Runs } from "./load.ts";
 import { frame, Html, Markdown } from "./show.ts";
 import { TARGETS_SCHEMA, TURN_KEYS } from "../../frames/schema.ts";
+import { REIMPLEMENTATION_PERCENT } from "../../metrics/redundancy.ts";
 import { CHART_CONFIG, metricLabel, modelScale } from "../style.ts";
 
 /** Identifies one scored turn. */
@@ -248,7 +249,7 @@ export class CaseStudy {
       `</tr></tbody></table>`,
       `<p><small>callee overlap ${
         p.overlap === null ? "–" : `${fmt(p.overlap * 100, 0)}%`
-      } (a target is re-implemented when the submission does not call it but calls ≥ 80% of its ` +
+      } (a target is re-implemented when the submission does not call it but calls ≥ ${REIMPLEMENTATION_PERCENT} of its ` +
       `non-builtin callees, §3.3.2)</small></p>`,
     ].join("\n");
     const plain = (s: string) =>

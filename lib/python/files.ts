@@ -1,0 +1,128 @@
+/**
+ * The Python files of a package directory: listing them (sorted; symbolic links followed only
+ * inside the package, others reported) and decoding a file's bytes (binary and non-UTF-8 files are
+ * skipped with the reason). Phase 0 of the code model, before any parsing.
+ *
+ * @example
+ * ```ts
+ * import { decodeSource, listPackageFiles } from "./files.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/pkg/sub`, { recursive: true });
+ * await Deno.writeTextFile(`${dir}/pkg/__init__.py`, "");
+ * await Deno.writeTextFile(`${dir}/pkg/sub/m.py`, "x = 1\n");
+ * const files = await listPackageFiles(`${dir}/pkg`, "pkg", []);
+ * console.assert(files.map((f) => f.module).join() === "pkg,pkg.sub.m");
+ * console.assert("skip" in decodeSource(new Uint8Array([0x78, 0, 0x79])));
+ * ```
+ * @module
+ */
+import { isDirectory } from "../util/fs.ts";
+import { moduleName } from "./names.ts";
+import type { AnalysisError } from "./types.ts";
+import { MAX_SOURCE_BYTES, tooLargeMessage } from "./summary_format.ts";
+
+/**
+ * A `.py` file of a package: where it is read (`path`), its package-relative name (`file`, which
+ * the summaries and errors carry) and module id; `bytes`, when given, are its content, and `path`
+ * is then not read (the audit analyses blobs from git in memory, never under their own names).
+ */
+export interface PackageFile {
+  path: string;
+  file: string;
+  module: string;
+  bytes?: Uint8Array;
+}
+
+/** Lists the `.py` files of a package directory (sorted), reporting links that lead outside. */
+export async function listPackageFiles(
+  dir: string,
+  name: string,
+  errors: AnalysisError[],
+): Promise<PackageFile[]> {
+  const root = await Deno.realPath(dir);
+  const out: PackageFile[] = [];
+  const walk = async (abs: string, rel: string) => {
+    const entries: Deno.DirEntry[] = [];
+    try {
+      for await (const e of Deno.readDir(abs)) entries.push(e);
+    } catch (e) {
+      errors.push({ file: rel || ".", line: null, message: `cannot read directory: ${e}` });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      const childAbs = `${abs}/${e.name}`;
+      if (e.isSymlink) {
+        let real: string;
+        try {
+          real = await Deno.realPath(childAbs);
+        } catch {
+          errors.push({ file: childRel, line: null, message: "broken symbolic link, skipped" });
+          continue;
+        }
+        if (real !== root && !real.startsWith(root + "/")) {
+          if (e.name.endsWith(".py") || (await isDirectory(real))) {
+            errors.push({
+              file: childRel,
+              line: null,
+              message: `symbolic link leads outside the package (${real}), not followed`,
+            });
+          }
+          continue;
+        }
+        // links inside the package: files are read, directories are not walked twice
+        if (e.name.endsWith(".py") && !(await isDirectory(real))) {
+          out.push({ path: childAbs, file: childRel, module: moduleName(`${name}/${childRel}`) });
+        }
+        continue;
+      }
+      if (e.isDirectory) {
+        if (!e.name.startsWith(".") && e.name !== "__pycache__") await walk(childAbs, childRel);
+      } else if (e.isFile && e.name.endsWith(".py")) {
+        out.push({ path: childAbs, file: childRel, module: moduleName(`${name}/${childRel}`) });
+      }
+    }
+  };
+  await walk(root, "");
+  return out;
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Decodes a Python source file, or returns the reason it is skipped (larger than
+ * {@link MAX_SOURCE_BYTES}, binary, not UTF-8).
+ */
+export function decodeSource(bytes: Uint8Array): { text: string } | { skip: string } {
+  if (bytes.length > MAX_SOURCE_BYTES) return { skip: tooLargeMessage(bytes.length) };
+  if (bytes.includes(0)) return { skip: "binary file (NUL bytes), skipped" };
+  try {
+    return { text: UTF8.decode(bytes) };
+  } catch {
+    return { skip: "not valid UTF-8, skipped" };
+  }
+}
+
+/**
+ * Reads a Python source file, or returns the reason it is skipped: not a regular file (a FIFO or
+ * a device is never read), or larger than {@link MAX_SOURCE_BYTES} (checked before reading, so a
+ * huge file costs nothing). Reading errors throw.
+ */
+export async function readSource(path: string): Promise<{ bytes: Uint8Array } | { skip: string }> {
+  // opening a FIFO would wait for a writer: only a regular file is opened
+  if (!(await Deno.stat(path)).isFile) return { skip: "not a regular file, skipped" };
+  using file = await Deno.open(path);
+  const st = await file.stat();
+  if (!st.isFile) return { skip: "not a regular file, skipped" };
+  if (st.size > MAX_SOURCE_BYTES) return { skip: tooLargeMessage(st.size) };
+  const bytes = new Uint8Array(st.size);
+  let at = 0;
+  while (at < bytes.length) {
+    const n = await file.read(bytes.subarray(at));
+    if (n === null) break;
+    at += n;
+  }
+  // a file that grew meanwhile is cut at its size when opened; the rest is not read
+  return { bytes: at === bytes.length ? bytes : bytes.subarray(0, at) };
+}
