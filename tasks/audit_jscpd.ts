@@ -13,13 +13,15 @@
  * `{file, start, end, added, function, context}`), appended as each commit is done: a run stopped
  * and started again skips the commits already in the file. `--min-tokens` (default 50, jscpd's)
  * and jscpd's file limits lifted (`--max-lines`, `--max-size`: its defaults skip files over 1,000
- * lines). Progress on stderr. Only the repository's objects are read (git archive, git diff).
+ * lines). `--min-added N` runs jscpd only on commits adding at least N lines to `.py` files
+ * outside tests (others are left for a later run), `--only c1,c2` only on those commits.
+ * Progress on stderr. Only the repository's objects are read (git archive, git diff).
  * @module
  */
 import { parseArgs } from "node:util";
 import { git, parents, repoRoot } from "../lib/audit/git.ts";
 import { historyCommits } from "../lib/audit/run.ts";
-import { fileContext } from "../lib/audit/context.ts";
+import { fileContext, isTestPath } from "../lib/audit/context.ts";
 import { packageModules } from "../lib/audit/side.ts";
 import { summarize } from "../lib/python/summary.ts";
 
@@ -86,6 +88,8 @@ if (import.meta.main) {
       commits: { type: "string" },
       jscpd: { type: "string", default: "jscpd" },
       "min-tokens": { type: "string", default: "50" },
+      "min-added": { type: "string", default: "1" },
+      only: { type: "string" },
       output: { type: "string" },
     },
   });
@@ -101,6 +105,8 @@ if (import.meta.main) {
     rev: values.rev,
     commits: values.commits === undefined ? undefined : Number(values.commits),
   });
+  const only = values.only ? new Set(values.only.split(",").map((c) => c.trim())) : null;
+  const minAdded = Number(values["min-added"]);
   const done = new Set<string>();
   try {
     for (const line of (await Deno.readTextFile(values.output)).split("\n")) {
@@ -114,6 +120,7 @@ if (import.meta.main) {
   const t0 = performance.now();
   for (const [i, commit] of list.entries()) {
     if (done.has(commit)) continue;
+    if (only && ![...only].some((c) => commit.startsWith(c))) continue;
     const t = performance.now();
     const [parent] = await parents(root, commit);
     const diff = dec.decode(
@@ -130,6 +137,16 @@ if (import.meta.main) {
     );
     const added = addedLines(diff);
     const clones: { lines: number; tokens: number | null; a: Fragment; b: Fragment }[] = [];
+    let codeAdded = 0;
+    for (const [file, ranges] of added) {
+      if (isTestPath(file)) continue;
+      for (const [a, b] of ranges) codeAdded += b - a + 1;
+    }
+    if (codeAdded < minAdded) {
+      // below --min-added: recorded as not run, so a later run with a lower bound does it
+      console.error(`audit_jscpd: [${i + 1}/${list.length}] ${commit.slice(0, 12)} — skipped`);
+      continue;
+    }
     if ([...added.values()].some((r) => r.length)) {
       const dir = await Deno.makeTempDir({ prefix: "audit-jscpd-" });
       try {
