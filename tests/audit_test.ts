@@ -450,3 +450,58 @@ Deno.test("targets and notes: local defs and tests are no targets; pre-existing,
   assert.deepEqual(kg.notes, ["extracted", "target-rewritten"]);
   assert.ok(kg.confidence < 0.3);
 });
+
+Deno.test("idioms: wrappers delegating to one function are noted clones; twin names across async markers", async () => {
+  const { auditChange, twinNames, withoutAsync, asyncTwin, NOTE_FACTOR } = await import(
+    "../lib/audit/mod.ts"
+  );
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  const side = (defs: SideDef[]): Side => ({
+    rev: "x",
+    files: [...new Set(defs.map((d) => d.file))].map((path) => ({ path, oid: path + defs.length })),
+    modules: {},
+    defs,
+    ids: defs.map((d) => d.id),
+    errors: [],
+  });
+  // post and put: the same shape (60 nodes), each only calling request()
+  const big = (d: SideDef): SideDef => ({ ...d, size: 60, features: [7, 30, 9, 30] });
+  const request = big(sideDef("p.api.request", "p/api.py", ["p.x.a", "p.x.b", "p.x.c"]));
+  const post = big(sideDef("p.api.post", "p/api.py", ["p.api.request"]));
+  const put = big(sideDef("p.api.put", "p/api.py", ["p.api.request"], "put"));
+  const r = auditChange(side([request, post]), side([request, post, put]));
+  assert.deepEqual(r.findings.map((f) => [f.kind, f.function.id, f.target.id, f.notes]), [
+    ["clone", "p.api.put", "p.api.post", ["same-delegate"]],
+  ]);
+  // the same clone calling one more helper than post: no longer a pure delegate, not noted
+  const put2 = big(sideDef("p.api.put", "p/api.py", ["p.api.request", "p.x.a"], "put2"));
+  const r2 = auditChange(side([request, post]), side([request, post, put2]));
+  assert.deepEqual(r2.findings[0].notes, []);
+  assert.ok(
+    Math.abs(r.findings[0].confidence - NOTE_FACTOR["same-delegate"] * r2.findings[0].confidence) <
+      0.06,
+  );
+  // names
+  for (
+    const [a, b] of [["aclose", "close"], ["__aenter__", "__enter__"], ["fetch_async", "fetch"]]
+  ) {
+    assert.ok(twinNames(a, b), `${a} ~ ${b}`);
+  }
+  for (const [a, b] of [["close", "closed"], ["__aenter__", "aenter"], ["add", "sub"]]) {
+    assert.ok(!twinNames(a, b), `${a} !~ ${b}`);
+  }
+  assert.equal(withoutAsync("AsyncHTTPTransport"), "HTTPTransport");
+  assert.equal(withoutAsync("BoundSyncStream"), "BoundStream");
+  assert.equal(withoutAsync("async_send"), "send");
+  assert.equal(withoutAsync("asyncio"), "asyncio");
+  const d = (id: string, signature = "def f(self)") => ({
+    id,
+    name: id.split(".").pop()!,
+    signature,
+  });
+  // twin containers: a module path differing by an _async/_sync component
+  assert.ok(asyncTwin(d("p._async.pool.Pool.handle"), d("p._sync.pool.Pool.handle")));
+  // two sync methods of the same name in unrelated classes are no twins
+  assert.ok(!asyncTwin(d("p.a.Reader.read"), d("p.b.Writer.read")));
+});

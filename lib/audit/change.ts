@@ -47,6 +47,7 @@ import {
 import type { Side, SideDef } from "./side.ts";
 import { featureTotal, similarity } from "./shape.ts";
 import { type Context, globMatcher } from "./context.ts";
+import { asyncTwin, sameDelegate } from "./idiom.ts";
 import {
   adjust,
   type CalleeWeights,
@@ -521,6 +522,13 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   const weights = bix.weights.functions > 0 ? bix.weights : hix.weights;
   const contextOf = (f: SideDef, g: SideDef): Context =>
     f.context !== "code" ? f.context : g.context;
+  /** The idiomatic-twin notes of a pair (lib/audit/idiom.ts): lowered, never dropped. */
+  const idioms = (f: SideDef, g: SideDef, calls: ReadonlySet<string>, gCallees: string[]) => {
+    const out: Note[] = [];
+    if (asyncTwin(f, g)) out.push("async-twin");
+    if (sameDelegate(calls, gCallees)) out.push("same-delegate");
+    return out;
+  };
 
   const evidence = (callees: readonly string[], calls: ReadonlySet<string>) => {
     const shared: string[] = [], missing: string[] = [];
@@ -624,6 +632,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (
           gh.hash !== g0.hash && !isReimplemented(called, hix.keys.get(gh)!, calls).reimplemented
         ) notes.push("target-rewritten");
+        notes.push(...idioms(h, gh, calls, callees));
         const ev = evidence(callees, calls);
         const sim = similarity(h.features, gh.features);
         const raw = ruleConfidence({
@@ -654,6 +663,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) {
           notes.push("preexisting");
         }
+        notes.push(...idioms(h, g, calls, bix.keys.get(g0)!));
         const ev = evidence(bix.keys.get(g0)!, calls);
         const raw = cloneConfidence({
           similarity: sim,
@@ -735,7 +745,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
             similarity: sim,
           });
           flagged.add(g);
-          pairs.push(pair("reimplementation", h, g, ev, sim, raw, true, []));
+          pairs.push(
+            pair("reimplementation", h, g, ev, sim, raw, true, idioms(h, g, calls, callees)),
+          );
         }
       }
       if (h.size < cloneMinSize) continue;
@@ -749,7 +761,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           size: Math.min(h.size, g.size),
           weightedOverlap: ev.weightedOverlap ?? 0,
         });
-        pairs.push(pair("clone", h, g, ev, sim, raw, true, []));
+        pairs.push(pair("clone", h, g, ev, sim, raw, true, idioms(h, g, calls, hix.keys.get(g)!)));
       }
     }
   }
@@ -779,7 +791,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   }
   const findings: Finding[] = [];
   for (const list of groups.values()) {
-    list.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byEvidence(a, b));
+    list.sort((a, b) => pairRank(a) - pairRank(b) || byEvidence(a, b));
     const [best, ...rest] = list.map(strip);
     const shown = maxTargets > 0 ? rest.slice(0, maxTargets) : rest;
     const omitted = { reimplementation: 0, clone: 0, candidate: 0 };
@@ -787,11 +799,25 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     findings.push({ ...best, alternatives: shown, omitted });
   }
   findings.sort((a, b) =>
-    b.confidence - a.confidence || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+    b.confidence - a.confidence || pairRank(a) - pairRank(b) ||
     cmp(a.function.id, b.function.id) || cmp(a.target.id, b.target.id)
   );
   changed.sort((a, b) => cmp(a.file, b.file) || a.line - b.line);
   return { files, excluded, changed, findings, problems };
+}
+
+/**
+ * Which of a function's pairs leads its finding: what the change made (re-implementations, then
+ * clones) before what was already so (`preexisting`), candidates last.
+ */
+function pairRank(p: Pair): number {
+  if (p.kind === "candidate") return 4;
+  return KIND_ORDER[p.kind] + (p.notes.includes("preexisting") ? 2 : 0);
+}
+
+/** Whether a pair was already so before the change (its F's old version did the same). */
+export function preexisting(p: Pair): boolean {
+  return p.notes.includes("preexisting");
 }
 
 /** Order of pairs: confidence, then the evidence (rare callees shared, shape), then ids. */

@@ -12,7 +12,8 @@
  *   G's helpers among many others is weaker evidence);
  * - **shape**: the normalised-AST similarity of F and G (lib/audit/shape.ts);
  * - **context** and **notes** (test, vendored or generated code; a pair already duplicated before
- *   the change; G calling F, the change having extracted F from G) scale the confidence down.
+ *   the change; G calling F, the change having extracted F from G; idiomatic twins such as a
+ *   sync/async pair, lib/audit/idiom.ts) scale the confidence down.
  *
  * @example
  * ```ts
@@ -109,14 +110,30 @@ export function candidateConfidence(score: number): number {
   return clamp(0.5 * score);
 }
 
-/** Notes that lower a finding's confidence (each stated in the report). */
-export type Note = "preexisting" | "extracted" | "target-rewritten";
+/**
+ * Notes that lower a finding's confidence (each stated in the report): `preexisting` (F's old
+ * version already did the same: not introduced by the change, reported in a section of its own
+ * and never failing the check), `extracted` (G now calls F), `target-rewritten` (the change
+ * rewrote G so that the rule no longer holds for it), and the idiomatic twins of
+ * lib/audit/idiom.ts, `async-twin` and `same-delegate`.
+ */
+export type Note =
+  | "preexisting"
+  | "extracted"
+  | "target-rewritten"
+  | "async-twin"
+  | "same-delegate";
 
-/** What each note multiplies the confidence by. */
+/**
+ * What each note multiplies the confidence by. An idiomatic twin's factor keeps it below the
+ * default `--fail-on` threshold (0.5) on its own: reported, never failing a check by default.
+ */
 export const NOTE_FACTOR: Record<Note, number> = {
   preexisting: 0.4,
   extracted: 0.3,
   "target-rewritten": 0.7,
+  "async-twin": 0.45,
+  "same-delegate": 0.45,
 };
 
 /** What each context multiplies the confidence by. */

@@ -26,7 +26,7 @@
  * @module
  */
 import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/redundancy.ts";
-import type { Finding, FindingKind, Pair } from "./change.ts";
+import { type Finding, type FindingKind, type Pair, preexisting } from "./change.ts";
 import type { Context } from "./context.ts";
 import type { AuditReport } from "./report.ts";
 import { mdCode, mdText, uriPath, visible } from "../util/text.ts";
@@ -87,14 +87,23 @@ const NOTE_TEXT: Record<string, string> = {
   preexisting: "already so before the change",
   extracted: "the target now calls this function (code extracted from it)",
   "target-rewritten": "the change rewrote the target",
+  "async-twin": "the synchronous/asynchronous twin of the target (an idiom: lower confidence)",
+  "same-delegate":
+    "both only delegate to the same function, already their shared helper (an idiom: lower confidence)",
 };
 
-/** Sections of a report, in order: a title and the findings in it. */
+/**
+ * Sections of a report, in order: a title and the findings in it. The first, `code`, holds what
+ * the change introduced in the project's own code; pairs the change only re-touched
+ * (`preexisting`: F's old version already did the same) and the test, vendored and generated
+ * contexts each have their own.
+ */
 export function sections(r: AuditReport): { key: string; title: string; findings: Finding[] }[] {
   const out: { key: string; title: string; findings: Finding[] }[] = [
     { key: "code", title: "Re-implementations and clones", findings: [] },
     { key: "within", title: "Duplicated within the change", findings: [] },
     { key: "candidate", title: "Existing functions it could call", findings: [] },
+    { key: "preexisting", title: "Already duplicated before the change", findings: [] },
     { key: "test", title: CONTEXT_TITLE.test, findings: [] },
     { key: "vendored", title: CONTEXT_TITLE.vendored, findings: [] },
     { key: "generated", title: CONTEXT_TITLE.generated, findings: [] },
@@ -103,6 +112,8 @@ export function sections(r: AuditReport): { key: string; title: string; findings
   for (const f of r.findings) {
     const key = f.context !== "code"
       ? f.context
+      : preexisting(f)
+      ? "preexisting"
       : f.within
       ? "within"
       : f.kind === "candidate"
@@ -151,7 +162,7 @@ function notes(p: Pair): string {
 }
 
 function counts(r: AuditReport) {
-  const by = (k: FindingKind) => r.findings.filter((f) => f.kind === k).length;
+  const by = (k: FindingKind) => r.findings.filter((f) => f.kind === k && !preexisting(f)).length;
   const pairs = (k: FindingKind) =>
     r.findings.reduce(
       (n, f) =>
@@ -164,6 +175,7 @@ function counts(r: AuditReport) {
     clone: by("clone"),
     candidate: by("candidate"),
     within: r.findings.filter((f) => f.within).length,
+    preexisting: r.findings.filter(preexisting).length,
     pairs: { reimplementation: pairs("reimplementation"), clone: pairs("clone") },
   };
 }
@@ -192,7 +204,8 @@ export function formatText(r: AuditReport): string {
   const c = counts(r);
   out.push(
     `${c.reimplementation} re-implementation(s), ${c.clone} structural clone(s), ${c.candidate} candidate(s)` +
-      (c.within ? ` (${c.within} within the change)` : ""),
+      (c.within ? ` (${c.within} within the change)` : "") +
+      (c.preexisting ? `; ${c.preexisting} already so before the change` : ""),
   );
   for (const s of sections(r)) {
     out.push("", `== ${s.title} ==`);
@@ -271,6 +284,12 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
     c.reimplementation
       ? `**${c.reimplementation} function(s) re-implement existing code** (they call ≥ ${REIMPLEMENTATION_PERCENT} of what an existing function calls instead of calling it; RepoReuse §3.3.2).`
       : "No re-implementation of existing functions found.",
+    ...(c.preexisting
+      ? [
+        "",
+        `${c.preexisting} changed function(s) only re-touch a duplication that existed before the change (listed apart; they do not fail the check).`,
+      ]
+      : []),
   ];
   const secs = sections(r);
   const row = (f: Finding) => {
@@ -522,14 +541,16 @@ export interface FailOn {
 
 /**
  * The re-implementations that fail the check: those at or above the threshold, in the contexts
- * that count (a duplicate made within the change counts like any other).
+ * that count, made by the change (a duplicate made within the change counts like any other; a
+ * pair already so before the change, `preexisting`, never fails it).
  */
 export function failing(r: AuditReport, failOn: FailOn): Pair[] {
   const threshold = failOn.threshold;
   if (threshold === null) return [];
   const contexts = new Set(failOn.contexts ?? DEFAULT_FAIL_CONTEXTS);
   return r.findings.flatMap((f) => [f, ...f.alternatives]).filter((p) =>
-    p.kind === "reimplementation" && p.confidence >= threshold && contexts.has(p.context)
+    p.kind === "reimplementation" && p.confidence >= threshold && contexts.has(p.context) &&
+    !preexisting(p)
   );
 }
 

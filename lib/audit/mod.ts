@@ -63,7 +63,9 @@ export {
   MAX_TARGETS,
   nameWords,
   type Pair,
+  preexisting,
 } from "./change.ts";
+export { asyncTwin, isAsync, sameDelegate, twinNames, withoutAsync } from "./idiom.ts";
 export {
   type Context,
   CONTEXTS,
