@@ -15,9 +15,9 @@
  * console.assert(escapeHtml('<a href="x">&</a>') === "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
  * console.assert(visible("a\nb\u001b[31m") === "a\\nb\\x1b[31m");
  * console.assert(mdCode("x`y") === "``x`y``" && mdCode("a|b", { table: true }) === "`a\\|b`");
- * console.assert(mdText("<img src=x> *hi* @team") === "&lt;img src\\=x&gt; \\*hi\\* @\u200bteam");
+ * console.assert(mdText("<img src=x> *hi* @team") === "&lt;img src=x&gt; \\*hi\\* @\u200bteam");
  * console.assert(uriPath("dir/sör #1.py") === "dir/s%C3%B6r%20%231.py");
- * console.assert(mdText("c_dup 0.45 [0.40, 0.50] www.x.io") === "c\\_dup 0.45 \\[0.40, 0.50\\] www\\.x.io");
+ * console.assert(mdText("c_dup 0.45 [0.40, 0.50] _x_ www.x.io") === "c_dup 0.45 \\[0.40, 0.50\\] \\_x\\_ www\\.x.io");
  * ```
  *
  * @module
@@ -100,28 +100,26 @@ export function mdCode(s: string, opts: { table?: boolean } = {}): string {
 }
 
 /**
- * Plain Markdown text showing `s` literally: {@link visible}, then every ASCII punctuation
- * character that can start or end Markdown (emphasis, links, headings, table cells, math,
- * autolinks' `:` and `www.`) backslash-escaped, `&`, `<` and `>` as entities (no raw HTML, even
- * in the Markdown text itself), and a zero-width space after `@` (a
- * backslash does not stop a mention). `.`, `,`, `-`, `%`, `'`, `"` and `/` are kept, so
- * numbers, intervals and paths read as they are.
+ * Plain Markdown text showing `s` literally: {@link visible} (no line break can start a block),
+ * `&`, `<` and `>` as entities (no raw HTML, even in the Markdown source), a zero-width space
+ * after `@` (a backslash does not stop a mention), and backslash escapes for what GFM reads as
+ * syntax: `` \ ` * [ ] | ~ $ `` everywhere, `_` at a word's edge (`c_dup` stays as it is), the
+ * `:` of `://` and the `.` of `www.` (autolinks), and a list or heading marker or indentation at
+ * the start.
+ * Other punctuation (`.`, `,`, `;`, `-`, `+`, `(`, `)`, `=`, quotes, …) is kept, so numbers,
+ * intervals, prose and paths read as they are.
  */
 export function mdText(s: string): string {
-  return visible(s).replace(
-    /[!#-$&(-+:-@[-`{-~]/g,
-    (c) =>
-      c === "@"
-        ? "@\u200b"
-        : c === "&"
-        ? "&amp;"
-        : c === "<"
-        ? "&lt;"
-        : c === ">"
-        ? "&gt;"
-        : `\\${c}`,
-  ).replace(/www\./gi, (w) => `${w.slice(0, 3)}\\.`);
+  return visible(s)
+    .replace(/[&<>@\\`*[\]|~$]/g, (c) => MD_TEXT[c] ?? `\\${c}`)
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
+    .replace(/:(?=\/\/)/g, "\\:")
+    .replace(/(www)\./gi, "$1\\.")
+    .replace(/^([-+#=]|\d+(?=[.)]))/, (m) => /\d/.test(m) ? `${m}\\` : `\\${m}`)
+    .replace(/^ /, "&#32;"); // leading spaces would indent a code block
 }
+
+const MD_TEXT: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "@\u200b" };
 
 /** A relative path as a URI reference: each segment percent-encoded (RFC 3986), `/` kept. */
 export function uriPath(path: string): string {
