@@ -153,23 +153,95 @@ def out_lines(text: str) -> list[str]:
     return text.split("\n") if text else []
 
 
+PS_READ = {"get-content", "gc", "type", "cat"}
+
+
+def powershell(lab: Labels, tool: str, cmd: str, output: str, cwd: str | None) -> bool:
+    """PowerShell reads: Get-Content (aliases gc, type, cat) [-Path|-LiteralPath] F [-Raw]
+    [-TotalCount|-Head|-First N], optionally piped to Select-Object -First N / -Skip S."""
+    if any(c in cmd for c in ";`$(){}\n") or "&&" in cmd or ">" in cmd:
+        return False
+    parts = [p.strip() for p in cmd.replace("\\", "/").split("|")]
+    try:
+        argv = [shlex.split(p) for p in parts]
+    except ValueError:
+        return False
+    if not argv or not argv[0] or argv[0][0].lower() not in PS_READ or len(argv) > 2:
+        return False
+    path, first, skip = None, None, 0
+    it = iter(argv[0][1:])
+    for x in it:
+        xl = x.lower()
+        if xl in ("-path", "-literalpath"):
+            path = next(it, None)
+        elif xl in ("-totalcount", "-head", "-first"):
+            v = next(it, "")
+            if not v.isdigit():
+                return False
+            first = int(v)
+        elif xl == "-raw":
+            continue
+        elif xl == "-encoding":
+            next(it, None)
+        elif x.startswith("-"):
+            return False  # -Tail, -Wait, -Delimiter, …: not simple
+        elif path is None:
+            path = x
+        else:
+            return False
+    if path is None or any(ch in path for ch in "*?["):
+        return False
+    if len(argv) == 2:
+        sel = [x.lower() for x in argv[1]]
+        if sel[:1] not in (["select-object"], ["select"]):
+            return False
+        it2 = iter(sel[1:])
+        for x in it2:
+            v = next(it2, "")
+            if not v.isdigit():
+                return False
+            if x == "-first":
+                first = int(v) if first is None else min(first, int(v))
+            elif x == "-skip":
+                skip = int(v)
+            else:
+                return False  # -Last needs the file's length
+    k = len(out_lines(output))
+    if first is not None:
+        k = min(k, max(0, first - skip))
+    lab.add(tool, path, list(range(skip + 1, skip + k + 1)), "Get-Content: output lines", cwd)
+    return True
+
+
 def shell(lab: Labels, tool: str, cmd: str, output: str, cwd: str | None) -> bool:
     """Labels one successful shell command; True if a rule applied."""
     cmd = cmd.strip()
+    if cmd.split()[:1] and cmd.split()[0].lower() in ("get-content", "gc", "type") or \
+            (cwd or lab.cwd)[1:3] in (":\\", ":/") and cmd.startswith("cat "):
+        return powershell(lab, tool, cmd, output, cwd)
     m = re.match(r"^cd\s+(\S+)\s*&&\s*(.*)$", cmd, re.S)
     if m:
         d = m.group(1).strip("'\"")
         cwd = d if is_abs(norm_path(d)) else posixpath.join(cwd or lab.cwd, d)
         cmd = m.group(2).strip()
-    if "\n" in cmd or ";" in cmd or "&&" in cmd or "||" in cmd or "$(" in cmd or "`" in cmd \
-            or ">" in cmd or "<" in cmd:
+    if "\n" in cmd or "$(" in cmd or "`" in cmd:
         return False
     lines = out_lines(output)
-    parts = [p.strip() for p in cmd.split("|")]
     try:
-        argv = [shlex.split(p) for p in parts]
+        lex = shlex.shlex(cmd, posix=True, punctuation_chars=True)
+        lex.whitespace_split = True
+        toks = list(lex)
     except ValueError:
         return False
+    # only simple commands and plain pipelines: no lists, redirections, subshells, background
+    if any(t and set(t) <= set("();<>&|") and t != "|" for t in toks):
+        return False
+    argv: list[list[str]] = [[]]
+    for t in toks:
+        if t == "|":
+            argv.append([])
+        else:
+            argv[-1].append(t)
     if any(not a for a in argv):
         return False
     # nl -ba F | sed -n 'A,Bp'   /   cat -n F | sed -n 'A,Bp'   /  nl -ba F / cat -n F
@@ -212,16 +284,23 @@ def shell(lab: Labels, tool: str, cmd: str, output: str, cwd: str | None) -> boo
         lab.add(tool, f, list(range(1, min(n, len(lines)) + 1)), "head: output lines", cwd)
         return True
     if a[0] in ("grep", "rg"):
-        flags = [x for x in a[1:] if x.startswith("-")]
-        operands = [x for x in a[1:] if not x.startswith("-")]
+        flags, operands, it = [], [], iter(a[1:])
+        for x in it:
+            if x in ("-g", "--glob", "-t", "--type", "-T", "--type-not", "--include", "--exclude",
+                     "-m", "--max-count", "-e", "--regexp"):
+                nxt = next(it, None)
+                if x in ("-e", "--regexp") and nxt is not None:
+                    operands.insert(0, nxt)  # the pattern
+                elif x in ("-m", "--max-count"):
+                    return False  # cut per file: fine, but keep the rules simple
+                continue
+            (flags if x.startswith("-") and x != "-" else operands).append(x)
         if not any("n" in f.lstrip("-") and not f.startswith("--") for f in flags) \
                 and "--line-number" not in flags and a[0] == "grep":
             return False
         if any(f in ("-l", "-c", "--files", "-o", "--count", "--files-with-matches") for f in flags):
             return False
         if any(f.startswith("-") and not f.startswith("--") and set(f[1:]) & set("lcoABC") for f in flags):
-            return False
-        if any(f in ("-e", "-g", "-t", "--glob", "--type") for f in flags):
             return False
         if len(operands) == 2 and not any(ch in operands[1] for ch in "*?") and "." in posixpath.basename(operands[1]):
             # one file: N:text
@@ -445,8 +524,20 @@ def opencode(lab: Labels, path: str):
                     continue
                 if not shell(lab, "bash", cmd, out, inp.get("workdir")) and SHOWS_TEXT.search(cmd):
                     lab.skip(cmd)
-            elif tool in ("grep",):
-                lab.skip(json.dumps(inp))
+            elif tool == "grep":
+                # "Found N matches\n<path>:\n  Line N: text" blocks
+                cur, per = None, {}
+                for ln in out.split("\n"):
+                    mm = re.match(r"^  Line (\d+): ", ln)
+                    if mm and cur:
+                        per.setdefault(cur, []).append(int(mm.group(1)))
+                    elif ln.endswith(":") and not ln.startswith(" ") and not ln.startswith("Found "):
+                        cur = ln[:-1]
+                if "(Results are truncated" in out or "truncated" in out[-200:]:
+                    lab.skip(json.dumps(inp))
+                    continue
+                for f, nums in per.items():
+                    lab.add("grep", f, nums, "grep tool Line N")
 
 
 # ---------------------------------------------------------------- SWE-agent
@@ -580,9 +671,51 @@ def aider(lab: Labels, path: str):
         i += 1
 
 
+# ---------------------------------------------------------------- Gemini CLI
+
+GEM_TRUNC = re.compile(r"^\s*IMPORTANT: The file content has been truncated\.\s*\nStatus: Showing lines (\d+)-(\d+) of (\d+) total lines")
+
+
+def gemini(lab: Labels, path: str):
+    d = json.load(open(path, encoding="utf-8"))
+    for m in d.get("messages", []):
+        for t in m.get("toolCalls") or []:
+            if t.get("status") != "success":
+                continue
+            resp = ((t.get("result") or [{}])[0].get("functionResponse") or {}).get("response") or {}
+            out = resp.get("output")
+            if not isinstance(out, str):
+                continue
+            name, args = t.get("name"), t.get("args") or {}
+            if name == "read_file":
+                f = args.get("file_path") or args.get("absolute_path") or args.get("path")
+                mm = GEM_TRUNC.match(out)
+                if mm:
+                    lab.add("read_file", f, list(range(int(mm.group(1)), int(mm.group(2)) + 1)),
+                            "Showing lines A-B header")
+                elif set(args) <= {"file_path", "absolute_path", "path"}:
+                    lab.add("read_file", f, list(range(1, len(out_lines(out)) + 1)),
+                            "whole file: output lines")
+                else:
+                    lab.skip(json.dumps(args))
+            elif name == "run_shell_command":
+                cmd = args.get("command", "")
+                mm = re.match(r"^(?:Command: .*?\n)?(?:Directory: .*?\n)?Output: (.*?)(?:\nError: .*?)?(?:\nExit Code: (\d+))?(?:\nSignal: .*?)?(?:\nBackground PIDs: .*?)?(?:\nProcess Group PGID: .*)?$", out, re.S)
+                if not mm or (mm.group(2) not in (None, "0")):
+                    continue
+                text = mm.group(1)
+                if text == "(empty)":
+                    text = ""
+                if not shell(lab, "run_shell_command", cmd, text + "\n", args.get("dir_path") or args.get("directory")) \
+                        and SHOWS_TEXT.search(cmd):
+                    lab.skip(cmd)
+            elif name in ("read_many_files", "grep_search", "search_file_content"):
+                lab.skip(json.dumps(args))
+
+
 # ---------------------------------------------------------------- main
 
-RULES = {"claude": claude, "codex": codex, "opencode": opencode, "swe-agent": sweagent,
+RULES = {"claude": claude, "gemini": gemini, "codex": codex, "opencode": opencode, "swe-agent": sweagent,
          "mini": mini, "openhands": openhands, "aider": aider}
 
 
