@@ -64,6 +64,9 @@ export interface EvalTotals {
   credited: number;
   mustNot: number;
   outside: number;
+  /** Labelled calls (reads) and those fully credited. */
+  probes: number;
+  probesCredited: number;
   /** Labelled lines of logs refused today for want of a reader (not in recall). */
   unscored: number;
 }
@@ -145,6 +148,8 @@ export function totals(rows: readonly EvalRow[]): EvalTotals {
     credited: 0,
     mustNot: 0,
     outside: 0,
+    probes: 0,
+    probesCredited: 0,
     unscored: 0,
   };
   for (const r of rows) {
@@ -155,6 +160,8 @@ export function totals(rows: readonly EvalRow[]): EvalTotals {
     if (r.scored) {
       t.shown += r.score?.shown ?? 0;
       t.credited += r.score?.credited ?? 0;
+      t.probes += r.score?.probes ?? 0;
+      t.probesCredited += r.score?.probesCredited ?? 0;
     } else t.unscored += r.score?.shown ?? 0;
     t.mustNot += r.score?.mustNotCredited ?? 0;
     t.outside += r.score?.outsideKeys.length ?? 0;
@@ -172,6 +179,7 @@ export function table(rows: readonly EvalRow[]): string {
     "read",
     "refused",
     "misdetected",
+    "reads credited",
     "lines shown",
     "credited",
     "recall %",
@@ -188,6 +196,7 @@ export function table(rows: readonly EvalRow[]): string {
     t.read,
     t.refused,
     t.misdetected,
+    `${t.probesCredited}/${t.probes}`,
     t.shown,
     t.credited,
     t.shown ? recall(t.credited, t.shown).toFixed(1) : "—",

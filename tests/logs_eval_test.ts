@@ -25,6 +25,18 @@ Deno.test("scoreReads: recall, missed ranges, must-not hits, outside keys, extra
   assert.equal(s.mustNotCredited, 1);
   assert.deepEqual(s.outsideKeys, ["../up.py", "/etc/passwd", "C:/x/y.py"]);
   assert.equal(s.extra, 2); // lines 1 and 5 of a.py: credited, not labelled
+  // probes: calls, each credited only when all its lines are
+  const p = scoreReads({ "a.py": [[1, 5]] }, {
+    shown: { "a.py": [[2, 6]] },
+    must_not: {},
+    outside: ["/etc/x"],
+    probes: [
+      { path: "a.py", ranges: [[2, 4]] },
+      { path: "a.py", ranges: [[4, 6]] },
+      { path: "/etc/x", outside: true },
+    ],
+  });
+  assert.deepEqual([p.probes, p.probesCredited], [2, 1]);
   assert.ok(insideKey("pkg/a..b.py") && !insideKey("pkg/../../x") && !insideKey("~/.ssh/id"));
 });
 
@@ -57,6 +69,8 @@ Deno.test("logs-eval on the planted set: read / refused / misdetected, recall an
     credited: 6,
     mustNot: 1,
     outside: 0,
+    probes: 0, // the planted labels list no calls
+    probesCredited: 0,
     unscored: 0,
   });
 });
@@ -70,5 +84,5 @@ Deno.test("deno task logs-eval exits 1 when a must-not line is credited", async 
   }).output();
   assert.equal(out.code, 1);
   const text = new TextDecoder().decode(out.stdout);
-  assert.match(text, /\| all +\| +5 \| +2 \| +2 \| +1 \| +10 \| +6 \| +60\.0 \| +1 \|/);
+  assert.match(text, /\| all +\| +5 \| +2 \| +2 \| +1 \| +0\/0 \| +10 \| +6 \| +60\.0 \| +1 \|/);
 });

@@ -27,6 +27,8 @@ export interface LogLabels {
   must_not: Record<string, number[]>;
   /** Absolute paths read outside the workspace (must never be credited). */
   outside: string[];
+  /** The labelled calls: one read each (outside ones have no `ranges`). */
+  probes?: { path: string; ranges?: [number, number][]; outside?: boolean }[];
 }
 
 /** How one reader answer compares with one log's labels. */
@@ -45,6 +47,10 @@ export interface ReadsScore {
   outsideKeys: string[];
   /** Lines credited in labelled files beyond the labels (informative: unlabelled calls may show them). */
   extra: number;
+  /** Labelled calls inside the workspace. */
+  probes: number;
+  /** Of those, the calls all of whose lines are credited. */
+  probesCredited: number;
 }
 
 /** Is this reads key a workspace-relative path? */
@@ -80,7 +86,15 @@ export function scoreReads(reads: Ranges, labels: LogLabels): ReadsScore {
     mustNotHits: {},
     outsideKeys: Object.keys(reads).filter((k) => !insideKey(k)).sort(),
     extra: 0,
+    probes: 0,
+    probesCredited: 0,
   };
+  for (const p of labels.probes ?? []) {
+    if (p.outside || !p.ranges) continue;
+    score.probes++;
+    const got = lineSet(reads[p.path]);
+    if ([...lineSet(p.ranges)].every((n) => got.has(n))) score.probesCredited++;
+  }
   for (const [path, ranges] of Object.entries(labels.shown)) {
     const got = lineSet(reads[path]);
     const want = lineSet(ranges);
