@@ -6,9 +6,9 @@ rules per harness -- it does not import or call reporeuse -- and writes labels/<
 
   shown      {path: [[a, b], ...]}  lines of workspace files the model was shown, from tool
                                     results whose line numbers the raw text itself gives
-  must_not   {path: [n, ...]}       lines never shown: the line just before and just after each
-                                    shown range, minus every shown line; only for files that no
-                                    unlabelled call mentions (an unlabelled call may show them)
+  must_not   {path: [n, ...]}       lines never shown: for files that no unlabelled call mentions
+                                    (an unlabelled call may show them), every line from 1 to three
+                                    past the last shown line that no labelled call showed
   outside    [path, ...]            files read outside the workspace (never to be credited)
   probes     [...]                  one entry per labelled tool call (tool, path, ranges, why)
   unprobed   int                    tool calls that show file text but follow no rule here
@@ -79,6 +79,11 @@ def rel_to(path: str, cwd: str, base: str | None = None) -> tuple[str | None, st
 # ---------------------------------------------------------------- label store
 
 
+NO_LINES = {"Edit", "Write", "MultiEdit", "NotebookEdit", "TodoWrite", "Glob", "LS", "apply_patch",
+            "update_plan", "write_file", "replace", "update_topic", "glob", "list_directory",
+            "edit", "write", "patch", "todowrite", "todoread", "ls", "create"}
+
+
 class Labels:
     def __init__(self, cwd: str):
         self.cwd = cwd
@@ -86,7 +91,10 @@ class Labels:
         self.outside: set[str] = set()
         self.probes: list[dict] = []
         self.unprobed = 0
-        self.unprobed_text: list[str] = []  # call texts of unlabelled calls (for must_not)
+        # (call text, output) of unlabelled calls: a file named in a call's text by its base name,
+        # or in its output by its last two path components, has no must_not set
+        self.unprobed_text: list[tuple[str, str]] = []
+        self._pending: tuple[int, tuple[str, str]] | None = None
 
     def add(self, tool: str, path: str, lines: list[int], why: str, base: str | None = None):
         if not lines:
@@ -100,23 +108,41 @@ class Labels:
         self.probes.append({"tool": tool, "path": rel, "ranges": ranges(sorted(set(lines))),
                             "why": why})
 
-    def skip(self, text: str):
+    def begin(self, text: str, output, tool: str = "") -> None:
+        """A tool call starts: if the previous one labelled nothing, its text and output join the
+        texts that take a file out of must_not (a call not labelled may have shown its lines).
+        Writes (their echo of the edited text is part of the write) and file-name listings show
+        no lines: they are not recorded."""
+        self.flush()
+        if tool in NO_LINES:
+            return
+        self._pending = (len(self.probes), (str(text), str(output)))
+
+    def flush(self) -> None:
+        if self._pending and len(self.probes) == self._pending[0]:
+            self.unprobed_text.append(self._pending[1])
+        self._pending = None
+
+    def skip(self, text: str, output: str = ""):
+        """An unlabelled call: its text and output (any file they name loses its must-not set)."""
         self.unprobed += 1
-        self.unprobed_text.append(text)
+        self.unprobed_text.append((text, output))
 
     def result(self) -> dict:
+        self.flush()
         shown = {p: ranges(sorted(s)) for p, s in sorted(self.shown.items())}
         must_not: dict[str, list[int]] = {}
+        texts = [(t.replace("\\\\", "/").replace("\\", "/"), o.replace("\\\\", "/").replace("\\", "/"))
+                 for t, o in self.unprobed_text]
         for p, s in self.shown.items():
             base = posixpath.basename(p)
-            if any(base in t for t in self.unprobed_text):
+            tail = "/".join(p.split("/")[-2:])
+            if any(base in t or tail in o for t, o in texts):
                 continue
-            cand = set()
-            for a, b in ranges(sorted(s)):
-                if a > 1:
-                    cand.add(a - 1)
-                cand.add(b + 1)
-            cand -= s
+            # no unlabelled call names the file: every line before the first shown one, in the
+            # gaps between shown ranges, and the three after the last was never shown
+            top = max(s)
+            cand = set(range(1, top + 4)) - s
             if cand:
                 must_not[p] = sorted(cand)
         return {
@@ -362,6 +388,7 @@ def claude(lab: Labels, path: str):
                 call = calls[b["tool_use_id"]]
                 name, inp = call["name"], call.get("input", {})
                 text = result_text(b.get("content"))
+                lab.begin(json.dumps(inp), text, name)
                 if b.get("is_error"):
                     continue
                 if name == "Read":
@@ -386,13 +413,13 @@ def claude(lab: Labels, path: str):
                     cmd = inp.get("command", "")
                     if "<persisted-output>" in text or "[Output truncated" in text or "truncated" in text[-300:]:
                         if SHOWS_TEXT.search(cmd):
-                            lab.skip(cmd)
+                            lab.skip(cmd, text)
                         continue
                     if not shell(lab, "Bash", cmd, text, None) and SHOWS_TEXT.search(cmd):
-                        lab.skip(cmd)
+                        lab.skip(cmd, text)
                     continue
                 if name == "Grep" and inp.get("output_mode") == "content":
-                    lab.skip(json.dumps(inp))
+                    lab.skip(json.dumps(inp), text)
 
 
 # ---------------------------------------------------------------- Codex CLI
@@ -428,14 +455,14 @@ def codemode(lab: Labels, call: dict, output):
     mm = CELL.match(cell.strip())
     if not mm:
         if SHOWS_TEXT.search(cell):
-            lab.skip(cell)
+            lab.skip(cell, json.dumps(output))
         return
     args = json.loads(mm.group(2))
     parts = output if isinstance(output, list) else [{"text": output}]
     texts = [x.get("text", "") for x in parts if isinstance(x, dict)]
     if not texts or not texts[0].startswith("Script completed\n"):
         if SHOWS_TEXT.search(args.get("cmd", "")):
-            lab.skip(args.get("cmd", ""))  # still running (continued by `wait`) or failed
+            lab.skip(args.get("cmd", ""), json.dumps(output))  # still running (continued by `wait`) or failed
         return
     head = texts[0]
     body = head[head.index("Output:\n") + len("Output:\n"):] + "".join(texts[1:])
@@ -443,7 +470,7 @@ def codemode(lab: Labels, call: dict, output):
         return  # the command failed (its error is the output)
     if not shell(lab, "exec", args.get("cmd", ""), body, args.get("workdir")) and \
             SHOWS_TEXT.search(args.get("cmd", "")):
-        lab.skip(args.get("cmd", ""))
+        lab.skip(args.get("cmd", ""), body)
 
 
 def codex(lab: Labels, path: str):
@@ -459,10 +486,12 @@ def codex(lab: Labels, path: str):
         if p.get("type") in ("function_call", "custom_tool_call"):
             calls[p.get("call_id")] = p
         if p.get("type") == "custom_tool_call_output" and p.get("call_id") in calls:
+            lab.begin(calls[p["call_id"]].get("input") or "", json.dumps(p.get("output")))
             codemode(lab, calls[p["call_id"]], p.get("output"))
             continue
         elif p.get("type") == "function_call_output" and p.get("call_id") in calls:
             call = calls[p["call_id"]]
+            lab.begin(call.get("arguments") or "", json.dumps(p.get("output")), call.get("name") or "")
             try:
                 args = json.loads(call.get("arguments") or "{}")
             except json.JSONDecodeError:
@@ -470,7 +499,7 @@ def codex(lab: Labels, path: str):
             name = call.get("name")
             if name not in ("exec_command", "shell", "shell_command"):
                 if name not in ("apply_patch", "update_plan", "write_stdin", "view_image"):
-                    lab.skip(call.get("arguments") or "")
+                    lab.skip(call.get("arguments") or "", str(p.get("output")))
                 continue
             cmd = args.get("cmd") or args.get("command")
             if isinstance(cmd, list):
@@ -482,10 +511,10 @@ def codex(lab: Labels, path: str):
             if code != 0 or trunc:
                 # still running (its output continues in write_stdin polls) or cut: unprobed
                 if SHOWS_TEXT.search(cmd or "") and code != 0 and code is None or trunc:
-                    lab.skip(cmd or "")
+                    lab.skip(cmd or "", text)
                 continue
             if not shell(lab, name, cmd or "", text, args.get("workdir")) and SHOWS_TEXT.search(cmd or ""):
-                lab.skip(cmd)
+                lab.skip(cmd, text)
 
 
 # ---------------------------------------------------------------- OpenCode
@@ -502,8 +531,10 @@ def opencode(lab: Labels, path: str):
                 continue
             st = part.get("state", {})
             if st.get("status") != "completed":
+                lab.begin(json.dumps(st.get("input")), json.dumps(st), part.get("tool") or "")
                 continue
             tool, inp, out = part.get("tool"), st.get("input", {}), st.get("output") or ""
+            lab.begin(json.dumps(inp), out, part.get("tool") or "")
             if tool == "read":
                 body = out
                 i = body.find("<content>\n")
@@ -523,7 +554,7 @@ def opencode(lab: Labels, path: str):
                 if meta.get("exit") not in (0, None) or meta.get("truncated"):
                     continue
                 if not shell(lab, "bash", cmd, out, inp.get("workdir")) and SHOWS_TEXT.search(cmd):
-                    lab.skip(cmd)
+                    lab.skip(cmd, out)
             elif tool == "grep":
                 # "Found N matches\n<path>:\n  Line N: text" blocks
                 cur, per = None, {}
@@ -534,7 +565,7 @@ def opencode(lab: Labels, path: str):
                     elif ln.endswith(":") and not ln.startswith(" ") and not ln.startswith("Found "):
                         cur = ln[:-1]
                 if "(Results are truncated" in out or "truncated" in out[-200:]:
-                    lab.skip(json.dumps(inp))
+                    lab.skip(json.dumps(inp), out)
                     continue
                 for f, nums in per.items():
                     lab.add("grep", f, nums, "grep tool Line N")
@@ -552,6 +583,7 @@ def sweagent(lab: Labels, path: str):
         action = (step.get("action") or "").strip()
         obs = (step.get("observation") or "").replace("\r\n", "\n")
         verb = action.split()[0] if action.split() else ""
+        lab.begin(action, obs, verb)
         if verb in ("open", "goto", "scroll_down", "scroll_up"):
             cur, nums = None, []
             for ln in obs.split("\n"):
@@ -577,7 +609,7 @@ def sweagent(lab: Labels, path: str):
         if re.search(r"\bcommand not found\b|No such file", obs):
             continue
         if not shell(lab, "shell", action, obs, None) and SHOWS_TEXT.search(action):
-            lab.skip(action)
+            lab.skip(action, obs)
 
 
 # ---------------------------------------------------------------- mini-SWE-agent
@@ -590,23 +622,34 @@ FENCE = re.compile(r"```(?:bash|mswea_bash_command)\n(.*?)\n```", re.S)
 def mini(lab: Labels, path: str):
     d = json.load(open(path, encoding="utf-8"))
     msgs = d if isinstance(d, list) else d["messages"]
-    pending = None
+    pending = None  # v1: the one fenced command of the last assistant message
+    by_id: dict[str, str] = {}  # v2: tool_call_id -> command (extra.actions)
     for m in msgs:
         content = m.get("content")
         if isinstance(content, list):
             content = "\n".join(c.get("text", "") for c in content if isinstance(c, dict))
         content = content or ""
         if m.get("role") == "assistant":
+            actions = (m.get("extra") or {}).get("actions") or []
+            for a in actions:
+                if a.get("tool_call_id"):
+                    by_id[a["tool_call_id"]] = a.get("command", "")
             cmds = FENCE.findall(content)
-            pending = cmds[0] if len(cmds) == 1 else None
+            pending = cmds[0] if len(cmds) == 1 and not actions else None
+            continue
+        if m.get("role") == "tool" and m.get("tool_call_id") in by_id:
+            cmd = by_id.pop(m["tool_call_id"])
         elif m.get("role") in ("user", "tool") and pending is not None:
-            mm = MINI_OBS.match(content)
-            if mm and mm.group(1) == "0":
-                if not shell(lab, "bash", pending, mm.group(2), None) and SHOWS_TEXT.search(pending):
-                    lab.skip(pending)
-            elif "<output_head>" in content and SHOWS_TEXT.search(pending):
-                lab.skip(pending)
-            pending = None
+            cmd, pending = pending, None
+        else:
+            continue
+        lab.begin(cmd, content)
+        mm = MINI_OBS.match(content)
+        if mm and mm.group(1) == "0":
+            if not shell(lab, "bash", cmd, mm.group(2), None) and SHOWS_TEXT.search(cmd):
+                lab.skip(cmd, content)
+        elif "<output_head>" in content and SHOWS_TEXT.search(cmd):
+            lab.skip(cmd, content)
 
 
 # ---------------------------------------------------------------- OpenHands
@@ -633,6 +676,7 @@ def openhands(lab: Labels, path: str):
             continue
         cause = by_id.get(e.get("cause"))
         obs, content = e["observation"], e.get("content") or ""
+        lab.begin(json.dumps((cause or {}).get("args")), content)
         if obs == "read":
             mm = OH_VIEW.match(content)
             if mm:
@@ -646,7 +690,7 @@ def openhands(lab: Labels, path: str):
             text = re.sub(r"\n\[The command completed with exit code \d+\.\]\n?.*$", "", content, flags=re.S)
             text = re.sub(r"\n\[Current working directory: .*$", "", text, flags=re.S)
             if not shell(lab, "run", cmd, text, None) and SHOWS_TEXT.search(cmd):
-                lab.skip(cmd)
+                lab.skip(cmd, text)
 
 
 # ---------------------------------------------------------------- Aider
@@ -680,6 +724,7 @@ def gemini(lab: Labels, path: str):
     d = json.load(open(path, encoding="utf-8"))
     for m in d.get("messages", []):
         for t in m.get("toolCalls") or []:
+            lab.begin(json.dumps(t.get("args")), json.dumps(t.get("result")), t.get("name") or "")
             if t.get("status") != "success":
                 continue
             resp = ((t.get("result") or [{}])[0].get("functionResponse") or {}).get("response") or {}
@@ -697,7 +742,7 @@ def gemini(lab: Labels, path: str):
                     lab.add("read_file", f, list(range(1, len(out_lines(out)) + 1)),
                             "whole file: output lines")
                 else:
-                    lab.skip(json.dumps(args))
+                    lab.skip(json.dumps(args), out)
             elif name == "run_shell_command":
                 cmd = args.get("command", "")
                 mm = re.match(r"^(?:Command: .*?\n)?(?:Directory: .*?\n)?Output: (.*?)(?:\nError: .*?)?(?:\nExit Code: (\d+))?(?:\nSignal: .*?)?(?:\nBackground PIDs: .*?)?(?:\nProcess Group PGID: .*)?$", out, re.S)
@@ -708,9 +753,9 @@ def gemini(lab: Labels, path: str):
                     text = ""
                 if not shell(lab, "run_shell_command", cmd, text + "\n", args.get("dir_path") or args.get("directory")) \
                         and SHOWS_TEXT.search(cmd):
-                    lab.skip(cmd)
+                    lab.skip(cmd, out)
             elif name in ("read_many_files", "grep_search", "search_file_content"):
-                lab.skip(json.dumps(args))
+                lab.skip(json.dumps(args), out)
 
 
 # ---------------------------------------------------------------- main
