@@ -84,6 +84,10 @@ NO_LINES = {"Edit", "Write", "MultiEdit", "NotebookEdit", "TodoWrite", "Glob", "
             "edit", "write", "patch", "todowrite", "todoread", "ls", "create"}
 
 
+# a command that prints file names only (no file lines), alone: its output takes nothing out
+LISTING = re.compile(r"""^(?:\{"(?:cmd|command)":\s*")?(?:rg --files|ls|find|tree|pwd|Get-ChildItem|gci|dir|git status|git log --oneline)\b[^|;&<>`$]*(?:"[,}]|$)""")
+
+
 class Labels:
     def __init__(self, cwd: str):
         self.cwd = cwd
@@ -119,12 +123,15 @@ class Labels:
         self._pending = (len(self.probes), (str(text), str(output)))
 
     def flush(self) -> None:
-        if self._pending and len(self.probes) == self._pending[0]:
+        if self._pending and len(self.probes) == self._pending[0] and \
+                not LISTING.search(self._pending[1][0]):
             self.unprobed_text.append(self._pending[1])
         self._pending = None
 
     def skip(self, text: str, output: str = ""):
         """An unlabelled call: its text and output (any file they name loses its must-not set)."""
+        if LISTING.search(text):
+            return  # file names only: no lines to label
         self.unprobed += 1
         self.unprobed_text.append((text, output))
 
