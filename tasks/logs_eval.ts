@@ -2,7 +2,7 @@
  * The held-out evaluation of the log readers (issue 23, "Done when"):
  *
  * ```sh
- * deno task logs-eval [data/logs/eval] [--json] [--verbose]
+ * deno task logs-eval [data/logs/eval] [--json] [--verbose] [--min-recall 98]
  * ```
  *
  * reads every log of `<dir>/manifest.json` with today's readers (detection included, the way
@@ -18,8 +18,9 @@
  * log read by its `after` family (a reader added since) is scored. A log with an `expect` format
  * that is refused counts as refused, its labelled lines as missed.
  *
- * Exit codes: 0 when no must-not line and no outside key is credited and no log is misdetected,
- * 1 otherwise, 2 on unusable input (no manifest, a label file missing).
+ * Exit codes: 0 when no must-not line and no outside key is credited, no log is misdetected and
+ * (with `--min-recall P`) the overall recall is at least P %; 1 otherwise; 2 on unusable input (no
+ * manifest, a label file missing, a bad option).
  * @module
  */
 import { parseArgs } from "node:util";
@@ -264,7 +265,11 @@ export function details(rows: readonly EvalRow[]): string {
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: Deno.args,
-    options: { json: { type: "boolean" }, verbose: { type: "boolean", short: "v" } },
+    options: {
+      json: { type: "boolean" },
+      verbose: { type: "boolean", short: "v" },
+      "min-recall": { type: "string" },
+    },
     allowPositionals: true,
   });
   const dir = positionals[0] ?? "data/logs/eval";
@@ -281,5 +286,14 @@ if (import.meta.main) {
     console.log(table(rows));
     if (values.verbose) console.log("\n" + details(rows));
   }
-  Deno.exit(t.mustNot > 0 || t.outside > 0 || t.misdetected > 0 ? 1 : 0);
+  const min = values["min-recall"] === undefined ? undefined : Number(values["min-recall"]);
+  if (min !== undefined && !(min >= 0 && min <= 100)) {
+    console.error(`logs-eval: --min-recall ${values["min-recall"]}: a percentage, 0 to 100`);
+    Deno.exit(2);
+  }
+  const low = min !== undefined && recall(t.credited, t.shown) < min;
+  if (low) {
+    console.error(`logs-eval: recall ${recall(t.credited, t.shown).toFixed(1)} % < ${min} %`);
+  }
+  Deno.exit(t.mustNot > 0 || t.outside > 0 || t.misdetected > 0 || low ? 1 : 0);
 }
