@@ -376,13 +376,18 @@ def result_text(content) -> str:
 CLAUDE_NUM = re.compile(r"^\s*(\d+)(→|\t)")
 
 
-def claude(lab: Labels, path: str):
-    calls = {}
+def jsonl(path: str):
+    """The records of a JSONL file (a line that is not JSON is passed over)."""
     for raw in open(path, encoding="utf-8"):
         try:
-            d = json.loads(raw)
+            yield json.loads(raw)
         except json.JSONDecodeError:
             continue
+
+
+def claude(lab: Labels, path: str):
+    calls = {}
+    for d in jsonl(path):
         m = d.get("message")
         if not isinstance(m, dict) or not isinstance(m.get("content"), list):
             continue
@@ -482,11 +487,7 @@ def codemode(lab: Labels, call: dict, output):
 
 def codex(lab: Labels, path: str):
     calls = {}
-    for raw in open(path, encoding="utf-8"):
-        try:
-            d = json.loads(raw)
-        except json.JSONDecodeError:
-            continue
+    for d in jsonl(path):
         p = d.get("payload")
         if not isinstance(p, dict):
             continue
