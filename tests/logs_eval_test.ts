@@ -86,3 +86,24 @@ Deno.test("deno task logs-eval exits 1 when a must-not line is credited", async 
   const text = new TextDecoder().decode(out.stdout);
   assert.match(text, /\| all +\| +5 \| +2 \| +2 \| +1 \| +0\/0 \| +10 \| +6 \| +60\.0 \| +1 \|/);
 });
+
+Deno.test("data/logs/eval: every log of the manifest exists, has its source, and its labels are current", async () => {
+  // consistency only (no reader runs here): the held-out numbers are measured by the task
+  const root = new URL("../data/logs/eval/", import.meta.url).pathname;
+  const manifest = JSON.parse(await Deno.readTextFile(root + "manifest.json")) as {
+    logs: { id: string; path: string; rules: string | null }[];
+  };
+  const sources = await Deno.readTextFile(root + "SOURCES.md");
+  assert.equal(new Set(manifest.logs.map((l) => l.id)).size, manifest.logs.length, "ids unique");
+  for (const log of manifest.logs) {
+    assert.ok((await Deno.stat(root + log.path)).isFile, log.path);
+    assert.ok(sources.includes("`" + log.path + "`"), `${log.path} not in SOURCES.md`);
+    if (log.rules) assert.ok((await Deno.stat(`${root}labels/${log.id}.json`)).isFile, log.id);
+  }
+  const check = await new Deno.Command("python3", {
+    args: [root + "label.py", "--check"],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+});
