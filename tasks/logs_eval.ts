@@ -81,19 +81,19 @@ async function wellFormed(file: string): Promise<boolean> {
   try {
     text = await Deno.readTextFile(file);
   } catch {
-    return false;
+    return false; // unreadable (a session directory): the refusal is not blamed on its JSON
   }
   try {
     JSON.parse(text);
     return true;
   } catch {
-    // JSONL
+    // not one JSON document: try JSON Lines below
   }
   try {
     for (const l of text.split("\n")) if (l.trim()) JSON.parse(l);
     return true;
   } catch {
-    return false;
+    return false; // broken JSON: "invalid JSON" is then the right answer
   }
 }
 
