@@ -10,7 +10,8 @@
  * items (reasoning, assistant message, calls) between tool outputs or user messages.
  *
  * - Shell tools `exec_command` (`cmd`), `shell` (argv), `shell_command` (string) and
- *   `local_shell_call` go through the shell analysis, in the call's `workdir` (else the turn's
+ *   `local_shell_call` go through the shell analysis (PowerShell's when the session ran on
+ *   Windows, whose default shell it is, or the argv is `powershell -Command …`), in the call's `workdir` (else the turn's
  *   `turn_context.cwd`, else the session's). The output header (`Chunk ID / Wall time / Process
  *   exited with code / Original token count / Output:`, or `Exit code / Wall time / Total output
  *   lines / Output:`, or the older JSON `{output, metadata: {exit_code}}`) gives the exit status;
@@ -25,6 +26,7 @@
 import type { Event, EventKind, LogMeta } from "../types.ts";
 import { type EventFields, makeEvent, otherEvent, pathNote } from "../event.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
+import { powershellScript } from "../shell/powershell.ts";
 import { shownPath } from "../shell/stream.ts";
 import { TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
@@ -297,11 +299,19 @@ async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
   const name = call.name;
   if (SHELL_TOOLS.has(name)) {
     const cmdv = a.cmd ?? a.command;
-    const command = typeof cmdv === "string"
-      ? cmdv
-      : Array.isArray(cmdv)
-      ? argvCommand(cmdv)
+    // argv `["powershell.exe", "-Command", "…"]`; a string runs in the user's shell, which on
+    // Windows is PowerShell (codex-rs `shell.rs` `default_user_shell`)
+    const psArgv = Array.isArray(cmdv) && cmdv.every((w) => typeof w === "string")
+      ? powershellScript(cmdv as string[])
       : undefined;
+    const command = psArgv ??
+      (typeof cmdv === "string" ? cmdv : Array.isArray(cmdv) ? argvCommand(cmdv) : undefined);
+    const named = str(a.shell);
+    const bashNamed = named !== undefined && /(?:^|[\\/])(?:ba|z)?sh(?:\.exe)?$/i.test(named);
+    const dialect =
+      psArgv !== undefined || (typeof cmdv === "string" && ctx.ws.windows && !bashNamed)
+        ? "powershell" as const
+        : undefined;
     if (command === undefined) {
       ctx.actions.push([ev(call, "other", [], {}, "shell call without a command")]);
       return;
@@ -312,7 +322,7 @@ async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
     const obs = output === undefined ? undefined : codexObservation(text, success);
     const events = await analyzeShell(
       command,
-      { ws: ctx.ws, cwd, step: call.step, tool: name },
+      { ws: ctx.ws, cwd, step: call.step, tool: name, dialect },
       obs,
     );
     if (running) {
@@ -672,9 +682,10 @@ the workspace, written during the turn; sub-agents by parent thread id)`,
   doc: {
     versions:
       "rollout JSONL: `{timestamp, type, payload}` envelope and the older pre-envelope files; `exec_command`, `shell`, `shell_command`, experimental `read_file` (`L12:`) (reader: see `lib/logs/readers/`)",
-    read: "shell commands (the default tool set has no read tool), `read_file`",
-    search: "`rg`/`grep` in the shell",
-    listing: "`ls`, `find`, `rg --files`",
+    read:
+      "shell commands (the default tool set has no read tool), `read_file`; on Windows the shell is PowerShell: `Get-Content`/`gc`/`cat`/`type` (`-TotalCount`/`-Head`, `-Tail`, `-Raw`, `(gc f)[a..b]`), `Select-Object -First/-Last/-Skip/-Index`, numbers a script printed",
+    search: "`rg`/`grep` in the shell; PowerShell `Select-String` over files (`path:N:`, `-Context`)",
+    listing: "`ls`, `find`, `rg --files`, `Get-ChildItem`/`dir`",
     refused:
       "`…N tokens truncated…` hides the middle of an output (only the lines shown count); the `codex exec --json` event stream printed on stdout is not the rollout and is refused (read the rollout)",
     log:
