@@ -222,3 +222,115 @@ Deno.test("PowerShell wrapper in a bash tool; Linux sessions stay bash", async (
   });
   assert.deepEqual(t[0].lines, { "pkg/util.py": [[14, 15]] });
 });
+
+// Issue 23 item 4: Codex CLI code mode. The cell shapes follow codex-rs
+// `core/src/tools/code_mode/` (header item `Script completed\nWall time N seconds\nOutput:\n`,
+// one item per `text()`, `exec_command`'s result printed as its JSON object, `shell_command`'s as
+// its text) and a public Windows transcript export of a code-mode session.
+const cellCall = (id: string, input: string) =>
+  env("response_item", {
+    type: "custom_tool_call",
+    name: "exec",
+    call_id: id,
+    input,
+    status: "completed",
+  });
+const cellOut = (id: string, items: string[], status = "Script completed") =>
+  env("response_item", {
+    type: "custom_tool_call_output",
+    call_id: id,
+    output: [`${status}\nWall time 0.9 seconds\nOutput:\n`, ...items].map((text) => ({
+      type: "input_text",
+      text,
+    })),
+  });
+
+Deno.test("Codex code mode: nested calls credited from what the cell printed", async () => {
+  const lin = (items: unknown[]) =>
+    parseLog(
+      jl([
+        env("session_meta", { id: "l", cwd: "/repo", cli_version: "0.150.0" }),
+        env("turn_context", { cwd: "/repo" }),
+        ...items,
+      ]),
+      { file: "rollout.jsonl", files: read },
+    );
+  const exec = (output: string) =>
+    JSON.stringify({ chunk_id: "a1", wall_time_seconds: 0.05, exit_code: 0, output });
+  const r = await lin([
+    // text(r) of exec_command prints its result object as JSON
+    cellCall(
+      "x1",
+      `const r = await tools.exec_command({cmd: "sed -n '5,9p' pkg/core.py", workdir: "/repo"});\ntext(r);`,
+    ),
+    cellOut("x1", [exec(CORE.slice(4, 9).join("\n") + "\n")]),
+    // several calls at once, printed in order between separators
+    cellCall(
+      "x2",
+      `const rs = await Promise.all([\n  tools.exec_command({"cmd":"head -n 3 pkg/util.py"}),\n  tools.exec_command({cmd:\`tail -n 2 pkg/big.py\`}),\n]);\nrs.forEach((r, i) => { text(\`---RESULT \${i + 1}---\`); text(r); });`,
+    ),
+    cellOut("x2", [
+      "---RESULT 1---",
+      exec(UTIL.slice(0, 3).join("\n") + "\n"),
+      "---RESULT 2---",
+      exec(BIG.slice(398).join("\n") + "\n"),
+    ]),
+    // only part of the result printed (not the result itself): nothing credited, unplaced
+    cellCall(
+      "x3",
+      `const r = await tools.exec_command({cmd: "cat pkg/core.py"});\ntext(r.output.slice(0, 80));`,
+    ),
+    cellOut("x3", [CORE.join("\n").slice(0, 80)]),
+    // a nested apply_patch, then a read of the new file
+    cellCall(
+      "x4",
+      `await tools.apply_patch("*** Begin Patch\\n*** Add File: pkg/added.py\\n+a = 1\\n+b = 2\\n*** End Patch");\nconst r = await tools.exec_command({cmd: "cat pkg/added.py"});\ntext(r);`,
+    ),
+    cellOut("x4", [exec("a = 1\nb = 2\n")]),
+    // arguments that are variables: not guessed
+    cellCall(
+      "x5",
+      `const f = "pkg/util.py";\nconst r = await tools.exec_command({cmd: "cat " + f});\ntext(r);`,
+    ),
+    cellOut("x5", [exec(UTIL.join("\n") + "\n")]),
+  ]);
+  assert.deepEqual(r.reads, {
+    "pkg/added.py": [[1, 2]],
+    "pkg/big.py": [[399, 400]],
+    "pkg/core.py": [[5, 9]],
+    "pkg/util.py": [[1, 3]],
+  });
+  const partial = byCommand(r, "cat pkg/core.py");
+  assert.deepEqual([partial.tool, partial.placed, partial.lines], ["exec:exec_command", false, {}]);
+  assert.ok(
+    r.events.some((e) =>
+      e.kind === "write" && e.tool === "exec:apply_patch" && e.paths[0] === "pkg/added.py"
+    ),
+  );
+  assert.equal(byCommand(r, '"cat " + f').kind, "other");
+  assert.ok(r.coverage < 1);
+});
+
+Deno.test("Codex code mode on Windows: shell_command text results, PowerShell reads, notify", async () => {
+  const res = (body: string) => `Exit code: 0\nWall time: 0.7 seconds\nOutput:\n${body}`;
+  const r = await session([
+    cellCall(
+      "w1",
+      `const r = await tools.shell_command({"command":"Get-Content -Raw -LiteralPath 'pkg\\\\util.py'","workdir":"${
+        ROOT.replaceAll("\\", "\\\\")
+      }","timeout_ms":10000}); text(r)\n`,
+    ),
+    cellOut("w1", [res(crlf(UTIL) + "\r\n" + PROFILE)]),
+    // a notify() message while the cell runs, then the cell's output
+    cellCall(
+      "w2",
+      `notify("reading");\nconst r = await tools.shell_command({command:"gc pkg\\\\core.py -TotalCount 4"});\ntext(r);`,
+    ),
+    env("response_item", { type: "custom_tool_call_output", call_id: "w2", output: "reading" }),
+    cellOut("w2", [res(crlf(CORE.slice(0, 4)))]),
+  ]);
+  assert.deepEqual(r.reads, { "pkg/core.py": [[1, 4]], "pkg/util.py": [[1, 15]] });
+  for (const e of r.events) {
+    assert.ok(e.placed && e.tool === "exec:shell_command", `${e.command}: ${e.note}`);
+  }
+});
