@@ -91,3 +91,19 @@ Deno.test("Cline XML calls and command results parsed as the extensions write th
     { output: "a\n", returncode: 0 },
   );
 });
+
+Deno.test("a Cline task directory reads its api_conversation_history.json; ui_messages.json alone is refused", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.copyFile(`${DIR}roo-xml.synthetic.json`, `${dir}/api_conversation_history.json`);
+  const ui =
+    new URL("./fixtures/logs/unsupported/cline-ui_messages.synthetic.json", import.meta.url)
+      .pathname;
+  await Deno.copyFile(ui, `${dir}/ui_messages.json`);
+  await Deno.writeTextFile(`${dir}/task_metadata.json`, '{"files_in_context":[]}');
+  const r = await readLog(dir, { root: ROOT });
+  assert.deepEqual(r.reads, (await read("roo-xml.synthetic.json")).reads);
+  await assert.rejects(
+    () => readLog(`${dir}/ui_messages.json`),
+    /looks like a Cline \/ Roo Code \/ Kilo Code ui_messages.json.*read api_conversation_history.json/s,
+  );
+});

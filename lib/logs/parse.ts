@@ -12,7 +12,7 @@ import { LogFormatError } from "./errors.ts";
 import type { ReaderResult } from "./readers/common.ts";
 import { normalizeNewlines } from "./readers/reader.ts";
 import { bundleLog } from "./bundle.ts";
-import { logBudget, MAX_LOG_BYTES, readLogText } from "./files.ts";
+import { logBudget, MAX_LOG_BYTES, readLogHead, readLogText } from "./files.ts";
 import { type JsonlFile, parseJsonl } from "./readers/jsonl.ts";
 import { sessionFiles } from "./session.ts";
 import { dirSource, type TrackedSource } from "./workspace.ts";
@@ -260,6 +260,12 @@ export async function readInstances(
   opts: { root?: string; cwd?: string; format?: Format } = {},
 ): Promise<InstanceSummary[] | undefined> {
   if ((await Deno.stat(path)).isDirectory) return undefined;
+  // the first record names its instance: other logs are not read twice
+  const head = readLogHead(path, 64 * 1024);
+  const nl = head.indexOf("\n");
+  if (!/^\s*\{/.test(head) || !/"instance_id"\s*:/.test(nl < 0 ? head : head.slice(0, nl))) {
+    if (nl >= 0 || !head.includes('"instance_id"')) return undefined;
+  }
   const text = readLogText(path, logBudget(path));
   const list = evalInstances(text);
   if (!list || lastAttempts(list).length < 2) return undefined;

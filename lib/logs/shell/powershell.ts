@@ -125,8 +125,10 @@ export function psTokens(script: string): Word[] {
       i++;
       continue;
     }
-    const redir = s.slice(i).match(/^(?:[2-6*]?>>?(?:&[12])?|>>?)/);
-    if (redir && redir[0] && (c === ">" || /[2-6*]/.test(c) && s[i + 1] === ">")) {
+    const redir = c === ">" || (/[2-6*]/.test(c) && s[i + 1] === ">")
+      ? s.slice(i, i + 5).match(/^(?:[2-6*]?>>?(?:&[12])?|>>?)/)
+      : null;
+    if (redir && redir[0]) {
       out.push({ raw: redir[0], op: redir[0], bare: false });
       i += redir[0].length;
       continue;
