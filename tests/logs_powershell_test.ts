@@ -293,12 +293,29 @@ Deno.test("Codex code mode: nested calls credited from what the cell printed", a
       `const f = "pkg/util.py";\nconst r = await tools.exec_command({cmd: "cat " + f});\ntext(r);`,
     ),
     cellOut("x5", [exec(UTIL.join("\n") + "\n")]),
+    // a cell that yields after its first result; \`wait\` brings the rest
+    cellCall(
+      "x6",
+      `// @exec: {"yield_time_ms": 1000}\nconst a = await tools.exec_command({cmd: "head -n 2 pkg/core.py"}); text(a);\nconst b = await tools.exec_command({cmd: "tail -n 1 pkg/util.py"}); text(b);`,
+    ),
+    cellOut("x6", [exec(CORE.slice(0, 2).join("\n") + "\n")], "Script running with cell ID 7"),
+    call("w6", "wait", { cell_id: "7", yield_time_ms: 5000 }),
+    env("response_item", {
+      type: "function_call_output",
+      call_id: "w6",
+      output: ["Script completed\nWall time 2.0 seconds\nOutput:\n", exec(UTIL[14] + "\n")].map((
+        text,
+      ) => ({
+        type: "input_text",
+        text,
+      })),
+    }),
   ]);
   assert.deepEqual(r.reads, {
     "pkg/added.py": [[1, 2]],
     "pkg/big.py": [[399, 400]],
-    "pkg/core.py": [[5, 9]],
-    "pkg/util.py": [[1, 3]],
+    "pkg/core.py": [[1, 2], [5, 9]],
+    "pkg/util.py": [[1, 3], [15, 15]],
   });
   const partial = byCommand(r, "cat pkg/core.py");
   assert.deepEqual([partial.tool, partial.placed, partial.lines], ["exec:exec_command", false, {}]);
@@ -330,6 +347,15 @@ Deno.test("Codex code mode on Windows: shell_command text results, PowerShell re
     cellOut("w2", [res(crlf(CORE.slice(0, 4)))]),
   ]);
   assert.deepEqual(r.reads, { "pkg/core.py": [[1, 4]], "pkg/util.py": [[1, 15]] });
+  // the newest rollouts' other items are known (not `other` events)
+  const newer = await session([
+    env("response_item", { type: "additional_tools", role: "developer", tools: [] }),
+    env("response_item", { type: "agent_message", author: "a", recipient: "b", content: [] }),
+    env("response_item", { type: "context_compaction", encrypted_content: "x" }),
+    sh("c1", "gc pkg\\util.py -Head 1"),
+    out("c1", crlf(UTIL.slice(0, 1))),
+  ]);
+  assert.deepEqual(newer.events.map((e) => e.kind), ["read"]);
   for (const e of r.events) {
     assert.ok(e.placed && e.tool === "exec:shell_command", `${e.command}: ${e.note}`);
   }

@@ -68,6 +68,12 @@ const RESPONSE_TYPES = new Set([
   "compaction_summary",
   "mcp_tool_call",
   "mcp_tool_call_output",
+  // 0.14x–0.15x (codex-rs protocol/src/models.rs ResponseItem): tools announced mid-session,
+  // messages between agents, compaction markers
+  "additional_tools",
+  "agent_message",
+  "context_compaction",
+  "compaction_trigger",
   "other",
 ]);
 
@@ -279,6 +285,8 @@ interface Ctx {
   stamps: number[];
   children: Map<string, JsonlFile>;
   used: Set<string>;
+  /** Code-mode cells that yielded (`Script running with cell ID N`), by cell id. */
+  running: Map<string, { call: Call; items: string[] }>;
 }
 
 /** An event of a call: its step, tool and input (or arguments) as the command. */
@@ -307,12 +315,37 @@ const CELL_SHELLS = new Set(["exec_command", "shell_command", "shell", "local_sh
  * read is unplaced.
  */
 async function cell(ctx: Ctx, call: Call, output: unknown): Promise<void> {
+  const printed = output === undefined ? undefined : cellOutput(output);
+  const yielded = printed?.status?.match(/^Script running with cell ID (\S+)/);
+  if (yielded) {
+    // the rest comes with `wait {cell_id}`: read the cell when it is done
+    ctx.running.set(yielded[1], { call, items: printed!.items });
+    return;
+  }
+  await cellEvents(ctx, call, printed?.items, output === undefined);
+}
+
+/** `wait` on a yielded cell: its further output; the cell is read once it has finished. */
+async function waitCell(ctx: Ctx, id: string, output: unknown): Promise<void> {
+  const state = ctx.running.get(id)!;
+  const more = cellOutput(output);
+  state.items.push(...more.items);
+  if (more.status?.startsWith("Script running")) return;
+  ctx.running.delete(id);
+  await cellEvents(ctx, state.call, state.items, false);
+}
+
+/** The events of a cell's nested calls, given the items it printed (undefined: no output). */
+async function cellEvents(
+  ctx: Ctx,
+  call: Call,
+  items: string[] | undefined,
+  noOutput: boolean,
+): Promise<void> {
   const source = call.input ?? str(call.args._raw) ?? "";
   const calls = cellCalls(source);
-  const printed = output === undefined ? undefined : cellOutput(output);
-  const results = (printed?.items ?? []).map(shellResultText).filter((t): t is string =>
-    t !== undefined
-  );
+  const printed = items === undefined ? undefined : { items };
+  const results = (items ?? []).map(shellResultText).filter((t): t is string => t !== undefined);
   const shells = calls.filter((c) => CELL_SHELLS.has(c.name));
   const paired = results.length === shells.length;
   const before = ctx.actions.length;
@@ -351,7 +384,7 @@ async function cell(ctx: Ctx, call: Call, output: unknown): Promise<void> {
         if (shown === undefined && (e.kind === "read" || e.kind === "search")) {
           e.placed = false;
           e.note = [
-            output === undefined
+            noOutput
               ? "no tool output in the log"
               : "its result is not told apart in what the cell printed",
             e.note,
@@ -383,6 +416,11 @@ async function cell(ctx: Ctx, call: Call, output: unknown): Promise<void> {
 async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
   if (call.name === "exec" && call.item === "custom_tool_call") {
     return await cell(ctx, call, output);
+  }
+  const waited = call.name === "wait" ? str(call.args.cell_id) : undefined;
+  if (waited !== undefined && ctx.running.has(waited)) {
+    ctx.actions.push([ev(call, "run", [], {})]);
+    return await waitCell(ctx, waited, output);
   }
   const { text, success } = outputText(output);
   const a = call.args;
@@ -587,6 +625,11 @@ async function rollout(ctx: Ctx, jsonl: Jsonl, file: string, fixedStep?: number)
       await handle(ctx, call, p.output ?? "");
     }
   }
+  // cells still running when the log ends: what they printed so far
+  for (const [id, c] of [...ctx.running]) {
+    ctx.running.delete(id);
+    await cellEvents(ctx, c.call, c.items, false);
+  }
   for (const e of unknown) ctx.actions.push([{ ...e, step }]);
   for (const bad of jsonl.bad) ctx.actions.push([badLineEvent(file, bad, step)]);
   for (const call of pending.values()) {
@@ -660,6 +703,7 @@ export async function readCodex(
     stamps: [],
     children,
     used: new Set(),
+    running: new Map(),
   };
   await rollout(ctx, main, opts.file);
   for (const [id, c] of children) {
