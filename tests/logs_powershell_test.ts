@@ -360,3 +360,39 @@ Deno.test("Codex code mode on Windows: shell_command text results, PowerShell re
     assert.ok(e.placed && e.tool === "exec:shell_command", `${e.command}: ${e.note}`);
   }
 });
+
+Deno.test("Claude Code on Windows: the PowerShell tool goes through the PowerShell analysis", async () => {
+  const line = (type: string, extra: Record<string, unknown>) => ({
+    type,
+    sessionId: "s1",
+    cwd: ROOT,
+    version: "2.1.150",
+    uuid: crypto.randomUUID(),
+    ...extra,
+  });
+  const r = await parseLog(
+    jl([
+      line("assistant", {
+        message: {
+          id: "m1",
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: "t1",
+            name: "PowerShell",
+            input: { command: "Get-Content pkg\\util.py -Tail 3", description: "tail" },
+          }],
+        },
+      }),
+      line("user", {
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "t1", content: UTIL.slice(12).join("\n") }],
+        },
+      }),
+    ]),
+    { file: "s.jsonl", files: read },
+  );
+  assert.deepEqual(r.reads, { "pkg/util.py": [[13, 15]] });
+  assert.equal(r.events[0].tool, "PowerShell");
+});
