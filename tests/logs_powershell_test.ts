@@ -184,6 +184,9 @@ Deno.test("Codex on Windows: Select-String numbers, agent-made numbers, listings
           CORE[24]
         }\r\n\r\n\r\n`,
     ),
+    // files piped from Get-ChildItem: Select-String prints them as files (path:N:line)
+    sh("c6", "Get-ChildItem -Recurse -Filter *.py pkg | Select-String -Pattern 'return x'"),
+    out("c6", `\r\npkg\\util.py:11:${UTIL[10]}\r\n\r\n\r\n`),
     // sls over an absolute path prints the path relative to the current directory
     sh("c2", `sls -Pattern clamp -Path ${ROOT}\\pkg\\util.py`),
     out("c2", `\r\npkg\\util.py:5:${UTIL[4]}\r\n\r\n\r\n`),
@@ -201,9 +204,13 @@ Deno.test("Codex on Windows: Select-String numbers, agent-made numbers, listings
     "pkg/new.py": [[1, 1]],
     "pkg/util.py": [[1, 15]],
   });
-  const list = byCommand(r, "Get-ChildItem");
+  const list = byCommand(r, "Get-ChildItem -Recurse -Force");
   assert.deepEqual([list.kind, list.paths], ["list", ["pkg"]]);
   assert.ok(r.events.some((e) => e.kind === "write" && e.paths.includes("pkg/new.py")));
+  const piped = byCommand(r, "-Filter *.py");
+  assert.deepEqual([piped.kind, piped.paths, piped.lines], ["search", ["pkg"], {
+    "pkg/util.py": [[11, 11]],
+  }]);
   const sls = byCommand(r, "sls -Pattern");
   assert.deepEqual([sls.kind, sls.paths, sls.placed], ["search", ["pkg/util.py"], true]);
 });

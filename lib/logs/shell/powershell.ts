@@ -600,6 +600,8 @@ interface PsCall {
   ws: TurnWorkspace;
   cwd: string | undefined;
   quietErrors: boolean;
+  /** The previous stage of the pipeline, when there is one. */
+  prev?: { cmdlet?: string; res: StageResult };
 }
 
 function callOf(c: PsCall, name: string, args: (string | undefined)[]): Call {
@@ -756,7 +758,17 @@ function selectString(c: PsCall): StageResult {
   const names = valuesOf(b.named.get(literal ? "LiteralPath" : "Path"));
   if (b.named.has("Quiet")) return { stream: { lines: null }, kind: "search", paths: [] };
   if (!names.length) {
-    // piped lines: the matches print without numbers (`InputStream`)
+    // files piped from Get-ChildItem print as files do (`path:N:line`); piped lines print
+    // without numbers (`InputStream`)
+    if (c.prev?.cmdlet === "get-childitem") {
+      return {
+        stream: { lines: null, numbered: { style: "sls" } },
+        kind: "search",
+        paths: c.prev.res.paths,
+        outside: c.prev.res.outside,
+        primary: true,
+      };
+    }
     return { stream: { lines: null }, kind: "search", paths: [] };
   }
   const call = callOf(c, "grep", names);
@@ -1076,6 +1088,7 @@ class PsInterp {
     const writes: NonNullable<StageResult["writes"]> = [];
     let other: string | undefined;
     let firstCmdlet: string | undefined;
+    let prev: PsCall["prev"];
     for (const [idx, stage] of st.stages.entries()) {
       let words = [...stage];
       let quietErrors = false;
@@ -1142,7 +1155,9 @@ class PsInterp {
           ws: this.ws,
           cwd: this.cwd,
           quietErrors,
+          prev: idx === 0 ? undefined : prev,
         });
+        prev = { cmdlet: cmdlet ?? lower, res };
       }
       if (res.cd !== undefined && !skip) this.cwd = res.cd ?? undefined;
       if (res.writes && !skip) writes.push(...res.writes);
@@ -1156,9 +1171,9 @@ class PsInterp {
         else this.ws.write(w.path, w.content);
       }
     }
-    const source =
+    const source = results.find((r) => r.primary) ??
       results.find((r) => r.kind === "read" || r.kind === "search" || r.kind === "list") ??
-        results[0];
+      results[0];
     const last = results[results.length - 1];
     const failed = last?.failed ?? false;
     if (!skip) this.lastFailed = failed;
