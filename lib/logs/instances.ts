@@ -32,7 +32,8 @@ export interface EvalInstance {
 /**
  * The instances of an evaluation `output.jsonl` (JSON lines whose first record has
  * `instance_id` and a `history` list), or undefined when the text is not one. A later line for
- * the same instance and attempt replaces the earlier one (a resumed run appends).
+ * the same instance and attempt replaces the earlier one (a resumed run appends); the list is in
+ * the order of the records kept.
  *
  * @example
  * ```ts
@@ -40,7 +41,7 @@ export interface EvalInstance {
  * import { evalInstances } from "./instances.ts";
  * const rec = (id: string, n: number) => JSON.stringify({ instance_id: id, history: Array(n).fill({}) });
  * const list = evalInstances([rec("a", 1), rec("b", 2), rec("a", 3)].join("\n") + "\n")!;
- * assert.deepEqual(list.map((i) => [i.id, i.line, i.events]), [["a", 3, 3], ["b", 2, 2]]);
+ * assert.deepEqual(list.map((i) => [i.id, i.line, i.events]), [["b", 2, 2], ["a", 3, 3]]);
  * assert.equal(evalInstances('{"kind":"ActionEvent"}\n'), undefined);
  * ```
  */
@@ -79,7 +80,7 @@ export function evalInstances(text: string): EvalInstance[] | undefined {
       ? metrics.accumulated_cost
       : undefined;
     const key = `${id}\u0000${attempt ?? ""}`;
-    byKey.delete(key); // keep first-seen order of the last record
+    byKey.delete(key);
     byKey.set(key, {
       id,
       attempt,
