@@ -64,6 +64,7 @@ function expectedReader(rel: string): string | undefined {
     [/opencode|OpenCode|construction\/agents\/opencode/, "opencode"],
     [/openhands/, "openhands"],
     [/aider/, "aider"],
+    [/cline\//, "cline"],
     [/swe_agent\.traj$/, "swe-agent"],
     [/mini|score\/corpus|mini-SWE-agent/, "mini-swe-agent"],
   ];
@@ -126,11 +127,11 @@ Deno.test("issue 23.1: a Gemini CLI chat export is not a mini-SWE-agent v1 log (
 });
 
 Deno.test("issue 23.1: a Cline api_conversation_history.json is not a mini-SWE-agent v1 log (was: bash fences read as commands)", async () => {
-  const f = join(LOGS, "unsupported/cline-api_conversation_history.synthetic.json");
-  await assert.rejects(
-    () => parseLog(Deno.readTextFileSync(f), { file: "api_conversation_history.json" }),
-    /unsupported log format: looks like a Cline \/ Roo Code \/ Kilo Code task history/,
-  );
+  const f = join(LOGS, "cline/prose-fence.synthetic.json");
+  const r = await parseLog(Deno.readTextFileSync(f), { file: "api_conversation_history.json" });
+  assert.equal(r.format, "cline");
+  // the fence in the assistant's prose is no command; the read_file call and the command are
+  assert.deepEqual(r.events.map((e) => e.tool), ["read_file", "execute_command"]);
 });
 
 Deno.test("issue 23.1: valid JSONL of an unknown format says what it looks like, not 'invalid JSON … position N'", () => {

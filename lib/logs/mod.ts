@@ -59,12 +59,15 @@ export { detectFormat, type Format, FORMATS, sniff, sniffAs } from "./detect.ts"
 export { sessionFiles } from "./session.ts";
 export {
   cwdProblem,
+  type InstanceSummary,
   MAX_LOG_BYTES,
   normalizeNewlines,
   parseLog,
+  readInstances,
   readLog,
   totals,
 } from "./parse.ts";
+export { type EvalInstance, evalInstances, layoutInstances } from "./instances.ts";
 export { checkLogText, harnessFamily, harnessMismatch, logProblem } from "./harness.ts";
 export { FORMATS as READER_FORMATS, readerOf, READERS } from "./readers/index.ts";
 export type {

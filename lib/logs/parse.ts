@@ -7,11 +7,12 @@
 import type { Event, FileSource, Ranges, ReadsResult } from "./types.ts";
 import { countLines, unionRanges } from "./ranges.ts";
 import { type Format, sniff, sniffAs } from "./detect.ts";
+import { evalInstances, instanceNames, lastAttempts, selectInstance } from "./instances.ts";
 import { LogFormatError } from "./errors.ts";
 import type { ReaderResult } from "./readers/common.ts";
 import { normalizeNewlines } from "./readers/reader.ts";
 import { bundleLog } from "./bundle.ts";
-import { logBudget, MAX_LOG_BYTES, readLogText } from "./files.ts";
+import { logBudget, MAX_LOG_BYTES, readLogHead, readLogText } from "./files.ts";
 import { type JsonlFile, parseJsonl } from "./readers/jsonl.ts";
 import { sessionFiles } from "./session.ts";
 import { dirSource, type TrackedSource } from "./workspace.ts";
@@ -178,14 +179,39 @@ export function cwdProblem(
  */
 export async function readLog(
   path: string,
-  opts: { root?: string; cwd?: string; format?: Format } = {},
+  opts: {
+    root?: string;
+    cwd?: string;
+    format?: Format;
+    /** One instance of an evaluation output.jsonl (its last attempt unless `attempt`). */
+    instance?: string;
+    attempt?: number;
+  } = {},
 ): Promise<ReadsResult> {
   // a session directory, or a session with sub-agent files next to it: OpenHands and Gemini CLI
   // are bundled into one text (bundle.ts); Claude Code and Codex keep their sub-agent files apart
   const bundled = await bundleLog(path);
   const session = bundled === undefined ? sessionFiles(path) : { main: path, companions: [] };
   const budget = logBudget(path);
-  const text = bundled ?? readLogText(session.main, budget);
+  let text = bundled ?? readLogText(session.main, budget);
+  let file = session.main;
+  // an evaluation output.jsonl of several instances is read one instance at a time
+  const instances = bundled === undefined ? evalInstances(text) : undefined;
+  if (opts.instance !== undefined) {
+    if (!instances) {
+      throw new LogFormatError(path, "--instance: the log is not an evaluation output.jsonl");
+    }
+    const inst = selectInstance(instances, opts.instance, path, opts.attempt);
+    text = inst.text;
+    file = `${session.main}#${inst.id}${inst.attempt === undefined ? "" : `@${inst.attempt}`}`;
+  } else if (instances && lastAttempts(instances).length > 1) {
+    throw new LogFormatError(
+      path,
+      `an evaluation output.jsonl with ${lastAttempts(instances).length} instances (${
+        instanceNames(instances)
+      }): read one with --instance ID (\`reporeuse reads\` on the file lists them)`,
+    );
+  }
   const companions: Companion[] = [];
   for (const f of session.companions) companions.push({ file: f, text: readLogText(f, budget) });
   let files: FileSource | undefined;
@@ -200,10 +226,70 @@ export async function readLog(
     }
   }
   return await parseLog(text, {
-    file: session.main,
+    file,
     files,
     cwd: opts.cwd,
     companions,
     format: opts.format,
   });
+}
+
+/** One instance of an evaluation output.jsonl as `reporeuse reads` lists it. */
+export interface InstanceSummary {
+  instance_id: string;
+  attempt?: number;
+  /** Line of its record in the file. */
+  line: number;
+  /** Events in its `history`. */
+  history: number;
+  files?: number;
+  lines?: number;
+  coverage?: number;
+  /** The record's own `error`. */
+  error?: string;
+  /** Why it cannot be read. */
+  problem?: string;
+}
+
+/**
+ * The instances of an evaluation output.jsonl holding several, each read (files, lines and
+ * coverage as `reads --instance` gives them); undefined when the log is not such a file.
+ */
+export async function readInstances(
+  path: string,
+  opts: { root?: string; cwd?: string; format?: Format } = {},
+): Promise<InstanceSummary[] | undefined> {
+  if ((await Deno.stat(path)).isDirectory) return undefined;
+  // the first record names its instance: other logs are not read twice
+  const head = readLogHead(path, 64 * 1024);
+  const nl = head.indexOf("\n");
+  if (!/^\s*\{/.test(head) || !/"instance_id"\s*:/.test(nl < 0 ? head : head.slice(0, nl))) {
+    if (nl >= 0 || !head.includes('"instance_id"')) return undefined;
+  }
+  const text = readLogText(path, logBudget(path));
+  const list = evalInstances(text);
+  if (!list || lastAttempts(list).length < 2) return undefined;
+  const files = opts.root === undefined ? undefined : dirSource(opts.root);
+  const out: InstanceSummary[] = [];
+  for (const inst of list) {
+    const s: InstanceSummary = { instance_id: inst.id, line: inst.line, history: inst.events };
+    if (inst.attempt !== undefined) s.attempt = inst.attempt;
+    try {
+      const r = await parseLog(inst.text, {
+        file: `${path}#${inst.id}`,
+        files,
+        cwd: opts.cwd,
+        format: opts.format,
+      });
+      s.files = r.files;
+      s.lines = r.lines;
+      s.coverage = r.coverage;
+    } catch (e) {
+      if (!(e instanceof LogFormatError)) throw e;
+      s.problem = e.message;
+    }
+    if (inst.error) s.error = inst.error;
+    out.push(s);
+  }
+  return out;
 }

@@ -8,7 +8,8 @@
  *   `subagents/` directory of their files.
  *
  * A path may name the session file or a directory holding one session (its log and the
- * `subagents/` directory, or a parent rollout and its children).
+ * `subagents/` directory, or a parent rollout and its children, or a Cline-family task directory
+ * with its `api_conversation_history.json`).
  *
  * @module
  */
@@ -149,6 +150,10 @@ export function sessionFiles(path: string): SessionFiles {
       )).map((e) =>
         join(path, e.name)
       );
+    // a Cline / Roo / Kilo task directory: the conversation sent to the model is the log (its
+    // ui_messages.json, task_metadata.json and context_history.json are the UI's and metadata)
+    const task = logs.find((l) => basename(l) === "api_conversation_history.json");
+    if (task && !named.length) return { main: task, companions: [] };
     let roots = logs;
     if (logs.length > 1 && logs.every((l) => /\.jsonl$/.test(l))) {
       // a parent rollout and its children: the one without a parent

@@ -161,6 +161,11 @@ export class TurnWorkspace {
   /** True when the root is a Windows path (`C:/Users/x/proj`): paths compare case-insensitively. */
   readonly #windows: boolean;
 
+  /** True when the root is a Windows path (the harness ran on Windows). */
+  get windows(): boolean {
+    return this.#parent ? this.#parent.windows : this.#windows;
+  }
+
   /**
    * Workspace-relative path of `path` as a command run in `cwd` (workspace-relative directory,
    * or undefined when outside) sees it; undefined when it lies outside the workspace.

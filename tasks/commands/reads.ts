@@ -1,11 +1,21 @@
 /**
  * `deno task reporeuse reads <log> [--root <workspace-dir>] [--cwd <harness-cwd>] [--format NAME]` — the
- * lines an agent run showed the model, as JSON.
+ * lines an agent run showed the model, as JSON; an evaluation output.jsonl of several instances is
+ * listed, read one instance at a time (`--instance`), or laid out as run logs (`--layout`).
  *
  * @module
  */
 import { parseOptions } from "./_args.ts";
-import { type Format, FORMATS, LogFormatError, READERS, readLog } from "../../lib/logs/mod.ts";
+import {
+  type Format,
+  FORMATS,
+  layoutInstances,
+  LogFormatError,
+  READERS,
+  readInstances,
+  readLog,
+  readLogText,
+} from "../../lib/logs/mod.ts";
 
 /** One line per reader: its harness and formats. */
 function readerHelp(): string {
@@ -39,6 +49,15 @@ Options:
   --cwd <path>   the harness's working directory that is the workspace root (default: what the
                  log says, else /testbed for mini-SWE-agent and SWE-agent)
   --format NAME  read as this format (one of the formats above) instead of detecting it
+  --instance ID  an evaluation output.jsonl (OpenHands) holds one run per instance: read this
+                 one (its last attempt; --attempt N for another). Without it, \`reads\` on such
+                 a file lists the instances (id, attempt, line, history events, files, lines,
+                 coverage, error) as JSON { "instances": [...] }
+  --attempt N    with --instance: this attempt (V1 iterative/critic runs)
+  --layout DIR   lay the instances out as run logs for \`score\`: DIR/<chain>/turn<N>/log.json
+                 (+ meta.json with the cost), one per instance (its last attempt); DIR is
+                 usually <corpus>/runs/<config>. Chains default to the instance id, turn 1
+  --map FILE     with --layout: JSON { "<instance_id>": "<chain>/turn<N>" }
   --compact      one-line JSON
   -h, --help     this text
 
@@ -53,6 +72,10 @@ export async function run(args: string[]): Promise<number> {
       cwd: { type: "string" },
       format: { type: "string" },
       compact: { type: "boolean" },
+      instance: { type: "string" },
+      attempt: { type: "string" },
+      layout: { type: "string" },
+      map: { type: "string" },
     },
     allowPositionals: true,
   }, `\n\n${help}`);
@@ -76,15 +99,60 @@ export async function run(args: string[]): Promise<number> {
     console.error(`reporeuse reads: --format ${values.format}: one of ${FORMATS.join(", ")}`);
     return 2;
   }
+  const attempt = values.attempt === undefined ? undefined : Number(values.attempt);
+  if (attempt !== undefined && (!Number.isInteger(attempt) || values.instance === undefined)) {
+    console.error(`reporeuse reads: --attempt takes a whole number, with --instance`);
+    return 2;
+  }
+  if (values.map !== undefined && values.layout === undefined) {
+    console.error(`reporeuse reads: --map goes with --layout`);
+    return 2;
+  }
+  const space = values.compact ? undefined : 2;
   try {
+    if (values.layout !== undefined) {
+      let map: Record<string, string> = {};
+      if (values.map !== undefined) {
+        const m = JSON.parse(await Deno.readTextFile(values.map));
+        if (
+          !m || typeof m !== "object" || Array.isArray(m) ||
+          Object.values(m).some((v) => typeof v !== "string")
+        ) {
+          console.error(`reporeuse reads: --map ${values.map}: not a JSON object of strings`);
+          return 2;
+        }
+        map = m;
+      }
+      const path = positionals[0];
+      const turns = await layoutInstances(readLogText(path), path, values.layout, map);
+      console.log(JSON.stringify({ layout: values.layout, turns }, null, space));
+      return 0;
+    }
+    if (values.instance === undefined) {
+      const list = await readInstances(positionals[0], {
+        root: values.root,
+        cwd: values.cwd,
+        format: values.format as Format | undefined,
+      });
+      if (list) {
+        console.log(JSON.stringify({ instances: list }, null, space));
+        return 0;
+      }
+    }
     const r = await readLog(positionals[0], {
       root: values.root,
       cwd: values.cwd,
       format: values.format as Format | undefined,
+      instance: values.instance,
+      attempt,
     });
-    console.log(JSON.stringify(r, null, values.compact ? undefined : 2));
+    console.log(JSON.stringify(r, null, space));
     return 0;
   } catch (e) {
+    if (e instanceof SyntaxError || e instanceof Deno.errors.NotFound) {
+      console.error(`reporeuse reads: ${e.message}`);
+      return 2;
+    }
     if (e instanceof LogFormatError) {
       console.error(`reporeuse reads: ${e.message}`);
       return 2;

@@ -480,10 +480,12 @@ async function handle(
     case "NotebookRead":
       events = [readEvent(ctx, call, text, isError)];
       break;
-    case "Bash": {
+    case "Bash":
+    case "PowerShell": {
+      // PowerShell: the Windows tool (2.1.x), a Bash twin whose commands PowerShell runs
       const command = str(input.command);
       if (command === undefined) {
-        events = [ev(call, "other", [], {}, "Bash call without a command")];
+        events = [ev(call, "other", [], {}, `${call.name} call without a command`)];
         break;
       }
       const obs = input.run_in_background === true ||
@@ -494,7 +496,8 @@ async function handle(
         ws: ctx.ws,
         cwd: call.cwd,
         step: call.step,
-        tool: "Bash",
+        tool: call.name,
+        dialect: call.name === "PowerShell" ? "powershell" : undefined,
       }, obs);
       break;
     }
@@ -879,7 +882,7 @@ export const reader: LogReader = {
     versions:
       "session JSONL (1.0.x and 2.x), `Read` results with both line-prefix eras (`N→`, `N\\t`), sub-agents inline (`isSidechain`) and in `<sessionId>/subagents/agent-*.jsonl` (reader: see `lib/logs/readers/` and docs/run-logs.md)",
     read:
-      '`Read` (offset/limit; the "unchanged since last read" stub shows nothing new), `NotebookRead`, `Bash` via the shell analysis',
+      '`Read` (offset/limit; the "unchanged since last read" stub shows nothing new), `NotebookRead`, `Bash` via the shell analysis, and on Windows the `PowerShell` tool via its PowerShell analysis',
     search: "`Grep` (content / files_with_matches / count), `Bash`",
     listing: "`Glob`, `LS`, `Bash`",
     refused:

@@ -10,13 +10,17 @@
  * items (reasoning, assistant message, calls) between tool outputs or user messages.
  *
  * - Shell tools `exec_command` (`cmd`), `shell` (argv), `shell_command` (string) and
- *   `local_shell_call` go through the shell analysis, in the call's `workdir` (else the turn's
+ *   `local_shell_call` go through the shell analysis (PowerShell's when the session ran on
+ *   Windows, whose default shell it is, or the argv is `powershell -Command …`), in the call's `workdir` (else the turn's
  *   `turn_context.cwd`, else the session's). The output header (`Chunk ID / Wall time / Process
  *   exited with code / Original token count / Output:`, or `Exit code / Wall time / Total output
  *   lines / Output:`, or the older JSON `{output, metadata: {exit_code}}`) gives the exit status;
  *   a `…N tokens truncated…` (or `[... omitted N of M lines ...]`) cut shows head and tail only.
  * - `read_file` (experimental) credits its `L<n>: ` lines; `list_dir` is a listing,
  *   `grep_files` a search of its operand; `apply_patch` is a write, applied to the workspace.
+ * - Code mode (`exec`, a JavaScript cell calling tools; see codex_cells.ts): each nested call
+ *   whose arguments are literals is read as if the model had made it, with the printed item that
+ *   is its result (nested shell results pair in order); a result not printed shows nothing.
  * - Sub-agent rollouts (`session_meta.payload.source.subagent.thread_spawn.parent_thread_id`)
  *   given beside the session are read at the step of the parent's call that names them.
  *
@@ -25,6 +29,8 @@
 import type { Event, EventKind, LogMeta } from "../types.ts";
 import { type EventFields, makeEvent, otherEvent, pathNote } from "../event.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
+import { powershellScript } from "../shell/powershell.ts";
+import { cellCalls, cellOutput, shellResultText } from "./codex_cells.ts";
 import { shownPath } from "../shell/stream.ts";
 import { TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { applyPatch } from "./opencode.ts";
@@ -62,6 +68,12 @@ const RESPONSE_TYPES = new Set([
   "compaction_summary",
   "mcp_tool_call",
   "mcp_tool_call_output",
+  // 0.14x–0.15x (codex-rs protocol/src/models.rs ResponseItem): tools announced mid-session,
+  // messages between agents, compaction markers
+  "additional_tools",
+  "agent_message",
+  "context_compaction",
+  "compaction_trigger",
   "other",
 ]);
 
@@ -273,6 +285,8 @@ interface Ctx {
   stamps: number[];
   children: Map<string, JsonlFile>;
   used: Set<string>;
+  /** Code-mode cells that yielded (`Script running with cell ID N`), by cell id. */
+  running: Map<string, { call: Call; items: string[] }>;
 }
 
 /** An event of a call: its step, tool and input (or arguments) as the command. */
@@ -291,17 +305,141 @@ function parseArgs(v: unknown): Json {
   return obj(v) ?? {};
 }
 
+/** Nested shell tools of a code-mode cell. */
+const CELL_SHELLS = new Set(["exec_command", "shell_command", "shell", "local_shell"]);
+
+/**
+ * A code-mode `exec` cell: each nested call whose arguments are literals is handled as if the
+ * model had made it, with the printed item that is its result (nested shell results in order);
+ * a nested call whose result was not printed (or cannot be told apart) shows nothing, and its
+ * read is unplaced.
+ */
+async function cell(ctx: Ctx, call: Call, output: unknown): Promise<void> {
+  const printed = output === undefined ? undefined : cellOutput(output);
+  const yielded = printed?.status?.match(/^Script running with cell ID (\S+)/);
+  if (yielded) {
+    // the rest comes with `wait {cell_id}`: read the cell when it is done
+    ctx.running.set(yielded[1], { call, items: printed!.items });
+    return;
+  }
+  await cellEvents(ctx, call, printed?.items, output === undefined);
+}
+
+/** `wait` on a yielded cell: its further output; the cell is read once it has finished. */
+async function waitCell(ctx: Ctx, id: string, output: unknown): Promise<void> {
+  const state = ctx.running.get(id)!;
+  const more = cellOutput(output);
+  state.items.push(...more.items);
+  if (more.status?.startsWith("Script running")) return;
+  ctx.running.delete(id);
+  await cellEvents(ctx, state.call, state.items, false);
+}
+
+/** The events of a cell's nested calls, given the items it printed (undefined: no output). */
+async function cellEvents(
+  ctx: Ctx,
+  call: Call,
+  items: string[] | undefined,
+  noOutput: boolean,
+): Promise<void> {
+  const source = call.input ?? str(call.args._raw) ?? "";
+  const calls = cellCalls(source);
+  const printed = items === undefined ? undefined : { items };
+  const results = (items ?? []).map(shellResultText).filter((t): t is string => t !== undefined);
+  const shells = calls.filter((c) => CELL_SHELLS.has(c.name));
+  const paired = results.length === shells.length;
+  const before = ctx.actions.length;
+  let k = 0;
+  for (const [i, c] of calls.entries()) {
+    const nested: Call = {
+      ...call,
+      id: `${call.id}#${i}`,
+      name: c.name,
+      args: obj(c.arg) ?? (typeof c.arg === "string" ? { input: c.arg } : {}),
+      input: typeof c.arg === "string" ? c.arg : undefined,
+      item: "exec",
+    };
+    if (c.arg === undefined) {
+      ctx.actions.push([
+        makeEvent(
+          call.step,
+          "other",
+          `exec:${c.name}`,
+          c.text,
+          [],
+          {},
+          "code-mode call with arguments that are not literals",
+        ),
+      ]);
+      if (CELL_SHELLS.has(c.name)) k++;
+      continue;
+    }
+    if (CELL_SHELLS.has(c.name)) {
+      const shown = paired ? results[k] : undefined;
+      k++;
+      const at = ctx.actions.length;
+      await handle(ctx, nested, shown);
+      for (const e of ctx.actions.slice(at).flat()) {
+        e.tool = `exec:${e.tool}`;
+        if (shown === undefined && (e.kind === "read" || e.kind === "search")) {
+          e.placed = false;
+          e.note = [
+            noOutput
+              ? "no tool output in the log"
+              : "its result is not told apart in what the cell printed",
+            e.note,
+          ].filter(Boolean).join("; ");
+        }
+      }
+      continue;
+    }
+    const at = ctx.actions.length;
+    // read_file: the printed item with its `L<n>:` lines; apply_patch and the other tools: what
+    // they did, as a direct call (their result is not known)
+    const shown = c.name === "read_file" ? printed?.items.find((t) => /^L\d+: /.test(t)) : "";
+    await handle(ctx, nested, shown);
+    for (const e of ctx.actions.slice(at).flat()) {
+      e.tool = `exec:${e.tool}`;
+      if (shown === undefined && (e.kind === "read" || e.kind === "search")) {
+        e.placed = false;
+        e.note = "its result is not told apart in what the cell printed";
+      }
+    }
+  }
+  if (ctx.actions.length === before) {
+    ctx.actions.push([
+      ev(call, "run", [], {}, calls.length ? undefined : "code-mode cell without tool calls"),
+    ]);
+  }
+}
+
 async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
+  if (call.name === "exec" && call.item === "custom_tool_call") {
+    return await cell(ctx, call, output);
+  }
+  const waited = call.name === "wait" ? str(call.args.cell_id) : undefined;
+  if (waited !== undefined && ctx.running.has(waited)) {
+    ctx.actions.push([ev(call, "run", [], {})]);
+    return await waitCell(ctx, waited, output);
+  }
   const { text, success } = outputText(output);
   const a = call.args;
   const name = call.name;
   if (SHELL_TOOLS.has(name)) {
     const cmdv = a.cmd ?? a.command;
-    const command = typeof cmdv === "string"
-      ? cmdv
-      : Array.isArray(cmdv)
-      ? argvCommand(cmdv)
+    // argv `["powershell.exe", "-Command", "…"]`; a string runs in the user's shell, which on
+    // Windows is PowerShell (codex-rs `shell.rs` `default_user_shell`)
+    const psArgv = Array.isArray(cmdv) && cmdv.every((w) => typeof w === "string")
+      ? powershellScript(cmdv as string[])
       : undefined;
+    const command = psArgv ??
+      (typeof cmdv === "string" ? cmdv : Array.isArray(cmdv) ? argvCommand(cmdv) : undefined);
+    const named = str(a.shell);
+    const bashNamed = named !== undefined && /(?:^|[\\/])(?:ba|z)?sh(?:\.exe)?$/i.test(named);
+    const dialect =
+      psArgv !== undefined || (typeof cmdv === "string" && ctx.ws.windows && !bashNamed)
+        ? "powershell" as const
+        : undefined;
     if (command === undefined) {
       ctx.actions.push([ev(call, "other", [], {}, "shell call without a command")]);
       return;
@@ -312,7 +450,7 @@ async function handle(ctx: Ctx, call: Call, output: unknown): Promise<void> {
     const obs = output === undefined ? undefined : codexObservation(text, success);
     const events = await analyzeShell(
       command,
-      { ws: ctx.ws, cwd, step: call.step, tool: name },
+      { ws: ctx.ws, cwd, step: call.step, tool: name, dialect },
       obs,
     );
     if (running) {
@@ -471,6 +609,12 @@ async function rollout(ctx: Ctx, jsonl: Jsonl, file: string, fixedStep?: number)
     ) {
       const id = str(p.call_id) ?? "";
       const call = pending.get(id);
+      if (
+        call?.name === "exec" && call.item === "custom_tool_call" && typeof p.output === "string" &&
+        !p.output.startsWith("Script ")
+      ) {
+        continue; // a `notify()` message of a running cell: the cell's own output follows
+      }
       if (!call) {
         ctx.actions.push([
           other(step, `${file}:${it.line}: tool output without its call (${id || "no id"})`),
@@ -480,6 +624,11 @@ async function rollout(ctx: Ctx, jsonl: Jsonl, file: string, fixedStep?: number)
       pending.delete(id);
       await handle(ctx, call, p.output ?? "");
     }
+  }
+  // cells still running when the log ends: what they printed so far
+  for (const [id, c] of [...ctx.running]) {
+    ctx.running.delete(id);
+    await cellEvents(ctx, c.call, c.items, false);
   }
   for (const e of unknown) ctx.actions.push([{ ...e, step }]);
   for (const bad of jsonl.bad) ctx.actions.push([badLineEvent(file, bad, step)]);
@@ -554,6 +703,7 @@ export async function readCodex(
     stamps: [],
     children,
     used: new Set(),
+    running: new Map(),
   };
   await rollout(ctx, main, opts.file);
   for (const [id, c] of children) {
@@ -671,12 +821,14 @@ the workspace, written during the turn; sub-agents by parent thread id)`,
   },
   doc: {
     versions:
-      "rollout JSONL: `{timestamp, type, payload}` envelope and the older pre-envelope files; `exec_command`, `shell`, `shell_command`, experimental `read_file` (`L12:`) (reader: see `lib/logs/readers/`)",
-    read: "shell commands (the default tool set has no read tool), `read_file`",
-    search: "`rg`/`grep` in the shell",
-    listing: "`ls`, `find`, `rg --files`",
+      "rollout JSONL: `{timestamp, type, payload}` envelope and the older pre-envelope files; `exec_command`, `shell`, `shell_command`, experimental `read_file` (`L12:`), code-mode `exec` cells (0.14x+) (reader: see `lib/logs/readers/`)",
+    read:
+      "shell commands (the default tool set has no read tool), `read_file`; on Windows the shell is PowerShell: `Get-Content`/`gc`/`cat`/`type` (`-TotalCount`/`-Head`, `-Tail`, `-Raw`, `(gc f)[a..b]`), `Select-Object -First/-Last/-Skip/-Index`, numbers a script printed",
+    search:
+      "`rg`/`grep` in the shell; PowerShell `Select-String` over files (`path:N:`, `-Context`)",
+    listing: "`ls`, `find`, `rg --files`, `Get-ChildItem`/`dir`",
     refused:
-      "`…N tokens truncated…` hides the middle of an output (only the lines shown count); the `codex exec --json` event stream printed on stdout is not the rollout and is refused (read the rollout)",
+      "`…N tokens truncated…` hides the middle of an output (only the lines shown count); in a code-mode cell only what the script printed was shown: a nested call whose result it did not print (or printed in part) is unplaced, and calls with non-literal arguments are not guessed; the `codex exec --json` event stream printed on stdout is not the rollout and is refused (read the rollout)",
     log:
       '`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (default `~/.codex`). Preset `codex`: `codex exec --json --skip-git-repo-check --sandbox workspace-write -C <workspace> "<prompt>"` (OpenAI Codex non-interactive docs); copies the rollout written during the turn whose `session_meta.cwd` is the workspace → `log.jsonl`, and sub-agent rollouts (linked by `parent_thread_id`) → `subagents/`',
   },

@@ -19,6 +19,7 @@ import { reader as codex } from "./codex.ts";
 import { reader as gemini } from "./gemini.ts";
 import { reader as opencode } from "./opencode.ts";
 import { reader as openhands } from "./openhands.ts";
+import { reader as cline } from "./cline.ts";
 import { reader as aider } from "./aider.ts";
 import { reader as mini } from "./mini.ts";
 import { reader as sweagent } from "./sweagent.ts";
@@ -30,6 +31,7 @@ export const READERS: readonly LogReader[] = [
   gemini,
   opencode,
   openhands,
+  cline,
   aider,
   mini,
   sweagent,

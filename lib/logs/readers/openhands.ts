@@ -71,7 +71,7 @@ export function openHandsEvents(data: unknown): { events: Json[]; record?: Json 
       throw new Error(
         `an evaluation output.jsonl with ${recs.length} records (${ids}${
           recs.length > 3 ? ", …" : ""
-        }): one run log holds one instance — give each record as its own file`,
+        }): one run log holds one instance — read one with \`reads --instance ID\`, or lay them out as run logs with \`reads --layout DIR\``,
       );
     }
     if (recs.length) return { events: flatten(arr(obj(recs[0])!.history)), record: obj(recs[0]) };
@@ -713,7 +713,7 @@ OPENHANDS_CONVERSATIONS_DIR set per turn → log.json (events + subagents/)`,
     search: "shell (`grep -n`, `rg`)",
     listing: "`view` of a directory, `ls`/`find`",
     refused:
-      "IPython cells (`run_ipython`) print what Python printed: listed as `other`; a sub-agent delegated in V0 shares the stream (its events are read like the parent's); an evaluation `output.jsonl` of several instances is refused (one run log holds one instance)",
+      "IPython cells (`run_ipython`) print what Python printed: listed as `other`; a sub-agent delegated in V0 shares the stream (its events are read like the parent's); an evaluation `output.jsonl` of several instances is one run per instance: `reads` lists them, `reads --instance ID` reads one (the last line of a resumed instance, the last `attempt`), `reads --layout DIR` writes them as run logs `DIR/<chain>/turn<N>/log.json` for `score`",
     log:
       'V1 CLI: `~/.openhands/conversations/<id>/` (or `$OPENHANDS_CONVERSATIONS_DIR`). Preset `openhands`: `openhands --headless --json --override-with-envs -f <prompt file>` (OpenHands CLI headless docs) with `OPENHANDS_CONVERSATIONS_DIR` set per turn; the conversation (events + `subagents/`) is bundled into `log.json`. V0: `python -m openhands.core.main -t "<task>"` with `save_trajectory_path` (or `SAVE_TRAJECTORY_PATH`) — give that file',
   },

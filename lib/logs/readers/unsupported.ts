@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { arr, contentText, obj, str } from "./common.ts";
+import { arr, obj, str } from "./common.ts";
 import { type LogInput, NOT_JSON, type Unsupported } from "./reader.ts";
 
 /** The parsed values of a log: the items of a JSON array, one JSON value, or JSONL head values. */
@@ -25,16 +25,6 @@ function isContent(v: unknown): boolean {
   const o = obj(v);
   return !!o && ["user", "model", "function"].includes(str(o.role) ?? "") && Array.isArray(o.parts);
 }
-
-/** A Cline / Roo / Kilo `api_conversation_history.json` message (Anthropic `MessageParam`). */
-function isClineMessage(v: unknown): boolean {
-  const o = obj(v);
-  if (!o || !["user", "assistant"].includes(str(o.role) ?? "")) return false;
-  return typeof o.content === "string" || Array.isArray(o.content);
-}
-
-const CLINE_MARK =
-  /<environment_details>|^\[[a-z_]+ for '.*'\] Result:|<task>|# Current (Working|Workspace) Directory/m;
 
 const DOTTED = /^(user|agent|session|span)\.[a-z_]+$/;
 
@@ -85,22 +75,6 @@ const RECOGNISERS: readonly Unsupported[] = [
         return !!o && "sessionId" in o && "uuid" in o &&
           (!!obj(o.message) && "parts" in obj(o.message)! || "systemPayload" in o ||
             str(o.type) === "tool_result");
-      });
-    },
-  },
-  {
-    looksLike:
-      "a Cline / Roo Code / Kilo Code task history (api_conversation_history.json: Anthropic messages)",
-    reason: "no reader for it yet",
-    test(input) {
-      const v = input.json();
-      if (!Array.isArray(v) || !v.length || !v.every(isClineMessage)) return false;
-      return v.some((m) => {
-        const c = obj(m)!.content;
-        if (arr(c).some((b) => /^(tool_use|tool_result)$/.test(str(obj(b)?.type) ?? ""))) {
-          return true;
-        }
-        return CLINE_MARK.test(contentText(c) ?? "");
       });
     },
   },

@@ -13,6 +13,10 @@ import { type EventFields, makeEvent, outsideNote } from "../event.ts";
 import { type ShownLine, splitLines, type TurnWorkspace } from "../workspace.ts";
 import { Interp, isLoud, type Seg } from "./interp.ts";
 import { wordValue } from "./words.ts";
+import { analyzePowerShell, powershellScript } from "./powershell.ts";
+
+/** A command line that starts a PowerShell (`powershell -Command …`, `pwsh.exe -c …`). */
+const PS_WRAPPER = /^\s*(?:&\s*)?["']?(?:[^\s"']*[\\/])?(?:pwsh|powershell)(?:\.exe)?["']?\s/i;
 
 /** What the harness showed for an action. */
 export interface ShellObservation {
@@ -52,6 +56,11 @@ export interface ShellContext {
   cwd: string | undefined;
   step: number;
   tool?: string;
+  /**
+   * The shell that ran the command: `powershell` for a harness whose shell is PowerShell (Codex
+   * CLI on Windows). Unset: bash, except a `powershell`/`pwsh -Command …` wrapper.
+   */
+  dialect?: "bash" | "powershell";
 }
 
 /** An event of the shell action: its step, and its tool (`bash` unless the context names one). */
@@ -61,6 +70,10 @@ function ev(ctx: ShellContext, kind: EventKind, command: string, ...fields: Even
 
 const NL_RE = /^\s*(\d+)\t/;
 const GREP1_RE = /^(\d+)[:-]/;
+const AGENT_RE = /^\s*(\d+)(?::\s?|\t| ?\| ?)/;
+const SLS_RE = /^(?:> | {2})?((?:[A-Za-z]:)?[^:\n]+):(\d+):(.*)$/;
+// deno-lint-ignore no-control-regex
+const ANSI_RE = /\x1b\[[0-9;]*m/g;
 
 /** Lines shown per file, with their text when it can be told (checked by `credit`). */
 type Shown = Map<string, ShownLine[]>;
@@ -86,6 +99,14 @@ function numbersFrom(
     if (num.style === "nl") {
       const m = line.match(NL_RE);
       if (m && num.file) addShown(out, num.file, [Number(m[1]), line.slice(m[0].length)]);
+    } else if (num.style === "agent") {
+      const m = line.match(AGENT_RE);
+      if (m && num.file) addShown(out, num.file, [Number(m[1]), line.slice(m[0].length)]);
+    } else if (num.style === "sls") {
+      // PowerShell Select-String: `path:N:line`, `> ` before a match and `  ` before context
+      const m = line.replace(ANSI_RE, "").match(SLS_RE);
+      const rel = m ? ws.resolve(m[1], cwd) : undefined;
+      if (m && rel && ws.exists(rel) !== false) addShown(out, rel, [Number(m[2]), m[3]]);
     } else if (num.style === "grep1") {
       const m = line.match(GREP1_RE);
       if (m && num.file) addShown(out, num.file, [Number(m[1]), line.slice(m[0].length)]);
@@ -126,6 +147,12 @@ export async function analyzeShell(
   ctx: ShellContext,
   obs: ShellObservation | undefined,
 ): Promise<Event[]> {
+  const ps = ctx.dialect === "powershell"
+    ? command
+    : PS_WRAPPER.test(command)
+    ? powershellScript(command)
+    : undefined;
+  if (ps !== undefined) return analyzePowerShell(ps, ctx, obs);
   const parser = await bashParser();
   let tree;
   try {
@@ -150,25 +177,43 @@ function interpret(
   if (root.hasError) {
     return [ev(ctx, "other", command, [], {}, "shell syntax error")];
   }
+  const shownText = obs === undefined
+    ? undefined
+    : obs.head !== undefined
+    ? `${obs.head}\n${obs.tail ?? ""}`
+    : obs.output ?? "";
+  let ws = ctx.ws.fork();
+  let it = new Interp(ws, shownText, false);
+  it.stmt(root, { cwd: ctx.cwd }, false);
+  const loud = it.segs.filter(isLoud);
+  if (loud.length === 1 && it.segs.some((s) => s.stages.some((st) => st.needsOutput))) {
+    // one pipeline owns the whole output and needs it (recursive grep): run again with it
+    ws = ctx.ws.fork();
+    it = new Interp(ws, shownText, true);
+    it.stmt(root, { cwd: ctx.cwd }, false);
+  }
+  ctx.ws.adopt(ws);
+  return segEvents(command, it.segs, ctx, obs);
+}
+
+/**
+ * The events of simulated pipelines (bash or PowerShell, see powershell.ts) given what the
+ * action printed: the simulated outputs are aligned with the observation and every line shown is
+ * checked against its file ({@link TurnWorkspace.credit}).
+ */
+export function segEvents(
+  command: string,
+  segs: Seg[],
+  ctx: ShellContext,
+  obs: ShellObservation | undefined,
+): Event[] {
+  const loud = segs.filter(isLoud);
   const elided = obs !== undefined && obs.head !== undefined;
   const shownText = obs === undefined
     ? undefined
     : elided
     ? `${obs.head}\n${obs.tail ?? ""}`
     : obs.output ?? "";
-  let ws = ctx.ws.fork();
-  let it = new Interp(ws, shownText, false);
-  it.stmt(root, { cwd: ctx.cwd }, false);
-  let loud = it.segs.filter(isLoud);
-  if (loud.length === 1 && it.segs.some((s) => s.stages.some((st) => st.needsOutput))) {
-    // one pipeline owns the whole output and needs it (recursive grep): run again with it
-    ws = ctx.ws.fork();
-    it = new Interp(ws, shownText, true);
-    it.stmt(root, { cwd: ctx.cwd }, false);
-    loud = it.segs.filter(isLoud);
-  }
-  ctx.ws.adopt(ws);
-  const segs = it.segs;
   const executed = segs.filter((s) => !s.skipped);
   if (executed.length) executed[executed.length - 1].last = true;
 
@@ -393,7 +438,15 @@ function splitOutput(loud: Seg[], lines: string[]): Map<Seg, string> {
     if (lastOne) n = lines.length - pos;
     else if (s.out !== null) n = s.out.length;
     else if (num) {
-      const re = num.style === "nl" ? NL_RE : num.style === "grep1" ? GREP1_RE : GREPN_RE;
+      const re = num.style === "nl"
+        ? NL_RE
+        : num.style === "grep1"
+        ? GREP1_RE
+        : num.style === "agent"
+        ? AGENT_RE
+        : num.style === "sls"
+        ? SLS_RE
+        : GREPN_RE;
       let k = pos;
       while (k < lines.length && (re.test(lines[k]) || lines[k] === "--")) k++;
       n = k - pos;

@@ -17,8 +17,12 @@ export interface OutLine {
 
 /** How line numbers appear in an output (so they can be read back without the workspace). */
 export interface Numbered {
-  /** `nl`: `^\s*N\t`; `grep1`: `^N[:-]` of `file`; `grepN`: `^path[:-]N[:-]`. */
-  style: "nl" | "grep1" | "grepN";
+  /**
+   * `nl`: `^\s*N\t`; `grep1`: `^N[:-]` of `file`; `grepN`: `^path[:-]N[:-]`; `sls`:
+   * PowerShell `Select-String`'s `[> |  ]path:N:`; `agent`: numbers a script printed before each
+   * line of `file` (`   12: text`, `12 | text`, `12\ttext`).
+   */
+  style: "nl" | "grep1" | "grepN" | "sls" | "agent";
   file?: string;
 }
 
