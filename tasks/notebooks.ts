@@ -26,12 +26,20 @@
 import { parseArgs } from "node:util";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Browser, chromiumPath } from "../lib/report/browser.ts";
-import { expectationOf } from "../lib/report/chart_check.ts";
-import { cellIntervals } from "../lib/report/ci.ts";
-import { chartExpectations, checkPage, htmlExportCopy } from "../lib/report/notebook/export.ts";
-import { reportFigures, SIMULATED, simulatedScored } from "../lib/report/reproduce.ts";
-import { DEFAULT_B, DEFAULT_SEED } from "../lib/report/stats.ts";
+import {
+  Browser,
+  cellIntervals,
+  chartExpectations,
+  checkPage,
+  chromiumPath,
+  DEFAULT_B,
+  DEFAULT_SEED,
+  expectationOf,
+  htmlExportCopy,
+  reportFigures,
+  SIMULATED,
+  simulatedScored,
+} from "../lib/report/mod.ts";
 
 const toFileUrl = (p: string) => pathToFileURL(p).href;
 /** Seconds between "still running" lines while a notebook executes. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { parseOptions } from "./commands/_args.ts";
-import { reproduce } from "../lib/report/reproduce.ts";
+import { reproduce } from "../lib/report/mod.ts";
 
 /** Usage text. */
 export const help = `Usage: deno task reproduce [--runs <corpus-dir>] [--out <dir>] [options]

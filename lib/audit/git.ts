@@ -27,8 +27,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { GitError, ownershipMessage, runGit } from "../util/git.ts";
-import { MAX_SOURCE_BYTES, tooLargeMessage } from "../python/summary_format.ts";
+import { GitError, ownershipMessage, runGit } from "../util/mod.ts";
+import { MAX_SOURCE_BYTES, tooLargeMessage } from "../python/mod.ts";
 
 /** A problem with the audit's input (repository, revision): one line, shown as is. */
 export class AuditError extends Error {

@@ -31,13 +31,13 @@ import {
   moduleName,
   type PackageFile,
   Project,
+  RESOLVER_VERSION,
   summarizeFiles,
   SUMMARY_VERSION,
   tooLargeMessage,
 } from "../python/mod.ts";
-import { RESOLVER_VERSION } from "../python/project.ts";
-import { REUSE_KINDS } from "../metrics/targets.ts";
-import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
+import { REUSE_KINDS } from "../metrics/mod.ts";
+import { Cache, cacheRoot, sha256 } from "../util/mod.ts";
 import {
   listTree,
   listWorktree,

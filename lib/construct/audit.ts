@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { runHiddenTests, type TestCase } from "../protocol/hidden.ts";
-import { prepareWorkspace } from "../protocol/prepare.ts";
+import { prepareWorkspace, runHiddenTests, type TestCase } from "../protocol/mod.ts";
 
 /** Per-turn outcome of {@link auditChain}. */
 export interface AuditTurn {

@@ -17,9 +17,8 @@ import { calledSymbols } from "./reuse.ts";
 import { writeChain } from "./write.ts";
 import { auditChain, type AuditTurn } from "./audit.ts";
 import type { EvidencePack, VerifiedTurn } from "./types.ts";
-import type { Graph } from "../python/types.ts";
-import { analyzePackage } from "../python/mod.ts";
-import { prepareWorkspace } from "../protocol/prepare.ts";
+import { analyzePackage, type Graph } from "../python/mod.ts";
+import { prepareWorkspace } from "../protocol/mod.ts";
 
 /** Options of {@link buildChain}. */
 export interface BuildOptions {

@@ -8,7 +8,7 @@
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
-import { existsSync, recoverDir, writeDirAtomic } from "../util/fs.ts";
+import { existsSync, recoverDir, writeDirAtomic } from "../util/mod.ts";
 import { checkShards, scanScored } from "./scan.ts";
 import {
   FrameSink,
@@ -17,7 +17,7 @@ import {
   type SinkOptions,
   STREAMED_FRAMES,
 } from "./sink.ts";
-import { averageByConfig, averageByTurn, firstLastTurns } from "../metrics/macro.ts";
+import { averageByConfig, averageByTurn, firstLastTurns } from "../metrics/mod.ts";
 import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
 import { frameCsv } from "./csv.ts";
 import {

@@ -30,6 +30,8 @@
  * @module
  */
 export * from "./schema.ts";
+export { frameCsv, spreadsheetSafeFrame } from "./csv.ts";
+export { type LogJob, runJob, type SummaryJob } from "./jobs.ts";
 export {
   column,
   conform,

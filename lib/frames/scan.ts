@@ -9,7 +9,7 @@
  */
 import pl from "nodejs-polars";
 import { join } from "node:path";
-import { existsSync } from "../util/fs.ts";
+import { existsSync } from "../util/mod.ts";
 import { dtypeOf } from "./build.ts";
 import { type ColumnType, CONFIG_KEYS, FRAME_SCHEMAS } from "./schema.ts";
 import { MANIFEST, PARTITION_KEYS, type ScoredManifest } from "./sink.ts";

@@ -31,12 +31,21 @@ import {
   type FoundTurn,
   LayoutError,
   loadRunContents,
+  messageOf,
   type Problem,
   readCorpus,
 } from "../layout/mod.ts";
-import { messageOf } from "../layout/read.ts";
 import { logProblem, MAX_LOG_BYTES, type ReadsResult } from "../logs/mod.ts";
-import { readBounded } from "../util/fs.ts";
+import {
+  Cache,
+  cacheFailed,
+  cacheRoot,
+  cacheWritable,
+  progress,
+  readBounded,
+  sha256,
+  sourceHash,
+} from "../util/mod.ts";
 import {
   dupChain,
   type ErrorRow,
@@ -50,20 +59,18 @@ import {
   type TurnResult,
   type TurnRow,
 } from "../metrics/mod.ts";
-import { analyzePackage, moduleName, type ModuleSummary, type Project } from "../python/mod.ts";
 import {
-  readSummaryText,
-  summaryKey,
-  summaryText,
-  writeSummaryText,
-} from "../python/summary_cache.ts";
-import type { Definition } from "../python/types.ts";
-import { Cache, cacheFailed, cacheRoot, cacheWritable, sha256 } from "../util/cache.ts";
+  analyzePackage,
+  cachedSummary,
+  type Definition,
+  moduleName,
+  type ModuleSummary,
+  type Project,
+  storeSummary,
+} from "../python/mod.ts";
 import { HashMemo } from "./hashes.ts";
 import { JobPool } from "./jobs.ts";
 import { isTurnResult } from "./valid.ts";
-import { progress } from "../util/progress.ts";
-import { sourceHash } from "../util/source_hash.ts";
 
 /** Bump when the meaning of scored rows changes (the code hash below catches the rest). */
 export const SCORER_VERSION = 1;
@@ -432,17 +439,15 @@ async function summaryOf(
   file: string,
   module: string,
 ): Promise<ModuleSummary> {
-  const key = summaryKey(new TextEncoder().encode(source), file, module);
   if (run.useCache) {
-    const hit = await readSummaryText(run.cacheDir, key);
-    const summary: ModuleSummary | undefined = hit && { ...hit.parsed.meta, ...hit.parsed.rest };
-    if (summary && summary.module === module && summary.file === file) return summary;
+    const hit = await cachedSummary(run.cacheDir, source, file, module);
+    if (hit) return hit;
   }
   const summary = await run.pool.run({ type: "summarize", source, file, module });
   // written in the background (awaited before returning); a failed write costs a re-parse
   if (run.useCache && cacheWritable(run.cacheDir)) {
     run.writes.push(
-      writeSummaryText(run.cacheDir, key, summaryText(summary)).catch((e) =>
+      storeSummary(run.cacheDir, source, file, module, summary).catch((e) =>
         cacheFailed(run.cacheDir, e)
       ),
     );

@@ -86,3 +86,6 @@ export {
 } from "./workspace.ts";
 export { logBudget, readLogText } from "./files.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";
+export { claudeProjectDir } from "./readers/claude.ts";
+export { renderReaders, withGenerated } from "./readers/docs.ts";
+export { UNSUPPORTED } from "./readers/unsupported.ts";

@@ -7,10 +7,8 @@
  *
  * @module
  */
-import { parseResults } from "../layout/results.ts";
-import type { CaseResult } from "../layout/types.ts";
-import { defaultPython, NAMESPACE_PY, pythonEnv } from "../util/python.ts";
-import { runProcess } from "../util/process.ts";
+import { type CaseResult, parseResults } from "../layout/mod.ts";
+import { defaultPython, NAMESPACE_PY, pythonEnv, runProcess } from "../util/mod.ts";
 
 /** One test case of `tests.json`. */
 export interface TestCase {

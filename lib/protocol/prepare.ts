@@ -13,8 +13,7 @@
  * ```
  * @module
  */
-import { runProcess } from "../util/process.ts";
-import { defaultPython, pythonEnv } from "../util/python.ts";
+import { defaultPython, pythonEnv, runProcess } from "../util/mod.ts";
 
 const REMOVED_DIRS = new Set([
   ".git",

@@ -16,16 +16,17 @@
  *
  * @module
  */
-import { findExecutable, runProcess } from "../util/process.ts";
-import { shellQuote } from "../util/text.ts";
 import {
   exists,
+  findExecutable,
   isPlainSegment,
   linkOnPath,
   readBounded,
   realDirUnder,
+  runProcess,
+  shellQuote,
   writeFresh,
-} from "../util/fs.ts";
+} from "../util/mod.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
 import { collectPresetLogs, type Preset, presetCommand, presetProgram } from "./presets.ts";
 import { prepareWorkspace } from "./prepare.ts";

@@ -34,11 +34,17 @@
  * ```
  * @module
  */
-import { cacheRoot, sha256, writeFileAtomic } from "../util/cache.ts";
-import { eachLimited } from "../util/each.ts";
-import { exists, existsSync } from "../util/fs.ts";
-import { findExecutable, runProcess } from "../util/process.ts";
-import { nodeModulesDir } from "../util/treesitter.ts";
+import {
+  cacheRoot,
+  eachLimited,
+  exists,
+  existsSync,
+  findExecutable,
+  nodeModulesDir,
+  runProcess,
+  sha256,
+  writeFileAtomic,
+} from "../util/mod.ts";
 
 /** Version of the build recipe (flags, file list, layout); part of the directory's name. */
 const BUILD_VERSION = 5;

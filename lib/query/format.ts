@@ -4,8 +4,8 @@
  * @module
  */
 import pl from "nodejs-polars";
-import { frameCsv } from "../frames/csv.ts";
-import { mdText } from "../util/text.ts";
+import { frameCsv } from "../frames/mod.ts";
+import { mdText } from "../util/mod.ts";
 
 /** Output formats of the `query` command. */
 export const FORMATS = ["table", "csv", "json", "md"] as const;

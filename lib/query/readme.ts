@@ -7,7 +7,7 @@
 import { EXAMPLES } from "./examples.ts";
 import { toTable } from "./format.ts";
 import type { ScoredQuery } from "./open.ts";
-import { shellQuote as singleQuoted } from "../util/text.ts";
+import { shellQuote as singleQuoted } from "../util/mod.ts";
 
 /** Marker lines delimiting the generated section. */
 export const START = "<!-- queries:start -->";

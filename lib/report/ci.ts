@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { mdText } from "../util/text.ts";
+import { mdText } from "../util/mod.ts";
 import type pl from "nodejs-polars";
 import {
   asTurnRows,

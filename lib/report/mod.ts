@@ -16,3 +16,17 @@ export * from "./stats.ts";
 export * from "./table_render.ts";
 export * from "./paper_tables.ts";
 export * from "./style.ts";
+export * from "./clustered.ts";
+export * from "./clustered_examples.ts";
+export { Browser, chromiumPath } from "./browser.ts";
+export { expectationOf } from "./chart_check.ts";
+export { chartExpectations, checkPage, htmlExportCopy } from "./notebook/export.ts";
+export {
+  freePort,
+  hasNotebookServer,
+  type LiveRun,
+  notebookNames,
+  runNotebookLive,
+  shotPath,
+  startNotebookServer,
+} from "./notebook/live.ts";

@@ -19,10 +19,15 @@ import {
   writeScored,
 } from "../frames/mod.ts";
 import { simulateCorpus } from "../simulate/mod.ts";
-import { cacheRoot, sha256 } from "../util/cache.ts";
-import { mdCode, mdText } from "../util/text.ts";
-import { exists, writeDirAtomic } from "../util/fs.ts";
-import { sourceHash } from "../util/source_hash.ts";
+import {
+  cacheRoot,
+  exists,
+  mdCode,
+  mdText,
+  sha256,
+  sourceHash,
+  writeDirAtomic,
+} from "../util/mod.ts";
 import { turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { csvField, escapeHtml, mdText } from "../util/text.ts";
+import { csvField, escapeHtml, mdText } from "../util/mod.ts";
 
 /** A numeric column. */
 export interface Column {

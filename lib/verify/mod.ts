@@ -27,8 +27,11 @@ export {
   type VerifyTruthOptions,
 } from "./truth.ts";
 export {
+  type AtCleanup,
+  checkoutWorktree,
   formatComparison,
   type IdenticalResult,
+  runToEnd,
   verifyIdentical,
   type VerifyIdenticalOptions,
 } from "./identical.ts";

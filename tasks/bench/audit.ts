@@ -18,8 +18,7 @@
  * @module
  */
 import { auditHistory } from "../../lib/audit/mod.ts";
-import { exists } from "../../lib/util/fs.ts";
-import { runGit } from "../../lib/util/git.ts";
+import { exists, runGit } from "../../lib/util/mod.ts";
 
 const pkg = Deno.args[0] ?? "/usr/lib/python3/dist-packages/sympy";
 if (!(await exists(pkg))) {

@@ -17,13 +17,14 @@
  */
 import process from "node:process";
 import { median } from "simple-statistics";
-import { analyzePackage, listPackageFiles } from "../../lib/python/mod.ts";
-import { pythonParser } from "../../lib/python/direct.ts";
-import { buildNativeParser } from "../../lib/python/native_build.ts";
-import { useNativeSummaries } from "../../lib/python/parser_choice.ts";
-import { sha256 } from "../../lib/util/cache.ts";
-import { parserFor } from "../../lib/util/treesitter.ts";
-import { exists } from "../../lib/util/fs.ts";
+import {
+  analyzePackage,
+  buildNativeParser,
+  listPackageFiles,
+  pythonParser,
+  useNativeSummaries,
+} from "../../lib/python/mod.ts";
+import { exists, parserFor, sha256 } from "../../lib/util/mod.ts";
 
 const childMode = Deno.args[0] === "--child";
 const dir = (childMode ? Deno.args[4] : Deno.args[0]) ?? "/usr/lib/python3/dist-packages/sympy";

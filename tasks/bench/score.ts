@@ -30,11 +30,14 @@
  */
 import { parseArgs } from "node:util";
 import { readScored } from "../../lib/frames/mod.ts";
-import { checkTruth, checkTurnsTruth } from "../../lib/simulate/check.ts";
-import { simulateCorpus } from "../../lib/simulate/mod.ts";
-import { replicateConfigs } from "../../lib/simulate/replicate.ts";
-import { checkout, run } from "../../lib/verify/identical.ts";
-import { withScratch } from "../../lib/util/scratch.ts";
+import {
+  checkTruth,
+  checkTurnsTruth,
+  replicateConfigs,
+  simulateCorpus,
+} from "../../lib/simulate/mod.ts";
+import { checkoutWorktree, runToEnd } from "../../lib/verify/mod.ts";
+import { withScratch } from "../../lib/util/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -158,7 +161,7 @@ async function measured(
 ): Promise<Measured> {
   const timing = await Deno.makeTempFile({ prefix: "reporeuse-bench-time-" });
   try {
-    await run(cmd.join(" ").slice(0, 80), "/usr/bin/time", [
+    await runToEnd(cmd.join(" ").slice(0, 80), "/usr/bin/time", [
       "-f",
       "%e %U %S %M",
       "-o",
@@ -194,8 +197,8 @@ async function replicated(): Promise<number> {
     const sides: { label: string; tree: string }[] = [];
     if (values.baseline) {
       const tree = `${root}/baseline`;
-      const commit = await checkout(undefined, values.baseline, tree, atCleanup);
-      await run("deno install", Deno.execPath(), ["install"], { cwd: tree });
+      const commit = await checkoutWorktree(undefined, values.baseline, tree, atCleanup);
+      await runToEnd("deno install", Deno.execPath(), ["install"], { cwd: tree });
       sides.push({ label: `${values.baseline} (${commit.slice(0, 8)})`, tree });
     }
     sides.push({ label: "this tree", tree: new URL("../../", import.meta.url).pathname });

@@ -5,7 +5,7 @@
  */
 import { onePath, parseOptions } from "./_args.ts";
 import { resolve as resolvePath } from "node:path";
-import { workspaceProject } from "../../lib/python/workspace.ts";
+import { workspaceProject } from "../../lib/python/mod.ts";
 
 /** One-line summary for `reporeuse --help`. */
 export const summary = "calls and function references of one Python file, resolved";

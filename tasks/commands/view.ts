@@ -8,7 +8,7 @@
 import { parseOptions, workerCount } from "./_args.ts";
 import { type Format, FORMATS, LogFormatError } from "../../lib/logs/mod.ts";
 import { LayoutError } from "../../lib/layout/mod.ts";
-import { readBounded } from "../../lib/util/fs.ts";
+import { readBounded } from "../../lib/util/mod.ts";
 
 /** One-line summary. */
 export const summary =

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { readBounded, realDirUnder, writeFresh } from "../../util/fs.ts";
+import { readBounded, realDirUnder, writeFresh } from "../../util/mod.ts";
 import { MAX_LOG_BYTES } from "../files.ts";
-export { exists } from "../../util/fs.ts";
+export { exists } from "../../util/mod.ts";
 
 /** The prompt as a preset passes it on the command line (`"$(cat {prompt_file})"`). */
 export const PROMPT = `"$(cat {prompt_file})"`;

@@ -10,8 +10,8 @@
 
 import pl from "nodejs-polars";
 import { jsonSafe, type MimeBundle } from "../display.ts";
-import { escapeHtml } from "../../util/text.ts";
-import { DTYPE_SHORT_NAMES } from "../../frames/schema.ts";
+import { escapeHtml } from "../../util/mod.ts";
+import { DTYPE_SHORT_NAMES } from "../../frames/mod.ts";
 
 /** Escapes text for HTML (lib/util/text.ts). */
 export { escapeHtml };

@@ -12,9 +12,9 @@
  * @module
  */
 import { dirSource } from "../../logs/mod.ts";
-import { listTree, readBlobs } from "../../audit/git.ts";
-import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metrics/redundancy.ts";
-import { readBounded } from "../../util/fs.ts";
+import { listTree, readBlobs } from "../../audit/mod.ts";
+import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metrics/mod.ts";
+import { readBounded } from "../../util/mod.ts";
 import { html, jsonBlock } from "./html.ts";
 import { page, pct } from "./layout.ts";
 import { slug } from "./paths.ts";

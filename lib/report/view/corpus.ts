@@ -27,14 +27,17 @@ import {
   type TestRow,
   type TurnRow,
 } from "../../metrics/mod.ts";
-import { CALL_KINDS, moduleName, type ModuleSummary, type Project } from "../../python/mod.ts";
-import { analyzePackage } from "../../python/analyze.ts";
-import { readBounded } from "../../util/fs.ts";
+import {
+  analyzePackage,
+  CALL_KINDS,
+  moduleName,
+  type ModuleSummary,
+  type Project,
+} from "../../python/mod.ts";
+import { readBounded } from "../../util/mod.ts";
 import type { TurnPage } from "./model.ts";
-import type { ReimplementationFacts } from "./turn.ts";
-import { buildTurnPage } from "./turn.ts";
+import { buildTurnPage, type FileAddresses, type ReimplementationFacts } from "./turn.ts";
 import { listWorkspace, type WorkspaceFiles } from "./workspace.ts";
-import type { FileAddresses } from "./turn.ts";
 import type { TextStore } from "./store.ts";
 import type { ViewPool } from "./jobs.ts";
 

@@ -25,8 +25,8 @@
  * ```
  * @module
  */
-import { language, type Parser, parserFor, Query } from "../../util/treesitter.ts";
-import { BUILTINS } from "../../python/names.ts";
+import { language, type Parser, parserFor, Query } from "../../util/mod.ts";
+import { BUILTINS } from "../../python/mod.ts";
 import { esc } from "./html.ts";
 
 /** Token classes (CSS class names `t-<name>`), indexed by the last number of a token. */

@@ -12,15 +12,20 @@
  *
  * @module
  */
-import { averageByConfig } from "../../metrics/macro.ts";
-import type { EventRow, TargetRow, TestRow, TurnRow } from "../../metrics/rows.ts";
-import { scoreRows } from "../../frames/score.ts";
+import {
+  averageByConfig,
+  type EventRow,
+  type TargetRow,
+  type TestRow,
+  type TurnRow,
+} from "../../metrics/mod.ts";
+import { scoreRows } from "../../frames/mod.ts";
 import { corpusPages, isSimulatedCorpus, type ViewRows } from "./corpus.ts";
 import { configPage, indexPage } from "./pages.ts";
 import { type SiteSummary, writeSite } from "./site.ts";
 import { configHref } from "./paths.ts";
 import { buildTurnPage, logInputs, type LogSource } from "./turn.ts";
-import { progress } from "../../util/progress.ts";
+import { progress } from "../../util/mod.ts";
 
 export { type Site, type SiteSummary, writeSite } from "./site.ts";
 export type * from "./model.ts";

@@ -15,9 +15,14 @@
  * ```
  * @module
  */
-import type { Ranges } from "../../logs/types.ts";
-import type { TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/rows.ts";
-import { targetOutcome } from "../../metrics/outcomes.ts";
+import type { Ranges } from "../../logs/mod.ts";
+import {
+  targetOutcome,
+  type TargetRow,
+  type TestRow,
+  type TurnKeys,
+  type TurnRow,
+} from "../../metrics/mod.ts";
 
 /**
  * The outcome classes the viewer colours targets by: the classes of lib/metrics/outcomes.ts, with

@@ -5,9 +5,12 @@
  *
  * @module
  */
-import type { TurnRow } from "../../metrics/rows.ts";
-import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metrics/redundancy.ts";
-import type { MetricSummary } from "../../metrics/macro.ts";
+import {
+  type MetricSummary,
+  REIMPLEMENTATION_MIN_CALLEES,
+  REIMPLEMENTATION_SHARE,
+  type TurnRow,
+} from "../../metrics/mod.ts";
 import { type Html, html, jsonBlock } from "./html.ts";
 import { num, page, pct } from "./layout.ts";
 import {

@@ -18,7 +18,7 @@
  * ```
  * @module
  */
-import { sha256 } from "../../util/cache.ts";
+import { sha256 } from "../../util/mod.ts";
 
 /** A file-name-safe, collision-free form of a name (see the module doc). */
 export function slug(name: string): string {

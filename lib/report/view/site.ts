@@ -7,8 +7,7 @@
  *
  * @module
  */
-import { writeDirAtomic } from "../../util/fs.ts";
-import { Cache, sha256 } from "../../util/cache.ts";
+import { Cache, sha256, writeDirAtomic } from "../../util/mod.ts";
 import { HIGHLIGHT_VERSION } from "./highlight.ts";
 import { ViewPool } from "./jobs.ts";
 import type { TurnPage } from "./model.ts";
