@@ -300,9 +300,6 @@ export function averages(turns: pl.DataFrame): pl.DataFrame {
   return toFrame(averageByConfig(rowsOf<TurnRow>(turns)), SUMMARY_SCHEMA, CONFIG_KEYS);
 }
 
-/** @deprecated The old name of {@link averages} (which is not a module summary). */
-export const summarize: typeof averages = averages;
-
 /**
  * Per-configuration, per-turn macro averages of a `turns` frame (Tables 3 and 5 read T1/T2/T5
  * from it): the columns of {@link averages} plus `turn`; `c_dup` is C_dup(t).

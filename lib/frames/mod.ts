@@ -56,7 +56,6 @@ export {
   type Scored,
   SCORED_FILES,
   scoreTo,
-  summarize,
   SUMMARY_SCHEMA,
   targetRows,
   writeScored,

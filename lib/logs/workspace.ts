@@ -334,11 +334,6 @@ export class TurnWorkspace {
   }
 }
 
-/** @deprecated The old name of {@link TurnWorkspace} (a turn's files as a log reader sees them). */
-export const Workspace: typeof TurnWorkspace = TurnWorkspace;
-/** @deprecated The old name of {@link TurnWorkspace}. */
-export type Workspace = TurnWorkspace;
-
 /** Lines of a text: split on `\n`, without the empty element after a final newline. */
 export function splitLines(text: string): string[] {
   if (!text) return [];

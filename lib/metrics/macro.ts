@@ -326,8 +326,3 @@ export function firstLastTurns(byTurn: readonly (MetricSummary & { turn: number 
   }
   return out;
 }
-
-/** @deprecated The old name of {@link averageByConfig}. */
-export const summarizeTurns: typeof averageByConfig = averageByConfig;
-/** @deprecated The old name of {@link averageByTurn}. */
-export const summarizeByTurn: typeof averageByTurn = averageByTurn;

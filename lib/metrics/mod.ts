@@ -57,8 +57,6 @@ export {
   meanSums,
   type MetricSummary,
   reimplementationCounts,
-  summarizeByTurn,
-  summarizeTurns,
   TURN_VALUES,
 } from "./macro.ts";
 export {

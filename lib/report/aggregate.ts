@@ -203,9 +203,6 @@ export function configMetrics(rows: readonly TurnRow[]): Record<Metric, number |
   return reportUnits(averageByConfig(single(rows))[0]);
 }
 
-/** @deprecated The old name of {@link configMetrics} (not the `metrics` namespace of mod.ts). */
-export const metrics: typeof configMetrics = configMetrics;
-
 /** One metric of one configuration's rows, in report units. */
 export function metric(rows: readonly TurnRow[], m: Metric): number | null {
   return configMetrics(rows)[m];
