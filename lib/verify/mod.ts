@@ -25,7 +25,7 @@ export {
   type RecoveryProblem,
   verifyTruth,
   type VerifyTruthOptions,
-} from "./truth.ts";
+} from "./recovery.ts";
 export {
   type AtCleanup,
   checkoutWorktree,

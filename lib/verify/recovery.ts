@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { parseSeeds } from "./truth.ts";
+ * import { parseSeeds } from "./recovery.ts";
  * console.assert(parseSeeds("1-3,7").join() === "1,2,3,7");
  * ```
  * @module
