@@ -223,7 +223,10 @@ function packageFile(pkg: string, path: string): string {
   return relative(pkg, path).replaceAll("\\", "/");
 }
 
-/** One scoring pass over a corpus (its run turns are `FoundTurn`s): the corpus, the caches, the worker pool and the memoised shared inputs. */
+/**
+ * One scoring pass over a corpus (its run turns are `FoundTurn`s): the corpus, the caches, the
+ * worker pool and the memoised shared inputs.
+ */
 interface Scoring {
   corpus: Corpus;
   chains: Map<string, ChainSpec>;
