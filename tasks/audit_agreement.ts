@@ -63,6 +63,7 @@ async function projectAt(root: string, commit: string): Promise<Project> {
     }
     return project;
   } finally {
+    // best effort: a scratch directory
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }

@@ -66,6 +66,7 @@ export async function main(args: string[]): Promise<number> {
       throw new Error(`--scale must be 'paper' or 'small' (got '${values.scale}')`);
     }
     for (const dir of values.runs ?? []) {
+      // what cannot be stat'ed is no directory: the error below names it
       const st = await Deno.stat(dir).catch(() => undefined);
       if (!st?.isDirectory) throw new Error(`--runs ${dir}: not a directory`);
     }

@@ -23,6 +23,7 @@ export function readManifest(dir: string): ScoredManifest | undefined {
   try {
     text = Deno.readTextFileSync(join(dir, MANIFEST));
   } catch {
+    // no manifest: not a streamed directory
     return undefined;
   }
   const m = JSON.parse(text);
@@ -36,6 +37,7 @@ function hasParquet(dir: string): boolean {
   try {
     entries = [...Deno.readDirSync(dir)];
   } catch {
+    // a directory that cannot be listed holds no partitions
     return false;
   }
   return entries.some((e) =>

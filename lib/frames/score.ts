@@ -214,6 +214,7 @@ function readOptional(path: string | undefined): string | undefined {
   try {
     return Deno.readTextFileSync(path); // small files: a sync read avoids the async op overhead
   } catch {
+    // a memory file gone or unreadable is absent; the turn is scored without it
     return undefined;
   }
 }

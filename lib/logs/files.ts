@@ -104,6 +104,7 @@ export function readLogHead(path: string, bytes: number): string {
       f.close();
     }
   } catch {
+    // an unreadable file has no head to sniff: detection sees nothing
     return "";
   }
 }

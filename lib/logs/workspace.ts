@@ -370,6 +370,7 @@ export function dirSource(root: string, maxBytes = 32 * 1024 * 1024): FileSource
       if (!info.isFile || info.size > maxBytes) return undefined;
       return decoder.decode(Deno.readFileSync(real));
     } catch {
+      // a file gone, unreadable or not a file: its content is unknown
       return undefined;
     }
   };

@@ -110,7 +110,9 @@ export async function runHiddenTests(
     );
     return { results, timedOut: r.timedOut, output: r.stdout + r.stderr };
   } finally {
+    // best effort: scratch directories of a finished test run
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+    // best effort: scratch directories of a finished test run
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }

@@ -187,6 +187,7 @@ export async function simulatedScored(
   await writeScored(scored, tmp);
   await Deno.writeTextFile(`${tmp}/.complete`, `${scorer}\n`);
   await publish(tmp, scoredDir, opts.cache !== false);
+  // pruning old cache entries is housekeeping; the result is written
   await pruneCache(root, { corpus, scoredDir, seed, scale }).catch(() => {});
   return { corpus, scored, generator };
 }
@@ -194,6 +195,7 @@ export async function simulatedScored(
 /** Marks a cache entry as in use (its mtime is what {@link pruneCache} looks at). */
 async function touch(path: string): Promise<void> {
   const now = new Date();
+  // the time stamp only orders pruning; a failed touch costs nothing
   await Deno.utime(path, now, now).catch(() => {});
 }
 
@@ -231,9 +233,11 @@ export async function pruneCache(
       obsolete = seed === String(keep.seed) && scale === keep.scale;
     }
     if (!obsolete) continue;
+    // an entry gone meanwhile is not pruned
     const info = await Deno.stat(path).catch(() => undefined);
     if (info?.mtime && now - info.mtime.getTime() > PRUNE_AFTER_MS) doomed.push(path);
   }
+  // housekeeping: an entry that cannot be removed is tried again next time
   for (const path of doomed) await Deno.remove(path, { recursive: true }).catch(() => {});
 }
 

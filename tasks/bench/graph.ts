@@ -68,6 +68,7 @@ function serverCpu(pid: number): number {
     const f = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
     return (Number(f[11]) + Number(f[12])) / 100;
   } catch {
+    // no /proc: CPU time unknown
     return 0;
   }
 }
@@ -107,6 +108,7 @@ async function build(cacheDir: string, native: "auto" | "off" = "auto"): Promise
     const b = JSON.parse(await Deno.readTextFile(out));
     return { ...b, wall: wall - b.checks };
   } finally {
+    // best effort: the bench's output file
     await Deno.remove(out).catch(() => {});
   }
 }
@@ -161,6 +163,7 @@ console.log(
 // the floor of any tree-sitter analysis: parsing alone, one thread
 {
   const files = await listPackageFiles(dir, "bench", []);
+  // a file gone or unreadable is left out of the parse-only timing
   const sources = (await Promise.all(files.map((f) => Deno.readTextFile(f.path).catch(() => null))))
     .filter((t): t is string => t !== null);
   const parser = await parserFor("python");
@@ -252,5 +255,6 @@ try {
   if (missing.length) console.log(`  e.g. missing: ${missing.slice(0, 5).join(", ")}`);
   console.log(`load average after: ${load()}`);
 } finally {
+  // best effort: the bench's caches
   for (const d of caches) await Deno.remove(d, { recursive: true }).catch(() => {});
 }

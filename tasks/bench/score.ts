@@ -67,6 +67,7 @@ function childCpu(): number | null {
     // fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), in clock ticks (100 per second)
     return (Number(f[13]) + Number(f[14])) / 100;
   } catch {
+    // no /proc: CPU time unknown
     return null;
   }
 }
@@ -172,6 +173,7 @@ async function measured(
       .split(" ").map(Number);
     return { wall, cpu: user + sys, rssMb: kb / 1024 };
   } finally {
+    // best effort: the timing file
     await Deno.remove(timing).catch(() => {});
   }
 }

@@ -42,6 +42,7 @@ function childCpu(): number | null {
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(f[13]) + Number(f[14])) / 100;
   } catch {
+    // no /proc: CPU time unknown
     return null;
   }
 }
@@ -117,6 +118,7 @@ try {
     Deno.exitCode = 1;
   }
 } finally {
+  // best effort: the bench's scratch directory
   if (!values.keep) await Deno.remove(root, { recursive: true }).catch(() => {});
   else console.log(`kept ${root}`);
 }

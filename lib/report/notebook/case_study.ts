@@ -124,6 +124,7 @@ async function readText(path: string | undefined): Promise<string | null> {
   try {
     return await Deno.readTextFile(path);
   } catch {
+    // no reference solution on disk: the case study shows none
     return null;
   }
 }

@@ -40,6 +40,7 @@ async function isFile(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isFile;
   } catch {
+    // what cannot be stat'ed is no file
     return false;
   }
 }

@@ -39,6 +39,7 @@ export function jupyter(): JupyterNamespace | undefined {
   try {
     return (Deno as unknown as { jupyter?: JupyterNamespace }).jupyter;
   } catch {
+    // outside a Jupyter kernel there is no Deno.jupyter
     return undefined;
   }
 }
@@ -78,6 +79,7 @@ export async function iopubPort(
       ? conn.iopub_port
       : undefined;
   } catch {
+    // no readable connection file: the port is unknown
     return undefined;
   }
 }

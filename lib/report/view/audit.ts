@@ -174,6 +174,7 @@ export async function viewAudit(opts: ViewAuditOptions): Promise<SiteSummary> {
     warnings.push(`${malformed} finding(s) of the report are malformed and not shown.`);
   }
   let headTexts = new Map<string, string>(), baseTexts = new Map<string, string>();
+  // what cannot be stat'ed is no repository: the page says no code is shown
   const isRepo = repo && (await Deno.stat(repo).catch(() => null))?.isDirectory;
   if (!isRepo) {
     warnings.push(

@@ -136,6 +136,7 @@ export async function highlightPython(text: string): Promise<number[]> {
     query = s.query;
     tree = s.parser.parse(text);
   } catch {
+    // highlighting is cosmetic: code that cannot be parsed is shown plain
     return [];
   }
   if (!tree) return [];
@@ -148,6 +149,7 @@ export async function highlightPython(text: string): Promise<number[]> {
     }
     return tokensOf(spans, text);
   } catch {
+    // highlighting is cosmetic: code that cannot be parsed is shown plain
     return [];
   } finally {
     tree.delete();
