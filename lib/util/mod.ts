@@ -28,6 +28,7 @@ export * from "./process.ts";
 export * from "./progress.ts";
 export * from "./python.ts";
 export * from "./scratch.ts";
+export * from "./slug.ts";
 export * from "./source_hash.ts";
 export * from "./text.ts";
 export * from "./treesitter.ts";
