@@ -12,12 +12,11 @@
  * @module
  */
 import { dirSource } from "../../logs/mod.ts";
-import { listTree, readBlobs } from "../../audit/mod.ts";
+import { findingAnchor, listTree, readBlobs } from "../../audit/mod.ts";
 import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metrics/mod.ts";
 import { readBounded } from "../../util/mod.ts";
 import { html, jsonBlock } from "./html.ts";
 import { page, pct } from "./layout.ts";
-import { findingAnchor } from "../../audit/format.ts";
 import { type SiteSummary, writeSite } from "./site.ts";
 import { lineCount } from "./store.ts";
 
