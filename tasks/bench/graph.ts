@@ -25,6 +25,7 @@ import {
   useNativeSummaries,
 } from "../../lib/python/mod.ts";
 import { exists, parserFor, sha256 } from "../../lib/util/mod.ts";
+import { cpuSeconds, loadAverage } from "./proc.ts";
 
 const childMode = Deno.args[0] === "--child";
 const dir = (childMode ? Deno.args[4] : Deno.args[0]) ?? "/usr/lib/python3/dist-packages/sympy";
@@ -60,17 +61,6 @@ async function py(args: string[]): Promise<Oracle> {
 function cpu(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
-}
-
-/** CPU seconds of process `pid` so far (Linux's /proc, in clock ticks of 1/100 s), or 0. */
-function serverCpu(pid: number): number {
-  try {
-    const f = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    // no /proc: CPU time unknown
-    return 0;
-  }
 }
 
 /** What one graph build reports (a child process of this script: see the end of this file). */
@@ -143,10 +133,9 @@ const range = (xs: number[], digits = 2) =>
 
 if (childMode) await child(Deno.args[1] === "off" ? "off" : "auto", Deno.args[2], Deno.args[3]);
 
-const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const rounds = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? 3));
 console.log(`package: ${dir}`);
-console.log(`cores: ${navigator.hardwareConcurrency}, load average before: ${load()}`);
+console.log(`cores: ${navigator.hardwareConcurrency}, load average before: ${loadAverage(2)}`);
 
 // the native parser is part of the installation (`deno task setup` builds it), like node_modules:
 // built here if missing, outside the timed runs
@@ -174,9 +163,9 @@ console.log(
   const native = "files" in built && !useNativeSummaries(fp, built.files) ? fp.native : null;
   // the parse runs in the native parser's server process: its CPU time counts too
   const server = native?.pid() ?? 0;
-  c0 = cpu() + serverCpu(server);
+  c0 = cpu() + (cpuSeconds(server, "own") ?? 0);
   for (const text of sources) native?.parse(text);
-  const nativeCpu = cpu() + serverCpu(server) - c0;
+  const nativeCpu = cpu() + (cpuSeconds(server, "own") ?? 0) - c0;
   console.log(
     `parse only, 1 thread, cpu: wasm ${wasmCpu.toFixed(2)} s${
       native ? `, native ${nativeCpu.toFixed(2)} s (tree handed over flat)` : ""
@@ -253,7 +242,7 @@ try {
     }% (${agree}/${total}; CPython ${oracle.defs.length} defs, ours ${ours.length}; CPython skipped ${oracle.skipped.length} files)`,
   );
   if (missing.length) console.log(`  e.g. missing: ${missing.slice(0, 5).join(", ")}`);
-  console.log(`load average after: ${load()}`);
+  console.log(`load average after: ${loadAverage(2)}`);
 } finally {
   // best effort: the bench's caches
   for (const d of caches) await Deno.remove(d, { recursive: true }).catch(() => {});

@@ -38,6 +38,7 @@ import {
 } from "../../lib/simulate/mod.ts";
 import { checkoutWorktree, runToEnd } from "../../lib/verify/mod.ts";
 import { withScratch } from "../../lib/util/mod.ts";
+import { cpuSeconds, loadAverage } from "./proc.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -51,7 +52,6 @@ const { values } = parseArgs({
   },
 });
 const scale = values.scale === "small" ? "small" : "paper";
-const load = () => Deno.loadavg().map((x) => x.toFixed(1)).join(" ");
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 if (values.replicate !== undefined) Deno.exit(await replicated());
 const root = await Deno.makeTempDir({ prefix: "reporeuse-bench-score-" });
@@ -59,22 +59,9 @@ const corpus = `${root}/corpus`;
 const cache = `${root}/cache`;
 const cli = new URL("../cli.ts", import.meta.url).pathname;
 
-/** CPU seconds used by finished child processes (Linux /proc; null elsewhere). */
-function childCpu(): number | null {
-  try {
-    const stat = Deno.readTextFileSync("/proc/self/stat");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), in clock ticks (100 per second)
-    return (Number(f[13]) + Number(f[14])) / 100;
-  } catch {
-    // no /proc: CPU time unknown
-    return null;
-  }
-}
-
 async function score(label: string, out: string): Promise<number> {
   const t0 = performance.now();
-  const c0 = childCpu();
+  const c0 = cpuSeconds("self", "children");
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", cli, "score", corpus, "--out", out],
     env: { REPOREUSE_CACHE_DIR: cache },
@@ -87,10 +74,10 @@ async function score(label: string, out: string): Promise<number> {
     console.error(text);
     throw new Error(`${label} scoring failed (exit ${code})`);
   }
-  const c1 = childCpu();
+  const c1 = cpuSeconds("self", "children");
   const cpu = c0 !== null && c1 !== null ? `, ${(c1 - c0).toFixed(1)} s CPU` : "";
   console.log(
-    `${label.padEnd(5)} ${secs(ms).padStart(6)} s wall${cpu}   load ${load()}   (${
+    `${label.padEnd(5)} ${secs(ms).padStart(6)} s wall${cpu}   load ${loadAverage()}   (${
       text.split("\n").pop()
     })`,
   );
@@ -104,7 +91,7 @@ try {
   console.log(
     `corpus: ${turns} run turns (seed 1, ${scale}) simulated in ${secs(performance.now() - t0)} s`,
   );
-  console.log(`cores: ${navigator.hardwareConcurrency}   load before: ${load()}`);
+  console.log(`cores: ${navigator.hardwareConcurrency}   load before: ${loadAverage()}`);
   const cold = await score("cold", `${root}/cold`);
   const warm = await score("warm", `${root}/warm`);
   const scored = await readScored(`${root}/cold`);
@@ -194,7 +181,7 @@ async function replicated(): Promise<number> {
     console.log(
       `corpus: ${turns} run turns (seed 1, ${scale}) simulated in ${
         secs(performance.now() - t0)
-      } s; cores: ${navigator.hardwareConcurrency}; load ${load()}`,
+      } s; cores: ${navigator.hardwareConcurrency}; load ${loadAverage()}`,
     );
     const sides: { label: string; tree: string }[] = [];
     if (values.baseline) {
@@ -236,7 +223,7 @@ async function replicated(): Promise<number> {
         for (const [from, to] of hidden) await Deno.rename(to, from);
       }
     }
-    console.log(`load after: ${load()}`);
+    console.log(`load after: ${loadAverage()}`);
     return 0;
   });
 }
