@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import type { Ranges } from "../../logs/mod.ts";
+import type { Event, Ranges } from "../../logs/mod.ts";
 import {
   targetOutcome,
   type TargetRow,
@@ -140,18 +140,10 @@ export interface TargetView extends
   outcome: ViewOutcome;
 }
 
-/** One agent action, with the lines it showed. */
-export interface EventView {
+/** One agent action (lib/logs `Event`, its kind as the frame's text), with the lines it showed. */
+export interface EventView extends Omit<Event, "kind"> {
   idx: number;
-  step: number;
   kind: string;
-  tool: string;
-  command: string;
-  paths: string[];
-  /** Lines shown per path (reads and searches; empty otherwise). */
-  lines: Ranges;
-  placed: boolean;
-  note?: string;
   /** How it showed lines ({@link eventVia}). */
   via: string;
   /** A command longer than shown: its length and the address of its whole text. */
