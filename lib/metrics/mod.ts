@@ -81,24 +81,4 @@ export {
   targetOutcome,
   targetOutcomeSql,
 } from "./outcomes.ts";
-export {
-  type ColumnDecl,
-  type Columns,
-  type ColumnType,
-  ERROR_COLUMNS,
-  type ErrorRow,
-  EVENT_COLUMNS,
-  type EventRow,
-  isNullable,
-  missingValue,
-  type RowOf,
-  TARGET_COLUMNS,
-  type TargetRow,
-  TEST_COLUMNS,
-  type TestRow,
-  TURN_COLUMNS,
-  type TurnKeys,
-  type TurnResult,
-  type TurnRow,
-  typeOf,
-} from "./rows.ts";
+export * from "./rows.ts";

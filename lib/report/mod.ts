@@ -21,12 +21,4 @@ export * from "./clustered_examples.ts";
 export { Browser, chromiumPath } from "./browser.ts";
 export { expectationOf } from "./chart_check.ts";
 export { chartExpectations, checkPage, htmlExportCopy } from "./notebook/export.ts";
-export {
-  freePort,
-  hasNotebookServer,
-  type LiveRun,
-  notebookNames,
-  runNotebookLive,
-  shotPath,
-  startNotebookServer,
-} from "./notebook/live.ts";
+export * from "./notebook/live.ts";
