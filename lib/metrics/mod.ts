@@ -45,6 +45,7 @@ export {
   addMeanSums,
   averageByConfig,
   averageByTurn,
+  type ConfigAverages,
   type ConfigKey,
   FIRST_LAST_METRICS,
   type FirstLast,
@@ -55,7 +56,6 @@ export {
   meansOf,
   type MeanSums,
   meanSums,
-  type MetricSummary,
   reimplementationCounts,
   TURN_VALUES,
 } from "./macro.ts";

@@ -52,7 +52,7 @@ import { DEFAULT_B, DEFAULT_SEED, type Interval } from "./stats.ts";
 import { Browser, chromiumPath } from "./browser.ts";
 import { PRINT_SIZES, printSvg, svgToPdf } from "./print.ts";
 import { COLUMN_WIDTHS, type Layout, printLayout } from "./style.ts";
-import { checkSummary, csvField, type TableData } from "./table_render.ts";
+import { csvField, type TableData, toleranceLine } from "./table_render.ts";
 import { table2, table3, table4, table5 } from "./paper_tables.ts";
 
 import { SIMULATED } from "./provenance.ts";
@@ -400,7 +400,7 @@ export async function writeReport(
 
   const files: string[] = [];
   const errors = scored.errors?.height ?? 0;
-  const agreement = checkSummary(tableData[1]);
+  const agreement = toleranceLine(tableData[1]);
   // all or nothing (lib/util/fs.ts writeDirAtomic): a run that fails leaves the earlier outputs
   // whole; our own outputs of an earlier run that this one did not write (e.g. a figure now
   // skipped) are not carried over, anything else in the directory is

@@ -17,7 +17,7 @@ import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metr
 import { readBounded } from "../../util/mod.ts";
 import { html, jsonBlock } from "./html.ts";
 import { page, pct } from "./layout.ts";
-import { type SiteSummary, writeSite } from "./site.ts";
+import { writeSite, type WrittenSite } from "./site.ts";
 import { lineCount } from "./store.ts";
 
 /** A place in the report (`function` or `target` of a finding). */
@@ -130,7 +130,7 @@ export interface ViewAuditOptions {
 }
 
 /** Writes the audit page of a report (the site's index). */
-export async function viewAudit(opts: ViewAuditOptions): Promise<SiteSummary> {
+export async function viewAudit(opts: ViewAuditOptions): Promise<WrittenSite> {
   let report: unknown;
   try {
     report = JSON.parse(new TextDecoder().decode(readBounded(opts.report, 64 * 2 ** 20)));

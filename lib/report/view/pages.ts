@@ -6,7 +6,7 @@
  * @module
  */
 import {
-  type MetricSummary,
+  type ConfigAverages,
   REIMPLEMENTATION_MIN_CALLEES,
   REIMPLEMENTATION_SHARE,
   type TurnRow,
@@ -96,7 +96,7 @@ export function indexPage(o: {
   title: string;
   source: string;
   simulated: boolean;
-  configs: MetricSummary[];
+  configs: ConfigAverages[];
   turns: { row: TurnRow; href: string }[];
   errors: number;
 }): string {
