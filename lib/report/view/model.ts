@@ -17,6 +17,7 @@
  */
 import type { Event, Ranges } from "../../logs/mod.ts";
 import {
+  REIMPLEMENTATION_PERCENT,
   targetOutcome,
   type TargetRow,
   type TestRow,
@@ -55,7 +56,8 @@ export const OUTCOME_LABELS: Record<ViewOutcome, { icon: string; label: string; 
   reimplemented: {
     icon: "⟳",
     label: "re-implemented",
-    help: "not used, but the submission calls enough of its callees to rebuild it (the 80 % rule)",
+    help:
+      `not used, but the submission calls enough of its callees to rebuild it (the ${REIMPLEMENTATION_PERCENT} rule)`,
   },
   absent: {
     icon: "∅",
