@@ -82,3 +82,4 @@ export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze
 export { claudeProjectDir } from "./readers/claude.ts";
 export { renderReaders, withGenerated } from "./readers/docs.ts";
 export { UNSUPPORTED } from "./readers/unsupported.ts";
+export { type LogLabels, type ReadsScore, recall, scoreReads } from "./eval.ts";
