@@ -20,11 +20,9 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { git, parents, repoRoot } from "../lib/audit/git.ts";
-import { packageModules } from "../lib/audit/side.ts";
-import { isTestPath } from "../lib/audit/context.ts";
-import { isReimplemented } from "../lib/metrics/mod.ts";
-import { REUSE_KINDS } from "../lib/metrics/targets.ts";
+import { isTestPath, packageModules, parents, repoRoot } from "../lib/audit/mod.ts";
+import { runGit } from "../lib/util/mod.ts";
+import { isReimplemented, REUSE_KINDS } from "../lib/metrics/mod.ts";
 import { type PackageFile, Project, summarizeFiles } from "../lib/python/mod.ts";
 
 async function* walk(dir: string, prefix = ""): AsyncGenerator<string> {
@@ -39,7 +37,7 @@ async function* walk(dir: string, prefix = ""): AsyncGenerator<string> {
 async function projectAt(root: string, commit: string): Promise<Project> {
   const dir = await Deno.makeTempDir({ prefix: "audit-agreement-" });
   try {
-    const tar = await git(root, ["archive", "--format=tar", commit, "--", ":(glob)**/*.py"]);
+    const tar = await runGit(root, ["archive", "--format=tar", commit, "--", ":(glob)**/*.py"]);
     await Deno.writeFile(`${dir}/tree.tar`, tar);
     await Deno.mkdir(`${dir}/t`);
     const x = await new Deno.Command("tar", {
@@ -65,6 +63,7 @@ async function projectAt(root: string, commit: string): Promise<Project> {
     }
     return project;
   } finally {
+    // best effort: a scratch directory
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }

@@ -22,7 +22,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { auditHistory, historyFromJson, type HistoryJson } from "../lib/audit/run.ts";
+import { auditHistory, historyFromJson, type HistoryJson } from "../lib/audit/mod.ts";
 
 /** One labelled finding (or jscpd clone). */
 interface Label {

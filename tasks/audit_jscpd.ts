@@ -19,11 +19,16 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { git, parents, repoRoot } from "../lib/audit/git.ts";
-import { historyCommits } from "../lib/audit/run.ts";
-import { fileContext, isTestPath } from "../lib/audit/context.ts";
-import { packageModules } from "../lib/audit/side.ts";
-import { summarize } from "../lib/python/summary.ts";
+import {
+  fileContext,
+  historyCommits,
+  isTestPath,
+  packageModules,
+  parents,
+  repoRoot,
+} from "../lib/audit/mod.ts";
+import { summarize } from "../lib/python/mod.ts";
+import { runGit } from "../lib/util/mod.ts";
 
 /** One fragment of a clone, in the commit's tree. */
 export interface Fragment {
@@ -124,7 +129,7 @@ if (import.meta.main) {
     const t = performance.now();
     const [parent] = await parents(root, commit);
     const diff = dec.decode(
-      await git(root, [
+      await runGit(root, [
         "diff",
         "-U0",
         "--no-color",
@@ -150,7 +155,7 @@ if (import.meta.main) {
     if ([...added.values()].some((r) => r.length)) {
       const dir = await Deno.makeTempDir({ prefix: "audit-jscpd-" });
       try {
-        const tar = await git(root, ["archive", "--format=tar", commit, "--", ":(glob)**/*.py"]);
+        const tar = await runGit(root, ["archive", "--format=tar", commit, "--", ":(glob)**/*.py"]);
         await Deno.writeFile(`${dir}/tree.tar`, tar);
         await Deno.mkdir(`${dir}/t`);
         const x = await new Deno.Command("tar", {

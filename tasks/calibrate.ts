@@ -11,17 +11,20 @@ import { parseArgs } from "node:util";
 import {
   CALIBRATED_TESTS,
   durkalski,
+  memoryConfig,
   nullRejectionRates,
   type NullSetting,
   obuchowski,
   pooledMcNemar,
+  PSYCHIATRY,
+  PUBLISHED,
   signFlip,
+  simulatedScored,
+  targetPairs,
+  THYROIDS,
+  turnRows,
   yangObuchowski,
-} from "../lib/report/clustered.ts";
-import { PSYCHIATRY, PUBLISHED, THYROIDS } from "../lib/report/clustered_examples.ts";
-import { memoryConfig } from "../lib/report/figures.ts";
-import { targetPairs, turnRows } from "../lib/report/mod.ts";
-import { simulatedScored } from "../lib/report/reproduce.ts";
+} from "../lib/report/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

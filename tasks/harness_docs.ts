@@ -4,9 +4,7 @@
  *
  * @module
  */
-import { renderReaders, withGenerated } from "../lib/logs/readers/docs.ts";
-import { READERS } from "../lib/logs/readers/index.ts";
-import { UNSUPPORTED } from "../lib/logs/readers/unsupported.ts";
+import { READERS, renderReaders, UNSUPPORTED, withGenerated } from "../lib/logs/mod.ts";
 
 const page = new URL("../docs/harnesses.md", import.meta.url).pathname;
 await Deno.writeTextFile(

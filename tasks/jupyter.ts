@@ -18,8 +18,8 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { Browser } from "../lib/report/browser.ts";
 import {
+  Browser,
   freePort,
   hasNotebookServer,
   type LiveRun,
@@ -27,7 +27,7 @@ import {
   runNotebookLive,
   shotPath,
   startNotebookServer,
-} from "../lib/report/notebook/live.ts";
+} from "../lib/report/mod.ts";
 import { ensureKernel, NOTEBOOK_DIR, ROOT } from "./notebooks.ts";
 
 async function liveCheck(args: string[]): Promise<number> {

@@ -25,8 +25,15 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { LogFormatError, readerOf, readLog } from "../lib/logs/mod.ts";
-import { type LogLabels, type ReadsScore, recall, scoreReads } from "../lib/logs/eval.ts";
+import {
+  LogFormatError,
+  type LogLabels,
+  readerOf,
+  readLog,
+  type ReadsScore,
+  recall,
+  scoreReads,
+} from "../lib/logs/mod.ts";
 
 /** One manifest entry. */
 export interface EvalLog {

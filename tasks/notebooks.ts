@@ -26,12 +26,21 @@
 import { parseArgs } from "node:util";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Browser, chromiumPath } from "../lib/report/browser.ts";
-import { expectationOf } from "../lib/report/chart_check.ts";
-import { cellIntervals } from "../lib/report/ci.ts";
-import { chartExpectations, checkPage, htmlExportCopy } from "../lib/report/notebook/export.ts";
-import { reportFigures, SIMULATED, simulatedScored } from "../lib/report/reproduce.ts";
-import { DEFAULT_B, DEFAULT_SEED } from "../lib/report/stats.ts";
+import {
+  Browser,
+  cellIntervals,
+  chartExpectations,
+  checkPage,
+  chromiumPath,
+  DEFAULT_B,
+  DEFAULT_SEED,
+  expectationOf,
+  htmlExportCopy,
+  reportFigures,
+  SIMULATED,
+  simulatedScored,
+} from "../lib/report/mod.ts";
+import { removeIfPresent } from "../lib/util/mod.ts";
 
 const toFileUrl = (p: string) => pathToFileURL(p).href;
 /** Seconds between "still running" lines while a notebook executes. */
@@ -183,6 +192,7 @@ export async function hasJupyter(): Promise<boolean> {
   try {
     return (await capture("jupyter", ["nbconvert", "--version"])).code === 0;
   } catch {
+    // no jupyter to run: notebooks are skipped with that reason
     return false;
   }
 }
@@ -204,6 +214,7 @@ export async function ensureKernel(log: (s: string) => void = () => {}): Promise
     try {
       return (await Deno.stat(a[0])).isFile;
     } catch {
+      // what cannot be stat'ed is no executable
       return false;
     }
   };
@@ -278,7 +289,7 @@ async function executeOnce(
   const timeout = opts.timeout ?? 300;
   await Deno.mkdir(outDir, { recursive: true });
   const output = join(outDir, name);
-  await Deno.remove(output).catch(() => {});
+  await removeIfPresent(output); // a stale output must never pass for this run's
   const started = performance.now();
   const r = await capture("jupyter", [
     "nbconvert",
@@ -353,6 +364,7 @@ export async function exportHtml(executed: string, outDir: string): Promise<stri
     }
     return join(outDir, `${name}.html`);
   } finally {
+    // best effort: a scratch directory
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }

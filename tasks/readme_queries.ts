@@ -20,7 +20,7 @@ import {
   replaceSection,
   type ScoredQuery,
 } from "../lib/query/mod.ts";
-import { simulatedScored } from "../lib/report/reproduce.ts";
+import { simulatedScored } from "../lib/report/mod.ts";
 
 async function data(
   opts: { scored?: string; seed: number; scale: "paper" | "small" },

@@ -6,7 +6,7 @@
  * @module
  */
 import { parseOptions } from "./commands/_args.ts";
-import { reproduce } from "../lib/report/reproduce.ts";
+import { reproduce } from "../lib/report/mod.ts";
 
 /** Usage text. */
 export const help = `Usage: deno task reproduce [--runs <corpus-dir>] [--out <dir>] [options]
@@ -66,6 +66,7 @@ export async function main(args: string[]): Promise<number> {
       throw new Error(`--scale must be 'paper' or 'small' (got '${values.scale}')`);
     }
     for (const dir of values.runs ?? []) {
+      // what cannot be stat'ed is no directory: the error below names it
       const st = await Deno.stat(dir).catch(() => undefined);
       if (!st?.isDirectory) throw new Error(`--runs ${dir}: not a directory`);
     }

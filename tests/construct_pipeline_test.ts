@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { ModelClient } from "../lib/construct/llm.ts";
 import { buildChain } from "../lib/construct/pipeline.ts";
-import { verifyTurn } from "../lib/construct/verify.ts";
+import { verifyTurn } from "../lib/construct/execution.ts";
 import { calledSymbols } from "../lib/construct/reuse.ts";
 import { Cache } from "../lib/util/cache.ts";
 import { prepareWorkspace } from "../lib/protocol/prepare.ts";
@@ -313,8 +313,8 @@ Deno.test("construct: walk, synthesis, verification with regeneration, cache —
     assert.deepEqual(t2.cases.map((c) => c.expected), EXPECTED2);
     const req2 = await Deno.readTextFile(`${out}/tasks/mini-001/turn2/requirement.md`);
     assert.match(req2, /### Round 1 – `mini\._impl\.score_bands`\n\n- `band_labels`/);
-    // the independent audit re-ran both turns from a fresh W0
-    assert.deepEqual(result.audit, [
+    // the independent re-check ran both turns again from a fresh W0
+    assert.deepEqual(result.recheck, [
       { turn: 1, cases: 6, failed: [] },
       { turn: 2, cases: 6, failed: [] },
     ]);

@@ -185,7 +185,6 @@ Deno.test("pairedComparison: paired deltas, chain-level tests, Holm over the fam
   near(repo.clustered.obuchowski.statistic, 0.5 * 16 / 10); // ((K−1)/K) (ΣD)² / ΣD²
   assert.deepEqual([self.pairs, self.aOnly, self.bOnly], [2, 0, 2]);
   assert.equal(self.clustered.signFlip.p, 1); // one discordant chain
-  near(self.test.p, 0.5, 1e-12); // the pooled McNemar (deprecated) is still computed
 
   // Holm over the family: 9 metric tests (those defined) and 3 target tests
   const [adj] = holmFamily("demo", [p]);

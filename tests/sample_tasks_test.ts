@@ -1,10 +1,10 @@
 /**
  * The sample chain's tasks: requirements never name an evidence symbol, and the independent
- * audit (fresh W0, reference solutions installed in order, hidden tests re-run with Debian's
+ * re-check (fresh W0, reference solutions installed in order, hidden tests re-run with Debian's
  * python3-seaborn) passes every case — the expected values are what the references really return.
  */
 import assert from "node:assert/strict";
-import { auditChain } from "../lib/construct/audit.ts";
+import { recheckChain } from "../lib/construct/recheck.ts";
 import { namedEvidence } from "../lib/construct/synth.ts";
 
 const CHAIN = new URL("../data/sample/tasks/seaborn-001", import.meta.url).pathname;
@@ -21,14 +21,14 @@ Deno.test("sample tasks: requirements never name their evidence symbols", async 
   }
 });
 
-Deno.test("sample tasks: the independent audit passes every case with python3-seaborn", async () => {
+Deno.test("sample tasks: the independent re-check passes every case with python3-seaborn", async () => {
   try {
     await Deno.stat("/usr/lib/python3/dist-packages/seaborn/__init__.py");
   } catch {
     return; // Debian's python3-seaborn is not installed here
   }
-  const audit = await auditChain(CHAIN, { python: "/usr/bin/python3" });
-  assert.deepEqual(audit, [
+  const recheck = await recheckChain(CHAIN, { python: "/usr/bin/python3" });
+  assert.deepEqual(recheck, [
     { turn: 1, cases: 13, failed: [] },
     { turn: 2, cases: 9, failed: [] },
     { turn: 3, cases: 8, failed: [] },

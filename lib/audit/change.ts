@@ -257,8 +257,8 @@ function post(index: Map<string, SideDef[]>, key: string | number, d: SideDef): 
 
 /**
  * The rule's prefix index of a set of defs: each def G with n ≥ `minCallees` keys is posted under
- * its `n − ⌊0.8·n⌋ + 1` rarest keys. A function calling ≥ 80% of G's keys misses at most
- * `n − ⌈0.8·n⌉` of them, so it calls one of these: looking F's calls up finds every G the rule
+ * its `n − ⌊s·n⌋ + 1` rarest keys (s = the rule's share). A function calling ≥ s of G's keys misses
+ * at most `n − ⌈s·n⌉` of them, so it calls one of these: looking F's calls up finds every G the rule
  * can hold for (the decision stays `isReimplemented`'s).
  */
 function ruleIndex(

@@ -25,12 +25,11 @@
  * ```
  * @module
  */
-import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/redundancy.ts";
+import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/mod.ts";
 import { type Finding, type FindingKind, type Pair, preexisting } from "./change.ts";
 import type { Context } from "./context.ts";
 import type { AuditReport } from "./report.ts";
-import { mdCode, mdText, uriPath, visible } from "../util/text.ts";
-import { slug } from "../util/slug.ts";
+import { mdCode, mdText, slug, uriPath, visible } from "../util/mod.ts";
 
 /** Output formats of the `audit` command. */
 export const FORMATS = ["text", "json", "md", "sarif"] as const;

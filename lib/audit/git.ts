@@ -27,8 +27,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { GitError, ownershipMessage, runGit } from "../util/git.ts";
-import { MAX_SOURCE_BYTES, tooLargeMessage } from "../python/summary_format.ts";
+import { GitError, ownershipMessage, runGit } from "../util/mod.ts";
+import { MAX_SOURCE_BYTES, tooLargeMessage } from "../python/mod.ts";
 
 /** A problem with the audit's input (repository, revision): one line, shown as is. */
 export class AuditError extends Error {
@@ -143,6 +143,7 @@ function records(out: Uint8Array): Uint8Array[] {
 
 /** The top directory of the repository containing `dir`, or an {@link AuditError}. */
 export async function repoRoot(dir: string): Promise<string> {
+  // what cannot be stat'ed is no directory: the error below names it
   const stat = await Deno.stat(dir).catch(() => null);
   if (!stat?.isDirectory) throw new AuditError(`${dir}: no such directory`);
   try {
@@ -192,6 +193,7 @@ export async function resolveRevision(repo: string, rev: string): Promise<string
     ]);
     return decoder.decode(out).trim();
   } catch {
+    // only for the hint: no hint when git cannot say
     const hint = (await isShallow(repo).catch(() => false))
       ? " (this is a shallow clone missing it: fetch more history, e.g. `git fetch --unshallow` or `--deepen=N`)"
       : "";
@@ -251,6 +253,7 @@ export async function listWorktree(repo: string): Promise<SideListing> {
       const slash = dir.lastIndexOf("/");
       state = await dirState(slash < 0 ? "" : dir.slice(0, slash));
       if (state === "dir") {
+        // what cannot be lstat'ed counts as missing
         const st = await Deno.lstat(`${repo}/${dir}`).catch(() => null);
         state = st?.isSymlink ? "link" : st?.isDirectory ? "dir" : "missing";
       }
@@ -278,6 +281,7 @@ export async function listWorktree(repo: string): Promise<SideListing> {
     }
     if (state !== "dir") continue;
     const abs = `${repo}/${path}`;
+    // a path gone or unreadable since git listed it is no file
     const st = await Deno.lstat(abs).catch(() => null);
     if (!st?.isFile) continue;
     if (st.size > MAX_SOURCE_BYTES) {
@@ -287,7 +291,9 @@ export async function listWorktree(repo: string): Promise<SideListing> {
     let bytes: Uint8Array;
     try {
       bytes = await Deno.readFile(abs);
-    } catch {
+    } catch (e) {
+      // listed by git but unreadable now: listed as rejected with the reason, never dropped
+      rejected.push({ path, oid: "", reason: `unreadable (${(e as Error).message})` });
       continue;
     }
     const oid = gitBlobId(bytes);

@@ -7,7 +7,7 @@
  */
 import pl from "nodejs-polars";
 import { toFrame } from "../frames/mod.ts";
-import { writeDirAtomic, writeFileAtomic } from "../util/fs.ts";
+import { writeDirAtomic, writeFileAtomic } from "../util/mod.ts";
 import { auditChange, type ChangeAudit, type ChangeOptions } from "./change.ts";
 import { AuditError, commitInfo, git, parents, repoRoot, resolveRevision } from "./git.ts";
 import { loadSide, type Side, type SideOptions } from "./side.ts";

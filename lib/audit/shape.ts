@@ -23,7 +23,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { type Parser, parserFor } from "../util/treesitter.ts";
+import { type Parser, parserFor } from "../util/mod.ts";
 
 /** Version of the shape extraction; part of every cache key. */
 export const SHAPE_VERSION = 2;

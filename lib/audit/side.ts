@@ -31,13 +31,13 @@ import {
   moduleName,
   type PackageFile,
   Project,
+  RESOLVER_VERSION,
   summarizeFiles,
   SUMMARY_VERSION,
   tooLargeMessage,
 } from "../python/mod.ts";
-import { RESOLVER_VERSION } from "../python/project.ts";
-import { REUSE_KINDS } from "../metrics/targets.ts";
-import { Cache, cacheRoot, sha256 } from "../util/cache.ts";
+import { REUSE_KINDS } from "../metrics/mod.ts";
+import { Cache, cacheRoot, sha256 } from "../util/mod.ts";
 import {
   listTree,
   listWorktree,
@@ -212,8 +212,10 @@ async function shapesOf(
   try {
     shapes = await fileShapes(decoded.text);
   } catch {
+    // a file whose shapes cannot be computed takes no part in clone matching (its callee findings stand)
     return null;
   }
+  // the shape cache is an optimisation: a failed write costs a recomputation
   await cache?.set(oid, shapes).catch(() => {});
   return shapes;
 }
@@ -248,6 +250,7 @@ export async function loadSide(
   if (useCache) {
     const packed = await sides.get<PackedSide>(key);
     const hit = packed && unpack(packed, files);
+    // no feature file: the cached side is rebuilt
     const feats = hit && await Deno.readFile(featFile).catch(() => undefined);
     if (hit && feats) {
       const bytes = feats.byteOffset % 4 ? feats.slice() : feats;

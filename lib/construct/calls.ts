@@ -7,8 +7,7 @@
  *
  * @module
  */
-import { runProcess } from "../util/process.ts";
-import { defaultPython, NAMESPACE_PY, pythonEnv } from "../util/python.ts";
+import { defaultPython, NAMESPACE_PY, pythonEnv, runProcess } from "../util/mod.ts";
 
 /** Outcome of one call. */
 export type CallOutcome = { ok: true; repr: string } | { ok: false; error: string };

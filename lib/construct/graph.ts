@@ -22,7 +22,7 @@
  * ```
  * @module
  */
-import { CALL_KINDS, type Definition, type Graph } from "../python/types.ts";
+import { CALL_KINDS, type Definition, type Graph } from "../python/mod.ts";
 
 /** Index of a dependency graph. */
 export class GraphIndex {

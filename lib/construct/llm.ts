@@ -15,7 +15,7 @@
  * @module
  */
 import OpenAI from "openai";
-import { Cache, sha256 } from "../util/cache.ts";
+import { Cache, sha256 } from "../util/mod.ts";
 
 /** One chat message. */
 export interface ChatMessage {

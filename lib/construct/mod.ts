@@ -9,6 +9,7 @@ export * from "./types.ts";
 export {
   apiKeyFromEnv,
   type ChatMessage,
+  DEFAULT_TIMEOUT_MS,
   ModelClient,
   type ModelConfig,
   ModelError,
@@ -23,12 +24,12 @@ export {
   synthesize,
   validateDraft,
 } from "./synth.ts";
-export { callsFunction, emptyImplementation, verifyTurn } from "./verify.ts";
-export type { CalledSymbols, TurnUnderTest, VerifyOptions, VerifyOutcome } from "./verify.ts";
+export { callsFunction, emptyImplementation, verifyTurn } from "./execution.ts";
+export type { CalledSymbols, TurnUnderTest, VerifyOptions, VerifyOutcome } from "./execution.ts";
 export { calledByModule, calledSymbols } from "./reuse.ts";
 export { runCalls } from "./calls.ts";
-export { defaultPython } from "../util/python.ts";
-export { runProcess } from "../util/process.ts";
+export { defaultPython } from "../util/mod.ts";
+export { runProcess } from "../util/mod.ts";
 export { chainFile, writeChain } from "./write.ts";
 export { buildChain, type BuildOptions, type BuildResult } from "./pipeline.ts";
-export { auditChain, type AuditTurn } from "./audit.ts";
+export { recheckChain, type RecheckedTurn } from "./recheck.ts";

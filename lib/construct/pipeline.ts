@@ -12,14 +12,13 @@ import type { ModelClient } from "./llm.ts";
 import { GraphIndex } from "./graph.ts";
 import { walk, WalkError } from "./walk.ts";
 import { synthesize } from "./synth.ts";
-import { type CalledSymbols, verifyTurn } from "./verify.ts";
+import { type CalledSymbols, verifyTurn } from "./execution.ts";
 import { calledSymbols } from "./reuse.ts";
 import { writeChain } from "./write.ts";
-import { auditChain, type AuditTurn } from "./audit.ts";
+import { recheckChain, type RecheckedTurn } from "./recheck.ts";
 import type { EvidencePack, VerifiedTurn } from "./types.ts";
-import type { Graph } from "../python/types.ts";
-import { analyzePackage } from "../python/mod.ts";
-import { prepareWorkspace } from "../protocol/prepare.ts";
+import { analyzePackage, type Graph } from "../python/mod.ts";
+import { prepareWorkspace } from "../protocol/mod.ts";
 
 /** Options of {@link buildChain}. */
 export interface BuildOptions {
@@ -51,7 +50,7 @@ export interface BuildOptions {
   /** Resolver-based reuse check (default: lib/python). */
   calledSymbols?: CalledSymbols;
   /** Re-run every turn's tests from a fresh W0 after writing (default true). */
-  audit?: boolean;
+  recheck?: boolean;
   log?: (line: string) => void;
 }
 
@@ -61,8 +60,8 @@ export interface BuildResult {
   turns: VerifiedTurn[];
   /** Rejected attempts with their reasons. */
   rejected: { turn: number; attempt: number; reason: string }[];
-  /** The independent audit (absent when disabled). */
-  audit?: AuditTurn[];
+  /** The independent re-check (absent when disabled). */
+  recheck?: RecheckedTurn[];
 }
 
 async function defaultGraph(packageDir: string): Promise<Graph> {
@@ -170,15 +169,15 @@ export async function buildChain(client: ModelClient, opts: BuildOptions): Promi
       workspace,
       package: pkg,
     }, turns);
-    if (opts.audit === false) return { dir, turns, rejected };
-    log(`auditing ${dir} from a fresh workspace`);
-    const audit = await auditChain(dir, { python: opts.python });
-    const bad = audit.filter((a) => a.failed.length);
+    if (opts.recheck === false) return { dir, turns, rejected };
+    log(`re-checking ${dir} from a fresh workspace`);
+    const recheck = await recheckChain(dir, { python: opts.python });
+    const bad = recheck.filter((a) => a.failed.length);
     if (bad.length) {
       const what = bad.map((a) => `turn ${a.turn}: ${a.failed.join(", ")}`).join("; ");
-      throw new Error(`audit of ${dir} failed (${what})`);
+      throw new Error(`re-check of ${dir} failed (${what})`);
     }
-    return { dir, turns, rejected, audit };
+    return { dir, turns, rejected, recheck };
   } finally {
     // best effort in finally: a scratch left behind must not hide the build's result
     await Deno.remove(ws, { recursive: true }).catch(() => {});

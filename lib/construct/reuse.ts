@@ -7,7 +7,7 @@
  * @module
  */
 import { analyzePackage, moduleName, Project, summarize } from "../python/mod.ts";
-import type { TurnUnderTest } from "./verify.ts";
+import type { TurnUnderTest } from "./execution.ts";
 
 /** Ids (resolved) or dotted texts (unresolved) called by the functions of `turn.module`. */
 export async function calledSymbols(

@@ -5,11 +5,10 @@
  *
  * @module
  */
-import type { TestCase } from "../protocol/hidden.ts";
-import type { FunctionSpec } from "../protocol/requirement.ts";
+import type { FunctionSpec, TestCase } from "../protocol/mod.ts";
 
 /** One required function of a turn (block 3 of the synthesis prompt; the chain's turn shape). */
-export type { FunctionSpec } from "../protocol/requirement.ts";
+export type { FunctionSpec } from "../protocol/mod.ts";
 
 /** A location a developer must read (block 6). */
 export interface ReadTarget {

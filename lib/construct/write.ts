@@ -6,7 +6,7 @@
  * @module
  */
 import type { ChainFile, VerifiedTurn } from "./types.ts";
-import { renderRequirement, type TurnSpec } from "../protocol/requirement.ts";
+import { renderRequirement, type TurnSpec } from "../protocol/mod.ts";
 
 /** Repository description of a chain. */
 export interface ChainRepo {

@@ -18,7 +18,7 @@
  * @module
  */
 import pl from "nodejs-polars";
-import { isFormulaLike, spreadsheetSafe } from "../util/text.ts";
+import { isFormulaLike, spreadsheetSafe } from "../util/mod.ts";
 
 /** Plain JS value of a nested cell for JSON: BigInt → number, non-finite → null. */
 function plain(v: unknown): unknown {

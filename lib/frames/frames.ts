@@ -8,7 +8,7 @@
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
-import { existsSync, recoverDir, writeDirAtomic } from "../util/fs.ts";
+import { existsSync, recoverDir, writeDirAtomic } from "../util/mod.ts";
 import { checkShards, scanScored } from "./scan.ts";
 import {
   FrameSink,
@@ -17,7 +17,7 @@ import {
   type SinkOptions,
   STREAMED_FRAMES,
 } from "./sink.ts";
-import { averageByConfig, averageByTurn, firstLastTurns } from "../metrics/macro.ts";
+import { averageByConfig, averageByTurn, firstLastTurns } from "../metrics/mod.ts";
 import { conform, rowsOf, toFrame, toKeyedFrame } from "./build.ts";
 import { frameCsv } from "./csv.ts";
 import {
@@ -299,9 +299,6 @@ export const SUMMARY_SCHEMA = {
 export function averages(turns: pl.DataFrame): pl.DataFrame {
   return toFrame(averageByConfig(rowsOf<TurnRow>(turns)), SUMMARY_SCHEMA, CONFIG_KEYS);
 }
-
-/** @deprecated The old name of {@link averages} (which is not a module summary). */
-export const summarize: typeof averages = averages;
 
 /**
  * Per-configuration, per-turn macro averages of a `turns` frame (Tables 3 and 5 read T1/T2/T5

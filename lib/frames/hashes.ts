@@ -20,8 +20,7 @@
  * ```
  * @module
  */
-import { sha256 } from "../util/cache.ts";
-import { readBounded, writeFileAtomic } from "../util/fs.ts";
+import { readBounded, sha256, writeFileAtomic } from "../util/mod.ts";
 import { MAX_LOG_BYTES } from "../logs/mod.ts";
 
 /** [size, mtimeMs, ctimeMs, ino, recordedAtMs, sha256] */

@@ -5,10 +5,9 @@
  *
  * @module
  */
-import { dirSource, parseLog, type ReadsResult } from "../logs/mod.ts";
+import { dirSource, type FileSource, parseLog, type ReadsResult } from "../logs/mod.ts";
 import { type ModuleSummary, summarize } from "../python/mod.ts";
-import type { FileSource } from "../logs/types.ts";
-import { JobError, WorkerPool } from "../util/pool.ts";
+import { JobError, WorkerPool } from "../util/mod.ts";
 
 /** Parse a log against W_{t-1}: W0 read from `workspace` on disk, overlaid with `overlays`. */
 export interface LogJob {

@@ -30,6 +30,8 @@
  * @module
  */
 export * from "./schema.ts";
+export { frameCsv, spreadsheetSafeFrame } from "./csv.ts";
+export { type LogJob, runJob, type SummaryJob } from "./jobs.ts";
 export {
   column,
   conform,
@@ -54,7 +56,6 @@ export {
   type Scored,
   SCORED_FILES,
   scoreTo,
-  summarize,
   SUMMARY_SCHEMA,
   targetRows,
   writeScored,

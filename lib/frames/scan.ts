@@ -9,7 +9,7 @@
  */
 import pl from "nodejs-polars";
 import { join } from "node:path";
-import { existsSync } from "../util/fs.ts";
+import { existsSync } from "../util/mod.ts";
 import { dtypeOf } from "./build.ts";
 import { type ColumnType, CONFIG_KEYS, FRAME_SCHEMAS } from "./schema.ts";
 import { MANIFEST, PARTITION_KEYS, type ScoredManifest } from "./sink.ts";
@@ -23,6 +23,7 @@ export function readManifest(dir: string): ScoredManifest | undefined {
   try {
     text = Deno.readTextFileSync(join(dir, MANIFEST));
   } catch {
+    // no manifest: not a streamed directory
     return undefined;
   }
   const m = JSON.parse(text);
@@ -36,6 +37,7 @@ function hasParquet(dir: string): boolean {
   try {
     entries = [...Deno.readDirSync(dir)];
   } catch {
+    // a directory that cannot be listed holds no partitions
     return false;
   }
   return entries.some((e) =>

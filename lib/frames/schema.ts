@@ -17,7 +17,7 @@ import {
   TEST_COLUMNS,
   TURN_COLUMNS,
   typeOf,
-} from "../metrics/rows.ts";
+} from "../metrics/mod.ts";
 
 export type { ColumnType };
 
@@ -90,7 +90,7 @@ export {
   TURN_COLUMNS,
   type TurnRow,
   typeOf,
-} from "../metrics/rows.ts";
+} from "../metrics/mod.ts";
 
 /** `configs`: one row per configuration found. */
 export const CONFIG_COLUMNS = {

@@ -31,12 +31,21 @@ import {
   type FoundTurn,
   LayoutError,
   loadRunContents,
+  messageOf,
   type Problem,
   readCorpus,
 } from "../layout/mod.ts";
-import { messageOf } from "../layout/read.ts";
 import { logProblem, MAX_LOG_BYTES, type ReadsResult } from "../logs/mod.ts";
-import { readBounded } from "../util/fs.ts";
+import {
+  Cache,
+  cacheFailed,
+  cacheRoot,
+  cacheWritable,
+  progress,
+  readBounded,
+  sha256,
+  sourceHash,
+} from "../util/mod.ts";
 import {
   dupChain,
   type ErrorRow,
@@ -50,20 +59,18 @@ import {
   type TurnResult,
   type TurnRow,
 } from "../metrics/mod.ts";
-import { analyzePackage, moduleName, type ModuleSummary, type Project } from "../python/mod.ts";
 import {
-  readSummaryText,
-  summaryKey,
-  summaryText,
-  writeSummaryText,
-} from "../python/summary_cache.ts";
-import type { Definition } from "../python/types.ts";
-import { Cache, cacheFailed, cacheRoot, cacheWritable, sha256 } from "../util/cache.ts";
+  analyzePackage,
+  cachedSummary,
+  type Definition,
+  moduleName,
+  type ModuleSummary,
+  type Project,
+  storeSummary,
+} from "../python/mod.ts";
 import { HashMemo } from "./hashes.ts";
 import { JobPool } from "./jobs.ts";
 import { isTurnResult } from "./valid.ts";
-import { progress } from "../util/progress.ts";
-import { sourceHash } from "../util/source_hash.ts";
 
 /** Bump when the meaning of scored rows changes (the code hash below catches the rest). */
 export const SCORER_VERSION = 1;
@@ -207,6 +214,7 @@ function readOptional(path: string | undefined): string | undefined {
   try {
     return Deno.readTextFileSync(path); // small files: a sync read avoids the async op overhead
   } catch {
+    // a memory file gone or unreadable is absent; the turn is scored without it
     return undefined;
   }
 }
@@ -216,8 +224,11 @@ function packageFile(pkg: string, path: string): string {
   return relative(pkg, path).replaceAll("\\", "/");
 }
 
-/** One scoring run: the corpus, the caches, the worker pool and the memoised shared inputs. */
-interface Run {
+/**
+ * One scoring pass over a corpus (its run turns are `FoundTurn`s): the corpus, the caches, the
+ * worker pool and the memoised shared inputs.
+ */
+interface Scoring {
   corpus: Corpus;
   chains: Map<string, ChainSpec>;
   configs: Map<string, ConfigSpec>;
@@ -291,21 +302,21 @@ export async function scoreStream(
   const shard = opts.shard;
   const mine = (r: FoundTurn) => !shard || shardOf(r.config, r.chain, shard.count) === shard.index;
   const runs = corpus.runs.filter(mine);
-  const run = await startRun(corpus, runs, opts);
-  run.errors.push(...errorRows(corpus, problems));
-  const groups = sortedGroups(run, groupRuns(runs));
+  const scoring = await startScoring(corpus, runs, opts);
+  scoring.errors.push(...errorRows(corpus, problems));
+  const groups = sortedGroups(scoring, groupRuns(runs));
   try {
-    const lanes = Math.max(4, run.pool.size * 4);
-    await inOrder(groups, lanes, 2 * lanes, (g) => scoreGroup(run, g), emit);
+    const lanes = Math.max(4, scoring.pool.size * 4);
+    await inOrder(groups, lanes, 2 * lanes, (g) => scoreGroup(scoring, g), emit);
   } finally {
-    run.pool.close();
-    run.tick.end();
+    scoring.pool.close();
+    scoring.tick.end();
   }
   // a memo that cannot be written only costs re-hashing
-  await run.logHashes.save().catch((e) => cacheFailed(run.cacheDir, e));
-  await Promise.all(run.writes);
+  await scoring.logHashes.save().catch((e) => cacheFailed(scoring.cacheDir, e));
+  await Promise.all(scoring.writes);
   return {
-    errors: run.errors.filter((e) => errorInShard(e, shard)),
+    errors: scoring.errors.filter((e) => errorInShard(e, shard)),
     configs: corpus.configs,
     found: runs.length,
   };
@@ -376,13 +387,17 @@ function turnProgress(
   return Object.assign(tick, { end: () => reporter?.done() });
 }
 
-/** The shared state of a run (of `runs`, its turns to score), with W0, summaries and targets memoised. */
-async function startRun(corpus: Corpus, runs: FoundTurn[], opts: ScoreOptions): Promise<Run> {
+/** The shared state of one scoring pass (over `runs`, the run turns to score), with W0, summaries and targets memoised. */
+async function startScoring(
+  corpus: Corpus,
+  runs: FoundTurn[],
+  opts: ScoreOptions,
+): Promise<Scoring> {
   const useCache = opts.cache ?? true;
   const cacheDir = cacheRoot(opts.cacheDir);
   const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
   const total = runs.filter((r) => r.blocked.length === 0).length;
-  const run: Run = {
+  const scoring: Scoring = {
     corpus,
     chains: new Map(corpus.chains.map((c) => [c.chain, c])),
     configs: new Map(corpus.configs.map((c) => [c.id, c])),
@@ -393,7 +408,7 @@ async function startRun(corpus: Corpus, runs: FoundTurn[], opts: ScoreOptions): 
     useCache,
     cacheDir,
     turnCache: new Cache("scored-turn", SCORER_VERSION, cacheDir),
-    // log hashes remembered by file identity (see hashes.ts): a warm run need not re-read logs
+    // log hashes remembered by file identity (see hashes.ts): a warm scoring need not read logs again
     logHashes: new HashMemo(
       useCache ? `${cacheDir}/scored-hashes-v1/${sha256(corpus.dir)}.json` : undefined,
     ),
@@ -416,10 +431,10 @@ async function startRun(corpus: Corpus, runs: FoundTurn[], opts: ScoreOptions): 
     refSummary: () => Promise.reject(new Error("not ready")),
     tick: turnProgress(total, opts.progress),
   };
-  run.summaryOf = (source, file, module) => summaryOf(run, source, file, module);
-  run.turnTargets = memo((k: string) => targetsOf(run, k));
-  run.refSummary = memo((k: string) => referenceSummary(run, k));
-  return run;
+  scoring.summaryOf = (source, file, module) => summaryOf(scoring, source, file, module);
+  scoring.turnTargets = memo((k: string) => targetsOf(scoring, k));
+  scoring.refSummary = memo((k: string) => referenceSummary(scoring, k));
+  return scoring;
 }
 
 /**
@@ -427,23 +442,21 @@ async function startRun(corpus: Corpus, runs: FoundTurn[], opts: ScoreOptions): 
  * `analyzePackage` read and write), else parsed in the pool and stored there in the background.
  */
 async function summaryOf(
-  run: Run,
+  scoring: Scoring,
   source: string,
   file: string,
   module: string,
 ): Promise<ModuleSummary> {
-  const key = summaryKey(new TextEncoder().encode(source), file, module);
-  if (run.useCache) {
-    const hit = await readSummaryText(run.cacheDir, key);
-    const summary: ModuleSummary | undefined = hit && { ...hit.parsed.meta, ...hit.parsed.rest };
-    if (summary && summary.module === module && summary.file === file) return summary;
+  if (scoring.useCache) {
+    const hit = await cachedSummary(scoring.cacheDir, source, file, module);
+    if (hit) return hit;
   }
-  const summary = await run.pool.run({ type: "summarize", source, file, module });
+  const summary = await scoring.pool.run({ type: "summarize", source, file, module });
   // written in the background (awaited before returning); a failed write costs a re-parse
-  if (run.useCache && cacheWritable(run.cacheDir)) {
-    run.writes.push(
-      writeSummaryText(run.cacheDir, key, summaryText(summary)).catch((e) =>
-        cacheFailed(run.cacheDir, e)
+  if (scoring.useCache && cacheWritable(scoring.cacheDir)) {
+    scoring.writes.push(
+      storeSummary(scoring.cacheDir, source, file, module, summary).catch((e) =>
+        cacheFailed(scoring.cacheDir, e)
       ),
     );
   }
@@ -451,26 +464,26 @@ async function summaryOf(
 }
 
 /** Summary of the reference solution of turn t of a chain (`chain \0 t`). */
-async function referenceSummary(run: Run, k: string): Promise<ModuleSummary> {
+async function referenceSummary(scoring: Scoring, k: string): Promise<ModuleSummary> {
   const [chainId, t] = k.split("\u0000");
-  const chain = run.chains.get(chainId)!;
+  const chain = scoring.chains.get(chainId)!;
   const turn = chain.turns[Number(t) - 1];
   const pkgDir = join(chain.repo.workspace, chain.repo.package);
-  return run.summaryOf(
-    await run.refText(turn.solution),
+  return scoring.summaryOf(
+    await scoring.refText(turn.solution),
     packageFile(pkgDir, join(chain.repo.workspace, turn.path)),
     turn.module,
   );
 }
 
 /** Targets of turn t of a chain (`chain \0 t`): the reference solutions against W0. */
-async function targetsOf(run: Run, k: string): Promise<Target[]> {
+async function targetsOf(scoring: Scoring, k: string): Promise<Target[]> {
   const [chainId, t] = k.split("\u0000");
-  const chain = run.chains.get(chainId)!;
+  const chain = scoring.chains.get(chainId)!;
   const n = Number(t);
-  const w0 = await run.w0Project(join(chain.repo.workspace, chain.repo.package));
+  const w0 = await scoring.w0Project(join(chain.repo.workspace, chain.repo.package));
   const refs = await Promise.all(
-    chain.turns.slice(0, n).map((x) => run.refSummary(`${chainId}\u0000${x.turn}`)),
+    chain.turns.slice(0, n).map((x) => scoring.refSummary(`${chainId}\u0000${x.turn}`)),
   );
   const reference = w0.withModules(refs);
   const earlier = chain.turns.slice(0, n - 1).map((x) => x.module);
@@ -505,9 +518,9 @@ function errorOf(run: FoundTurn, p: { path: string; message: string }): ErrorRow
 }
 
 /** A turn that could not be scored, as an error row naming its file. */
-function failed(run: Run, turn: FoundTurn, e: unknown): void {
-  const path = e instanceof LayoutError ? e.path : run.rel(turn.log ?? turn.dir);
-  run.errors.push(errorOf(turn, { path, message: messageOf(e) }));
+function failed(scoring: Scoring, turn: FoundTurn, e: unknown): void {
+  const path = e instanceof LayoutError ? e.path : scoring.rel(turn.log ?? turn.dir);
+  scoring.errors.push(errorOf(turn, { path, message: messageOf(e) }));
 }
 
 /** The run turns grouped by (configuration, chain), in order of first appearance. */
@@ -527,19 +540,19 @@ function groupRuns(runs: readonly FoundTurn[]): FoundTurn[][] {
  * the whole group from one cache entry, else turn by turn; returns its rows (turns in order,
  * `dup_chain` over them, targets by id, tests by case).
  */
-async function scoreGroup(run: Run, runs: FoundTurn[]): Promise<GroupRows> {
+async function scoreGroup(scoring: Scoring, runs: FoundTurn[]): Promise<GroupRows> {
   runs.sort((a, b) => a.turn - b.turn);
-  const keyed = await keyGroup(run, runs);
+  const keyed = await keyGroup(scoring, runs);
   const groupKey = sha256(`group\n${keyed.map((k) => k.key).join("\n")}`);
-  if (run.useCache && keyed.length) {
-    const hit = await run.turnCache.get<TurnResult[]>(
+  if (scoring.useCache && keyed.length) {
+    const hit = await scoring.turnCache.get<TurnResult[]>(
       groupKey,
       (v): v is TurnResult[] =>
         Array.isArray(v) && v.length === keyed.length &&
         v.every((r, i) => isTurnResult(r, keyed[i].keys)),
     );
     if (hit) {
-      for (const _ of keyed) run.tick();
+      for (const _ of keyed) scoring.tick();
       return groupRows(hit);
     }
   }
@@ -547,21 +560,21 @@ async function scoreGroup(run: Run, runs: FoundTurn[]): Promise<GroupRows> {
   const group: TurnResult[] = [];
   for (const k of keyed) {
     try {
-      group.push(await cachedTurn(run, k));
+      group.push(await cachedTurn(scoring, k));
     } catch (e) {
-      failed(run, k.run, e);
+      failed(scoring, k.run, e);
       all = false;
     }
-    run.tick();
+    scoring.tick();
   }
-  if (run.useCache && all && keyed.length > 1) await run.turnCache.set(groupKey, group);
+  if (scoring.useCache && all && keyed.length > 1) await scoring.turnCache.set(groupKey, group);
   return groupRows(group);
 }
 
 /** Reads the inputs of a group's turns and computes their keys; unscorable turns become errors. */
-async function keyGroup(run: Run, runs: FoundTurn[]): Promise<Keyed[]> {
-  const config = run.configs.get(runs[0].config);
-  const chain = run.chains.get(runs[0].chain);
+async function keyGroup(scoring: Scoring, runs: FoundTurn[]): Promise<Keyed[]> {
+  const config = scoring.configs.get(runs[0].config);
+  const chain = scoring.chains.get(runs[0].chain);
   const keyed: Keyed[] = [];
   const earlier: Submitted[] = [];
   for (const turn of runs) {
@@ -572,10 +585,10 @@ async function keyGroup(run: Run, runs: FoundTurn[]): Promise<Keyed[]> {
       : undefined;
     if (turn.blocked.length === 0 && config && chain) {
       try {
-        keyed.push(await keyOf(run, turn, config, chain, [...earlier], submitted));
+        keyed.push(await keyOf(scoring, turn, config, chain, [...earlier], submitted));
       } catch (e) {
-        failed(run, turn, e);
-        run.tick();
+        failed(scoring, turn, e);
+        scoring.tick();
       }
     }
     if (submitted) earlier.push(submitted);
@@ -585,7 +598,7 @@ async function keyGroup(run: Run, runs: FoundTurn[]): Promise<Keyed[]> {
 
 /** A turn's cache key: the SHA-256 of all its inputs and of the scorer's code. */
 async function keyOf(
-  run: Run,
+  scoring: Scoring,
   turn: FoundTurn,
   config: ConfigSpec,
   chain: ChainSpec,
@@ -593,25 +606,25 @@ async function keyOf(
   submitted: Submitted | undefined,
 ): Promise<Keyed> {
   const spec = chain.turns[turn.turn - 1];
-  if (!turn.log) throw new LayoutError(run.rel(turn.dir), "missing log");
-  const log = run.logHashes.read(turn.log);
+  if (!turn.log) throw new LayoutError(scoring.rel(turn.dir), "missing log");
+  const log = scoring.logHashes.read(turn.log);
   // the raw texts go into the key; they are parsed only when the turn is not in the cache
   const raw = (path: string | undefined) => {
     if (!path) return "";
     try {
       return Deno.readFileSync(path);
     } catch (e) {
-      throw new LayoutError(run.rel(path), `unreadable (${(e as Error).message})`);
+      throw new LayoutError(scoring.rel(path), `unreadable (${(e as Error).message})`);
     }
   };
   const refs = await Promise.all(
-    chain.turns.slice(0, turn.turn).map((x) => run.refText(x.solution)),
+    chain.turns.slice(0, turn.turn).map((x) => scoring.refText(x.solution)),
   );
   const key = sha256(JSON.stringify({
-    code: run.code,
+    code: scoring.code,
     keys: [config.harness, config.model, config.memory, chain.chain, turn.turn],
     cwd: config.cwd ?? null,
-    repo: [chain.repo.workspace, chain.repo.package, await run.w0Hash(chain.repo.workspace)],
+    repo: [chain.repo.workspace, chain.repo.package, await scoring.w0Hash(chain.repo.workspace)],
     turns: chain.turns.slice(0, turn.turn).map((x, i) => [x.module, x.path, sha256(refs[i])]),
     cases: spec.cases,
     earlier: earlier.map((e) => [e.path, e.hash]),
@@ -632,44 +645,44 @@ async function keyOf(
 }
 
 /** A turn's rows from the cache (when a valid entry is there), else scored and stored. */
-async function cachedTurn(run: Run, k: Keyed): Promise<TurnResult> {
-  if (run.useCache) {
-    const hit = await run.turnCache.get(k.key, (v): v is TurnResult => isTurnResult(v, k.keys));
+async function cachedTurn(scoring: Scoring, k: Keyed): Promise<TurnResult> {
+  if (scoring.useCache) {
+    const hit = await scoring.turnCache.get(k.key, (v): v is TurnResult => isTurnResult(v, k.keys));
     if (hit) return hit;
   }
-  const result = await scoreOne(run, k);
-  if (run.useCache) await run.turnCache.set(k.key, result);
+  const result = await scoreOne(scoring, k);
+  if (scoring.useCache) await scoring.turnCache.set(k.key, result);
   return result;
 }
 
 /** Scores one turn: its log read in the pool, the code models of W_{t-1}, then `scoreTurn`. */
-async function scoreOne(run: Run, k: Keyed): Promise<TurnResult> {
+async function scoreOne(scoring: Scoring, k: Keyed): Promise<TurnResult> {
   const { config, chain, earlier, submitted } = k;
   const log = k.run.log!;
   const spec = chain.turns[k.run.turn - 1];
-  const contents = await loadRunContents(k.run, spec, run.rel);
+  const contents = await loadRunContents(k.run, spec, scoring.rel);
   const pkgDir = join(chain.repo.workspace, chain.repo.package);
   const overlays: Record<string, string> = {};
   for (const e of earlier) overlays[e.path] = e.text;
-  const readsP = run.pool.run({
+  const readsP = scoring.pool.run({
     type: "log",
     text: new TextDecoder().decode(k.logBytes ?? Deno.readFileSync(log)),
-    file: run.rel(log),
+    file: scoring.rel(log),
     cwd: config.cwd,
     workspace: chain.repo.workspace,
     overlays,
     companions: (k.run.companions ?? []).map((c) => ({
-      file: run.rel(c),
+      file: scoring.rel(c),
       text: new TextDecoder().decode(readBounded(c, MAX_LOG_BYTES)),
     })),
   });
   readsP.catch(() => {}); // handled below: a log failing fast must not be an unhandled rejection
   const [w0, targets] = await Promise.all([
-    run.w0Project(pkgDir),
-    run.turnTargets(`${chain.chain}\u0000${k.run.turn}`),
+    scoring.w0Project(pkgDir),
+    scoring.turnTargets(`${chain.chain}\u0000${k.run.turn}`),
   ]);
   const summary = (e: Submitted) =>
-    e.summary ??= run.summaryOf(
+    e.summary ??= scoring.summaryOf(
       e.text,
       packageFile(pkgDir, join(chain.repo.workspace, e.path)),
       e.module,
@@ -681,11 +694,11 @@ async function scoreOne(run: Run, k: Keyed): Promise<TurnResult> {
   try {
     reads = await readsP;
   } catch (e) {
-    const m = messageOf(e), at = `${run.rel(log)}: `; // the row's path names the log already
-    throw new LayoutError(run.rel(log), m.startsWith(at) ? m.slice(at.length) : m);
+    const m = messageOf(e), at = `${scoring.rel(log)}: `; // the row's path names the log already
+    throw new LayoutError(scoring.rel(log), m.startsWith(at) ? m.slice(at.length) : m);
   }
   const unusable = logProblem(reads, config.harness); // wrong harness or cwd: numbers all wrong
-  if (unusable) throw new LayoutError(run.rel(log), unusable);
+  if (unusable) throw new LayoutError(scoring.rel(log), unusable);
   return scoreTurn({
     keys: k.keys,
     targets,
@@ -723,9 +736,9 @@ function groupRows(scored: readonly TurnResult[]): GroupRows {
  * and chain: the order of the rows. Groups of an unknown configuration yield no rows (their turns
  * are errors) and go last.
  */
-function sortedGroups(run: Run, groups: FoundTurn[][]): FoundTurn[][] {
+function sortedGroups(scoring: Scoring, groups: FoundTurn[][]): FoundTurn[][] {
   const keyed = groups.map((runs) => {
-    const c = run.configs.get(runs[0].config);
+    const c = scoring.configs.get(runs[0].config);
     return { runs, key: c ? [c.harness, c.model, c.memory, runs[0].chain] : [] };
   });
   keyed.sort((a, b) => {

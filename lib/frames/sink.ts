@@ -245,6 +245,7 @@ export class FrameSink {
           if (CSV_FRAMES.includes(frame)) this.#appendCsv(frame, empty);
         }
       }
+      // best effort: the parts are merged; a leftover .parts is ignored on reading
       await Deno.remove(join(this.dir, ".parts"), { recursive: true }).catch(() => {});
     }
     const errors = toFrame(run.errors, ERRORS_SCHEMA, [

@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import type { TurnKeys, TurnResult } from "../metrics/rows.ts";
+import type { TurnKeys, TurnResult } from "../metrics/mod.ts";
 import {
   type Columns,
   type ColumnType,

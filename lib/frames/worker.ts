@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { serveJobs } from "../util/pool.ts";
+import { serveJobs } from "../util/mod.ts";
 import { type Job, runJob } from "./jobs.ts";
 
 serveJobs((job: Job) => runJob(job));

@@ -12,7 +12,14 @@
  * @module
  */
 export * from "./types.ts";
-export { type FoundTurn, LOG_NAMES, MEMORIES, readCorpus, type ReadResult } from "./read.ts";
+export {
+  type FoundTurn,
+  LOG_NAMES,
+  MEMORIES,
+  messageOf,
+  readCorpus,
+  type ReadResult,
+} from "./read.ts";
 export {
   LayoutError,
   matchResults,

@@ -55,6 +55,7 @@ async function stat(path: string): Promise<Deno.FileInfo | undefined> {
   try {
     return await Deno.stat(path);
   } catch {
+    // what cannot be stat'ed is absent
     return undefined;
   }
 }
@@ -125,6 +126,7 @@ export async function linkProblem(path: string, realRoot: string): Promise<strin
   try {
     info = await Deno.lstat(path);
   } catch {
+    // what cannot be lstat'ed is no link
     return undefined;
   }
   if (!info.isSymlink) return undefined;

@@ -16,6 +16,7 @@ async function isDir(p: string): Promise<boolean> {
   try {
     return (await Deno.stat(p)).isDirectory;
   } catch {
+    // what cannot be stat'ed is no directory of a bundle
     return false;
   }
 }
@@ -120,6 +121,7 @@ async function geminiWithSubagents(path: string): Promise<string | undefined> {
       if (e.isDirectory && e.name.toLowerCase().startsWith(m[1].toLowerCase())) subdir = e.name;
     }
   } catch {
+    // no readable session directory: the log is read without its bundle
     return undefined;
   }
   if (!subdir) return undefined;

@@ -7,7 +7,7 @@
  * @module
  */
 import { LogFormatError } from "./errors.ts";
-import { readBounded } from "../util/fs.ts";
+import { readBounded } from "../util/mod.ts";
 
 /** Largest log read: 256 MiB in one file, and in all the files of one log together. */
 export const MAX_LOG_BYTES = 256 * 2 ** 20;
@@ -104,6 +104,7 @@ export function readLogHead(path: string, bytes: number): string {
       f.close();
     }
   } catch {
+    // an unreadable file has no head to sniff: detection sees nothing
     return "";
   }
 }

@@ -79,13 +79,10 @@ export type {
   Unsupported,
 } from "./readers/reader.ts";
 export { bundleLog } from "./bundle.ts";
-export {
-  type Credit,
-  dirSource,
-  sameLine,
-  type ShownLine,
-  TurnWorkspace,
-  Workspace,
-} from "./workspace.ts";
+export { type Credit, dirSource, sameLine, type ShownLine, TurnWorkspace } from "./workspace.ts";
 export { logBudget, readLogText } from "./files.ts";
 export { analyzeShell, bashParser, type ShellObservation } from "./shell/analyze.ts";
+export { claudeProjectDir } from "./readers/claude.ts";
+export { renderReaders, withGenerated } from "./readers/docs.ts";
+export { UNSUPPORTED } from "./readers/unsupported.ts";
+export { type LogLabels, type ReadsScore, recall, scoreReads } from "./eval.ts";

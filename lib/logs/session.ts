@@ -44,6 +44,7 @@ function listDir(dir: string): Deno.DirEntry[] {
       b,
     ) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
+    // a session directory that cannot be listed has no companion files
     return [];
   }
 }

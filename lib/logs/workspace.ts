@@ -339,11 +339,6 @@ export class TurnWorkspace {
   }
 }
 
-/** @deprecated The old name of {@link TurnWorkspace} (a turn's files as a log reader sees them). */
-export const Workspace: typeof TurnWorkspace = TurnWorkspace;
-/** @deprecated The old name of {@link TurnWorkspace}. */
-export type Workspace = TurnWorkspace;
-
 /** Lines of a text: split on `\n`, without the empty element after a final newline. */
 export function splitLines(text: string): string[] {
   if (!text) return [];
@@ -380,6 +375,7 @@ export function dirSource(root: string, maxBytes = 32 * 1024 * 1024): FileSource
       if (!info.isFile || info.size > maxBytes) return undefined;
       return decoder.decode(Deno.readFileSync(real));
     } catch {
+      // a file gone, unreadable or not a file: its content is unknown
       return undefined;
     }
   };

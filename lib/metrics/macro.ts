@@ -45,7 +45,7 @@ export interface ConfigKey {
 }
 
 /** Macro averages of one configuration (Table 2, 4) or of one configuration at one turn. */
-export interface MetricSummary extends ConfigKey {
+export interface ConfigAverages extends ConfigKey {
   /** Scored turns averaged. */
   turns: number;
   /** Chains with at least one scored turn. */
@@ -214,8 +214,8 @@ function averages(rows: readonly TurnRow[]) {
  * assert(s.c_dup === 0.5); // C_dup(1) = 0, C_dup(2) = 1
  * ```
  */
-export function averageByConfig(rows: readonly TurnRow[]): MetricSummary[] {
-  const out: MetricSummary[] = [];
+export function averageByConfig(rows: readonly TurnRow[]): ConfigAverages[] {
+  const out: ConfigAverages[] = [];
   for (const group of groupBy(rows, key).values()) {
     const { harness, model, memory } = group[0];
     const c_dup = meanC_dup(reimplementations(group));
@@ -235,8 +235,8 @@ export function averageByConfig(rows: readonly TurnRow[]): MetricSummary[] {
  * assert(averageByTurn([]).length === 0);
  * ```
  */
-export function averageByTurn(rows: readonly TurnRow[]): (MetricSummary & { turn: number })[] {
-  const out: (MetricSummary & { turn: number })[] = [];
+export function averageByTurn(rows: readonly TurnRow[]): (ConfigAverages & { turn: number })[] {
+  const out: (ConfigAverages & { turn: number })[] = [];
   for (const group of groupBy(rows, key).values()) {
     const { harness, model, memory } = group[0];
     const chains = reimplementations(group);
@@ -301,7 +301,9 @@ export interface FirstLast extends ConfigKey {
  * assert.equal(averageByTurn([]).length, 0);
  * ```
  */
-export function firstLastTurns(byTurn: readonly (MetricSummary & { turn: number })[]): FirstLast[] {
+export function firstLastTurns(
+  byTurn: readonly (ConfigAverages & { turn: number })[],
+): FirstLast[] {
   const out: FirstLast[] = [];
   for (const group of groupBy(byTurn, key).values()) {
     const { harness, model, memory } = group[0];
@@ -326,8 +328,3 @@ export function firstLastTurns(byTurn: readonly (MetricSummary & { turn: number 
   }
   return out;
 }
-
-/** @deprecated The old name of {@link averageByConfig}. */
-export const summarizeTurns: typeof averageByConfig = averageByConfig;
-/** @deprecated The old name of {@link averageByTurn}. */
-export const summarizeByTurn: typeof averageByTurn = averageByTurn;

@@ -45,6 +45,7 @@ export {
   addMeanSums,
   averageByConfig,
   averageByTurn,
+  type ConfigAverages,
   type ConfigKey,
   FIRST_LAST_METRICS,
   type FirstLast,
@@ -55,10 +56,7 @@ export {
   meansOf,
   type MeanSums,
   meanSums,
-  type MetricSummary,
   reimplementationCounts,
-  summarizeByTurn,
-  summarizeTurns,
   TURN_VALUES,
 } from "./macro.ts";
 export {
@@ -83,12 +81,4 @@ export {
   targetOutcome,
   targetOutcomeSql,
 } from "./outcomes.ts";
-export type {
-  ErrorRow,
-  EventRow,
-  TargetRow,
-  TestRow,
-  TurnKeys,
-  TurnResult,
-  TurnRow,
-} from "./rows.ts";
+export * from "./rows.ts";

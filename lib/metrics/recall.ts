@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Ranges } from "../logs/types.ts";
+import type { Ranges } from "../logs/mod.ts";
 
 /** The source body of a target: workspace-relative file and inclusive 1-based line range. */
 export interface Body {

@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { Ranges } from "../logs/types.ts";
-import { CALL_KINDS, type Definition, type ModuleInfo, type Use } from "../python/types.ts";
+import type { Ranges } from "../logs/mod.ts";
+import { CALL_KINDS, type Definition, type ModuleInfo, type Use } from "../python/mod.ts";
 import { type Body, isRead } from "./recall.ts";
 import { isReimplemented } from "./redundancy.ts";
 

@@ -26,8 +26,7 @@
  * ```
  * @module
  */
-import { countLines } from "../logs/ranges.ts";
-import type { LogMeta, ReadsResult } from "../logs/types.ts";
+import { countLines, type LogMeta, type ReadsResult } from "../logs/mod.ts";
 import { type CaseOutcome, passRate, resolved } from "./correctness.ts";
 import { recall_s } from "./recall.ts";
 import { duplicatedBy } from "./redundancy.ts";

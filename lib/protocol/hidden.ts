@@ -7,10 +7,8 @@
  *
  * @module
  */
-import { parseResults } from "../layout/results.ts";
-import type { CaseResult } from "../layout/types.ts";
-import { defaultPython, NAMESPACE_PY, pythonEnv } from "../util/python.ts";
-import { runProcess } from "../util/process.ts";
+import { type CaseResult, parseResults } from "../layout/mod.ts";
+import { defaultPython, NAMESPACE_PY, pythonEnv, runProcess } from "../util/mod.ts";
 
 /** One test case of `tests.json`. */
 export interface TestCase {
@@ -112,7 +110,9 @@ export async function runHiddenTests(
     );
     return { results, timedOut: r.timedOut, output: r.stdout + r.stderr };
   } finally {
+    // best effort: scratch directories of a finished test run
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+    // best effort: scratch directories of a finished test run
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }

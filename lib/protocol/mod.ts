@@ -22,3 +22,11 @@ export { HIDDEN_DIR, hiddenTestSource, parseJunit, runHiddenTests } from "./hidd
 export type { CaseResult, TestCase } from "./hidden.ts";
 export { configDirName, fillCommand, runProtocol, shellQuote } from "./runner.ts";
 export type { RunConfig, RunOptions, TurnOutcome } from "./runner.ts";
+export {
+  AGENT_PRESETS,
+  type AgentPreset,
+  agentPreset,
+  isAgentPreset,
+  type Preset,
+  presetHelp,
+} from "./presets.ts";

@@ -13,8 +13,7 @@
  * ```
  * @module
  */
-import { runProcess } from "../util/process.ts";
-import { defaultPython, pythonEnv } from "../util/python.ts";
+import { defaultPython, pythonEnv, runProcess } from "../util/mod.ts";
 
 const REMOVED_DIRS = new Set([
   ".git",
@@ -54,6 +53,7 @@ export async function prepareWorkspace(
   opts: { package?: string; python?: string; checkImport?: boolean } = {},
 ): Promise<PreparedWorkspace> {
   const removed: string[] = [];
+  // what cannot be stat'ed is no directory: the error below names it
   const info = await Deno.stat(source).catch(() => null);
   if (!info?.isDirectory) throw new Error(`${source}: W0 is not a directory`);
   await Deno.mkdir(dest, { recursive: true });
@@ -102,6 +102,7 @@ export async function checkImports(workspace: string, pkg: string, python?: stri
       throw new Error(`${workspace}: package '${pkg}' does not import after preparation: ${last}`);
     }
   } finally {
+    // best effort: the scratch copy of a prepared workspace
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }

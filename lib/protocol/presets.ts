@@ -16,11 +16,10 @@
  *
  * @module
  */
-import { READERS } from "../logs/readers/index.ts";
-import type { CollectContext, RunPreset } from "../logs/readers/reader.ts";
+import { type CollectContext, READERS, type RunPreset } from "../logs/mod.ts";
 
 export type { CollectContext };
-export { claudeProjectDir } from "../logs/readers/claude.ts";
+export { claudeProjectDir } from "../logs/mod.ts";
 
 /** A harness preset (each reader's `run` in the registry, lib/logs/readers/). */
 export type Preset = RunPreset;

@@ -20,7 +20,7 @@
  * ```
  * @module
  */
-import { sha256 } from "../util/cache.ts";
+import { sha256 } from "../util/mod.ts";
 
 /** The memory settings of §4.4. */
 export type Memory = "none" | "interface" | "source";

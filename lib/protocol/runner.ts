@@ -16,16 +16,18 @@
  *
  * @module
  */
-import { findExecutable, runProcess } from "../util/process.ts";
-import { shellQuote } from "../util/text.ts";
 import {
   exists,
+  findExecutable,
   isPlainSegment,
   linkOnPath,
   readBounded,
   realDirUnder,
+  removeIfPresent,
+  runProcess,
+  shellQuote,
   writeFresh,
-} from "../util/fs.ts";
+} from "../util/mod.ts";
 import { runHiddenTests, type TestCase } from "./hidden.ts";
 import { collectPresetLogs, type Preset, presetCommand, presetProgram } from "./presets.ts";
 import { prepareWorkspace } from "./prepare.ts";
@@ -162,6 +164,7 @@ export async function runProtocol(opts: RunOptions): Promise<TurnOutcome[]> {
   }
   // links the user made (before any agent ran) are refused rather than replaced
   for (const rel of ["runs", `runs/${configName}`]) {
+    // what cannot be lstat'ed is no link
     if ((await Deno.lstat(`${corpus}/${rel}`).catch(() => null))?.isSymlink) {
       throw new Error(
         `${corpus}/${rel} is a symbolic link: run writes only into real directories (remove the link, or choose another --config)`,
@@ -190,6 +193,7 @@ export async function runProtocol(opts: RunOptions): Promise<TurnOutcome[]> {
       outcomes.push(...await runChain(chain, corpus, configName, root, opts, log));
     }
   } finally {
+    // best effort: the scratch root of finished runs
     if (!opts.workRoot) await Deno.remove(root, { recursive: true }).catch(() => {});
   }
   return outcomes;
@@ -227,7 +231,7 @@ async function runChain(
     spec.turns.map((t, i) => readCases(`${chainDir}/turn${t.turn ?? i + 1}/tests.json`)),
   );
   const ws = `${root}/workspace`;
-  await Deno.remove(ws, { recursive: true }).catch(() => {});
+  await removeIfPresent(ws); // a workspace that cannot be cleared must not leak into this turn
   await realDirUnder(root, "workspace"); // a real directory, reached through no link
   log(`${chain}: preparing the workspace from ${w0}`);
   await prepareWorkspace(w0, ws, { package: spec.repo.package, python: opts.python });
@@ -251,13 +255,16 @@ async function runChain(
       return dir;
     };
     const turnDir = `${await checked(`runs/${configName}/${chain}`)}/turn${n}`;
-    await Deno.remove(turnDir, { recursive: true }).catch(() => {});
+    await removeIfPresent(turnDir);
     await Deno.mkdir(turnDir);
     // the chain's own requirement text when it has no goal to render from
     const written = turn.goal
       ? null
-      : await Deno.readTextFile(`${chainDir}/turn${n}/requirement.md`)
-        .catch(() => null);
+      : await Deno.readTextFile(`${chainDir}/turn${n}/requirement.md`).catch((e) => {
+        // no requirement.md: rendered from the spec; one that exists but cannot be read is an error
+        if (e instanceof Deno.errors.NotFound) return null;
+        throw e;
+      });
     const requirement = written === null
       ? renderRequirement(turn, opts.config.memory, spec.turns.slice(0, i), sources)
       : withMemory(written, opts.config.memory, spec.turns.slice(0, i), sources);
@@ -452,6 +459,7 @@ async function dropOutsideLinks(dir: string, runDir: string): Promise<string[]> 
     for await (const e of Deno.readDir(d)) {
       const p = `${d}/${e.name}`;
       if (e.isSymlink) {
+        // a link that cannot be resolved is refused below
         const real = await Deno.realPath(p).catch(() => null);
         if (real === null || !real.startsWith(`${root}/`)) {
           await Deno.remove(p);

@@ -24,9 +24,7 @@
  * ```
  * @module
  */
-import { Cache, cacheRoot } from "../util/cache.ts";
-import { existsSync } from "../util/fs.ts";
-import { eachLimited } from "../util/each.ts";
+import { Cache, cacheRoot, eachLimited, existsSync } from "../util/mod.ts";
 import { Project, RESOLVER_VERSION } from "./project.ts";
 import { decodeSource, listPackageFiles, type PackageFile, readSource } from "./files.ts";
 import { type ParseOptions, Parsing, Results } from "./parsing.ts";

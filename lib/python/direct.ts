@@ -30,7 +30,7 @@
  */
 import { createRequire } from "node:module";
 import type * as WTS from "web-tree-sitter";
-import { nodeModulesDir } from "../util/treesitter.ts";
+import { nodeModulesDir } from "../util/mod.ts";
 import type { FlatNode, NativeParser } from "./native.ts";
 
 /**

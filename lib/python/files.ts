@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import { isDirectory } from "../util/fs.ts";
+import { isDirectory } from "../util/mod.ts";
 import { moduleName } from "./names.ts";
 import type { AnalysisError } from "./types.ts";
 import { MAX_SOURCE_BYTES, tooLargeMessage } from "./summary_format.ts";

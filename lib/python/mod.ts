@@ -35,7 +35,7 @@ export {
   SUMMARY_VERSION,
   tooLargeMessage,
 } from "./summary_format.ts";
-export { Project } from "./project.ts";
+export { Project, RESOLVER_VERSION } from "./project.ts";
 export { type AnalyzeOptions, analyzePackage, summarizeFiles } from "./analyze.ts";
 export { decodeSource, listPackageFiles, type PackageFile, readSource } from "./files.ts";
 export {
@@ -44,4 +44,8 @@ export {
   type NativeFiles,
   nativeParserFiles,
 } from "./native_build.ts";
-export { describeParser, type ParserDescription } from "./parser_choice.ts";
+export { describeParser, type ParserDescription, useNativeSummaries } from "./parser_choice.ts";
+export { cachedSummary, storeSummary } from "./summary_cache.ts";
+export { workspaceProject } from "./workspace.ts";
+export { pythonParser } from "./direct.ts";
+export { compareSuite, precisionRecall, type SnippetResult, sumCounts } from "./oracle.ts";

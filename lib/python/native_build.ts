@@ -34,11 +34,18 @@
  * ```
  * @module
  */
-import { cacheRoot, sha256, writeFileAtomic } from "../util/cache.ts";
-import { eachLimited } from "../util/each.ts";
-import { exists, existsSync } from "../util/fs.ts";
-import { findExecutable, runProcess } from "../util/process.ts";
-import { nodeModulesDir } from "../util/treesitter.ts";
+import {
+  cacheRoot,
+  changeableByOthers,
+  eachLimited,
+  exists,
+  existsSync,
+  findExecutable,
+  nodeModulesDir,
+  runProcess,
+  sha256,
+  writeFileAtomic,
+} from "../util/mod.ts";
 
 /** Version of the build recipe (flags, file list, layout); part of the directory's name. */
 const BUILD_VERSION = 5;
@@ -195,52 +202,6 @@ export function nativeParserFiles(): NativeBuild {
   };
 }
 
-/** This user's id, or null where the platform has none. */
-function myUid(): number | null {
-  return Deno.uid();
-}
-
-/**
- * Why `path` (a directory or file of ours) could be changed by another user, or null when it
- * cannot: it and every directory above it are checked (by their real paths). Up to `root` (the
- * cache root) each must be owned by this user and writable by no one else; above it, owned by
- * this user or root, and writable by others only when sticky (as /tmp is), the entry below being
- * then this user's.
- */
-export function othersCanWrite(path: string, root: string): string | null {
-  const uid = myUid();
-  if (uid === null) return null;
-  let real: string, realRoot: string;
-  try {
-    real = Deno.realPathSync(path);
-    realRoot = Deno.realPathSync(root);
-  } catch (e) {
-    return `${path} cannot be checked: ${e}`;
-  }
-  const parts = real.split("/").filter(Boolean);
-  let below: Deno.FileInfo | null = null;
-  for (let i = parts.length; i >= 0; i--) {
-    const p = "/" + parts.slice(0, i).join("/");
-    const st = Deno.lstatSync(p);
-    const mode = (st.mode ?? 0) & 0o7777;
-    const inside = p === realRoot || p.startsWith(realRoot + "/");
-    if (inside) {
-      if (st.uid !== uid) return `${p} is not owned by you (owner uid ${st.uid})`;
-      if (mode & 0o022) return `${p} is writable by others (mode ${mode.toString(8)})`;
-    } else {
-      if (st.uid !== uid && st.uid !== 0) return `${p} is owned by another user (uid ${st.uid})`;
-      if (mode & 0o022 && !(mode & 0o1000)) {
-        return `${p} is writable by others (mode ${mode.toString(8)})`;
-      }
-      if (mode & 0o022 && below && below.uid !== uid) {
-        return `${p} is writable by others and what is below it is not yours`;
-      }
-    }
-    below = st;
-  }
-  return null;
-}
-
 function readManifest(path: string): Manifest | null {
   try {
     const m = JSON.parse(Deno.readTextFileSync(path));
@@ -255,7 +216,7 @@ function readManifest(path: string): Manifest | null {
 
 /**
  * Null when the native parser's files may be loaded and run, else why not: the manifest, the
- * client and the server must be in place no other user can write ({@link othersCanWrite}), and
+ * client and the server must be in place no other user can write (lib/util/cache.ts `changeableByOthers`), and
  * each file's SHA-256 digest and size those the manifest recorded when they were built. A library
  * planted in their place is never loaded, so its code never runs.
  */
@@ -265,7 +226,7 @@ export function verifyNativeParser(files: NativeFiles): string | null {
     for (const f of [files.manifest, files.client, files.server]) {
       const st = Deno.lstatSync(f);
       if (!st.isFile) return `${f} is not a regular file`;
-      const unsafe = othersCanWrite(f, existsSync(root) ? root : files.dir);
+      const unsafe = changeableByOthers(f, existsSync(root) ? root : files.dir);
       if (unsafe) return `refused, another user could have changed it: ${unsafe}`;
     }
     const m = readManifest(files.manifest);
@@ -299,7 +260,7 @@ export async function buildNativeParser(): Promise<NativeBuild> {
   } catch (e) {
     return { error: `cannot write ${files.dir}: ${e}` };
   }
-  const unsafe = othersCanWrite(files.dir, cacheRoot());
+  const unsafe = changeableByOthers(files.dir, cacheRoot());
   if (unsafe) return { error: `refused to build where another user could write: ${unsafe}` };
   for (let waited = 0;; waited += 250) {
     try {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { WorkerPool } from "../util/pool.ts";
+import { WorkerPool } from "../util/mod.ts";
 import type { NativeFiles } from "./native_build.ts";
 import { builtNativeParser, nativeForPackage, useNativeSummaries } from "./parser_choice.ts";
 import { pythonParser } from "./direct.ts";

@@ -44,7 +44,7 @@
  * ```
  * @module
  */
-import { writeFileAtomicSync } from "../util/fs.ts";
+import { writeFileAtomicSync } from "../util/mod.ts";
 import { BUILTIN_METHODS, BUILTINS, isInternal } from "./names.ts";
 import { PerLine } from "./per_line.ts";
 // the summary format only (no parser): phase 2 loads without tree-sitter

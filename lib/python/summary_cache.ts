@@ -26,9 +26,7 @@
  * ```
  * @module
  */
-import { sha256 } from "../util/cache.ts";
-import { writeFileAtomic, writeFileAtomicSync } from "../util/fs.ts";
-import { eachLimited } from "../util/each.ts";
+import { eachLimited, sha256, writeFileAtomic, writeFileAtomicSync } from "../util/mod.ts";
 import type { PackageFile } from "./files.ts";
 import { type ModuleSummary, SUMMARY_VERSION } from "./summary_format.ts";
 import type { AnalysisError } from "./types.ts";
@@ -161,6 +159,44 @@ export async function readSummaryText(
     return undefined;
   }
 }
+
+/**
+ * A file's summary from the per-file cache (the entries {@link analyzePackage}-style callers
+ * read and write), or undefined on a miss: no entry, one of another shape or version, or one
+ * recorded for another file or module.
+ */
+export async function cachedSummary(
+  cacheDir: string,
+  source: string | Uint8Array,
+  file: string,
+  module: string,
+): Promise<ModuleSummary | undefined> {
+  const hit = await readSummaryText(cacheDir, summaryKey(bytesOf(source), file, module));
+  const summary: ModuleSummary | undefined = hit && { ...hit.parsed.meta, ...hit.parsed.rest };
+  return summary && summary.module === module && summary.file === file ? summary : undefined;
+}
+
+/**
+ * Stores a file's summary in the per-file cache (written all or nothing), where
+ * {@link cachedSummary} finds it; resolves to the entry's size in bytes. A failure is the
+ * caller's to report (a failed write only costs a parse later).
+ */
+export function storeSummary(
+  cacheDir: string,
+  source: string | Uint8Array,
+  file: string,
+  module: string,
+  summary: ModuleSummary,
+): Promise<number> {
+  return writeSummaryText(
+    cacheDir,
+    summaryKey(bytesOf(source), file, module),
+    summaryText(summary),
+  );
+}
+
+const bytesOf = (source: string | Uint8Array) =>
+  typeof source === "string" ? new TextEncoder().encode(source) : source;
 
 const decoder = new TextDecoder();
 

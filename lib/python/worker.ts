@@ -11,7 +11,7 @@ import { type SummaryText, summaryText, writeSummaryTextSync } from "./summary_c
 import { pythonParser } from "./direct.ts";
 import { summarizeWith } from "./summary.ts";
 import { useNativeSummaries } from "./parser_choice.ts";
-import { serveJobs } from "../util/pool.ts";
+import { serveJobs } from "../util/mod.ts";
 
 const parser = pythonParser();
 

@@ -22,7 +22,7 @@ import { moduleName } from "./names.ts";
 import { Project } from "./project.ts";
 import { summarize } from "./summary.ts";
 import type { ModuleSummary } from "./summary_format.ts";
-import { exists } from "../util/fs.ts";
+import { exists } from "../util/mod.ts";
 
 /** The package directories of a workspace: top-level dirs with `__init__.py`, also under `src/`. */
 export async function workspacePackages(root: string): Promise<string[]> {

@@ -4,8 +4,8 @@
  * @module
  */
 import pl from "nodejs-polars";
-import { frameCsv } from "../frames/csv.ts";
-import { mdText } from "../util/text.ts";
+import { frameCsv } from "../frames/mod.ts";
+import { mdText } from "../util/mod.ts";
 
 /** Output formats of the `query` command. */
 export const FORMATS = ["table", "csv", "json", "md"] as const;
@@ -57,8 +57,8 @@ function cells(df: pl.DataFrame): string[][] {
   return df.toRecords().map((r) => cols.map((c) => oneLine(text(r[c.name], c.float))));
 }
 
-/** Aligned plain-text table: header, dashes, one line per row; numbers right-aligned. */
-export function toTable(df: pl.DataFrame): string {
+/** A frame as an aligned plain-text grid: header, dashes, one line per row; numbers right-aligned. */
+export function textGrid(df: pl.DataFrame): string {
   const cols = columns(df);
   const rows = cells(df);
   // a loop, not Math.max(...cells): spreading 125k+ arguments overflows the call stack
@@ -119,7 +119,7 @@ export function toJSON(df: pl.DataFrame): string {
 export function formatFrame(df: pl.DataFrame, format: Format): string {
   switch (format) {
     case "table":
-      return toTable(df);
+      return textGrid(df);
     case "md":
       return toMarkdown(df);
     case "csv":

@@ -6,16 +6,17 @@
  */
 import pl from "nodejs-polars";
 import { join } from "node:path";
-import { checkShards, scanScored } from "../frames/mod.ts";
-import { existsSync } from "../util/fs.ts";
-import { type Catalog, checkTables, explainError, QueryError } from "./errors.ts";
-import { type View, VIEWS } from "./views.ts";
 import {
+  checkShards,
   type ColumnType,
   DTYPE_SHORT_NAMES,
   FRAME_SCHEMAS,
   RATE_COLUMNS,
-} from "../frames/schema.ts";
+  scanScored,
+} from "../frames/mod.ts";
+import { existsSync } from "../util/mod.ts";
+import { type Catalog, checkTables, explainError, QueryError } from "./errors.ts";
+import { type View, VIEWS } from "./views.ts";
 
 /** Base tables, in listing order; each is read from `<dir>/<name>.parquet`. */
 export const TABLES = ["turns", "targets", "events", "tests", "configs", "errors"] as const;

@@ -5,9 +5,9 @@
  * @module
  */
 import { EXAMPLES } from "./examples.ts";
-import { toTable } from "./format.ts";
+import { textGrid } from "./format.ts";
 import type { ScoredQuery } from "./open.ts";
-import { shellQuote as singleQuoted } from "../util/text.ts";
+import { shellQuote as singleQuoted } from "../util/mod.ts";
 
 /** Marker lines delimiting the generated section. */
 export const START = "<!-- queries:start -->";
@@ -44,7 +44,7 @@ export function renderSection(q: ScoredQuery, source: string): string {
       "```",
       "",
       "```text",
-      toTable(df),
+      textGrid(df),
       "```",
       "",
     );

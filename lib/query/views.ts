@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { targetOutcomeSql } from "../metrics/outcomes.ts";
+import { targetOutcomeSql } from "../metrics/mod.ts";
 
 /** A named SQL view: registered lazily, so it costs nothing until a query reads it. */
 export interface View {

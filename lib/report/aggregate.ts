@@ -11,21 +11,23 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import { TURN_COLUMNS, type TurnRow } from "../metrics/rows.ts";
-import { decodeRows } from "../frames/build.ts";
 import {
   addMeanSums,
   averageByConfig,
   averageByTurn,
+  C_dup,
   type ConfigKey,
   FIRST_LAST_METRICS,
+  meanC_dup,
   type MeanMetric,
   meansOf,
   type MeanSums,
   meanSums,
   reimplementationCounts,
-} from "../metrics/macro.ts";
-import { C_dup, meanC_dup } from "../metrics/redundancy.ts";
+  TURN_COLUMNS,
+  type TurnRow,
+} from "../metrics/mod.ts";
+import { decodeRows } from "../frames/mod.ts";
 import { HARNESSES, MEMORIES, MODELS, orderIndex } from "./paper.ts";
 
 export type { ConfigKey, TurnRow };
@@ -200,9 +202,6 @@ function single(rows: readonly TurnRow[]): readonly TurnRow[] {
 export function configMetrics(rows: readonly TurnRow[]): Record<Metric, number | null> {
   return reportUnits(averageByConfig(single(rows))[0]);
 }
-
-/** @deprecated The old name of {@link configMetrics} (not the `metrics` namespace of mod.ts). */
-export const metrics: typeof configMetrics = configMetrics;
 
 /** One metric of one configuration's rows, in report units. */
 export function metric(rows: readonly TurnRow[], m: Metric): number | null {

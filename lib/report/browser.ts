@@ -176,6 +176,7 @@ export class Browser {
   /** Closes the browser and removes its profile. */
   async close(): Promise<void> {
     try {
+      // the browser may already be gone; the process is killed below
       await this.send("Browser.close").catch(() => {});
       this.#ws.close();
     } finally {
@@ -184,8 +185,11 @@ export class Browser {
       } catch {
         // already gone
       }
+      // best-effort shutdown: the process may have exited already
       await this.#proc.status.catch(() => {});
+      // best-effort shutdown: the stream may be closed already
       await this.#proc.stderr.cancel().catch(() => {});
+      // best effort: a leftover profile in the temporary directory harms nothing
       await Deno.remove(this.#profile, { recursive: true }).catch(() => {});
     }
   }
@@ -247,6 +251,7 @@ export class Page {
 
   /** Closes the tab. */
   async close(): Promise<void> {
+    // the tab may be gone with its page already
     await this.browser.send("Target.closeTarget", { targetId: this.target }).catch(() => {});
   }
 }

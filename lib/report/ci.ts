@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { mdText } from "../util/text.ts";
+import { mdText } from "../util/mod.ts";
 import type pl from "nodejs-polars";
 import {
   asTurnRows,
@@ -42,8 +42,6 @@ import {
   formatPermutationP,
   holm,
   type Interval,
-  type McNemar,
-  mcnemar,
   pairedBootstrapAll,
   pairedPermutationAll,
   type PermutationOptions,
@@ -166,12 +164,6 @@ export interface TargetPairs {
   clustered: ClusteredPaired;
   /** Holm-adjusted sign-flip p within the family ({@link holmFamily}); absent before. */
   pHolm?: number;
-  /**
-   * McNemar's test with every target treated as independent — **not valid here** (targets cluster
-   * within chains); kept for comparison only.
-   * @deprecated use `clustered`.
-   */
-  test: McNemar;
 }
 
 /** One metric of a paired comparison: A, B, the paired-bootstrap Δ and its permutation test. */
@@ -279,7 +271,6 @@ export function targetPairs(
       chains,
       delta: clusterBootstrap(chains, share, opts),
       clustered: clusteredPaired(chains),
-      test: mcnemar(aOnly, bOnly),
     };
   };
   return [tally("all"), tally("repo"), tally("self")];

@@ -17,7 +17,7 @@ import {
   type TurnRow,
   turnsOf,
 } from "./aggregate.ts";
-import { type OutcomeInput, targetOutcome } from "../metrics/outcomes.ts";
+import { type OutcomeInput, targetOutcome } from "../metrics/mod.ts";
 import { Chart, textWidth, type VegaLiteSpec } from "./display.ts";
 import {
   HARNESSES,

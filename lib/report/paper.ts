@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { MEMORIES as LAYOUT_MEMORIES } from "../layout/read.ts";
+import { MEMORIES as LAYOUT_MEMORIES } from "../layout/mod.ts";
 
 /**
  * Parses RFC 4180 CSV text into records keyed by the header.

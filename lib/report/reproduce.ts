@@ -19,10 +19,15 @@ import {
   writeScored,
 } from "../frames/mod.ts";
 import { simulateCorpus } from "../simulate/mod.ts";
-import { cacheRoot, sha256 } from "../util/cache.ts";
-import { mdCode, mdText } from "../util/text.ts";
-import { exists, writeDirAtomic } from "../util/fs.ts";
-import { sourceHash } from "../util/source_hash.ts";
+import {
+  cacheRoot,
+  exists,
+  mdCode,
+  mdText,
+  sha256,
+  sourceHash,
+  writeDirAtomic,
+} from "../util/mod.ts";
 import { turnRows } from "./aggregate.ts";
 import { readTasks, table1, type TaskProblem } from "./benchmark.ts";
 import {
@@ -47,7 +52,7 @@ import { DEFAULT_B, DEFAULT_SEED, type Interval } from "./stats.ts";
 import { Browser, chromiumPath } from "./browser.ts";
 import { PRINT_SIZES, printSvg, svgToPdf } from "./print.ts";
 import { COLUMN_WIDTHS, type Layout, printLayout } from "./style.ts";
-import { checkSummary, csvField, type TableData } from "./table_render.ts";
+import { csvField, type TableData, toleranceLine } from "./table_render.ts";
 import { table2, table3, table4, table5 } from "./paper_tables.ts";
 
 import { SIMULATED } from "./provenance.ts";
@@ -182,6 +187,7 @@ export async function simulatedScored(
   await writeScored(scored, tmp);
   await Deno.writeTextFile(`${tmp}/.complete`, `${scorer}\n`);
   await publish(tmp, scoredDir, opts.cache !== false);
+  // pruning old cache entries is housekeeping; the result is written
   await pruneCache(root, { corpus, scoredDir, seed, scale }).catch(() => {});
   return { corpus, scored, generator };
 }
@@ -189,6 +195,7 @@ export async function simulatedScored(
 /** Marks a cache entry as in use (its mtime is what {@link pruneCache} looks at). */
 async function touch(path: string): Promise<void> {
   const now = new Date();
+  // the time stamp only orders pruning; a failed touch costs nothing
   await Deno.utime(path, now, now).catch(() => {});
 }
 
@@ -226,9 +233,11 @@ export async function pruneCache(
       obsolete = seed === String(keep.seed) && scale === keep.scale;
     }
     if (!obsolete) continue;
+    // an entry gone meanwhile is not pruned
     const info = await Deno.stat(path).catch(() => undefined);
     if (info?.mtime && now - info.mtime.getTime() > PRUNE_AFTER_MS) doomed.push(path);
   }
+  // housekeeping: an entry that cannot be removed is tried again next time
   for (const path of doomed) await Deno.remove(path, { recursive: true }).catch(() => {});
 }
 
@@ -391,7 +400,7 @@ export async function writeReport(
 
   const files: string[] = [];
   const errors = scored.errors?.height ?? 0;
-  const agreement = checkSummary(tableData[1]);
+  const agreement = toleranceLine(tableData[1]);
   // all or nothing (lib/util/fs.ts writeDirAtomic): a run that fails leaves the earlier outputs
   // whole; our own outputs of an earlier run that this one did not write (e.g. a figure now
   // skipped) are not carried over, anything else in the directory is

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { csvField, escapeHtml, mdText } from "../util/text.ts";
+import { csvField, escapeHtml, mdText } from "../util/mod.ts";
 
 /** A numeric column. */
 export interface Column {
@@ -121,8 +121,8 @@ function hasChecks(t: TableData): boolean {
   return t.columns.some((c) => c.tolerance !== undefined) && t.rows.some((r) => r.paper);
 }
 
-/** Summary of the tolerance checks, e.g. "Agreement with the paper: 70/72 cells within …". */
-export function checkSummary(t: TableData): string | null {
+/** The one line that sums up the tolerance checks, e.g. "Agreement with the paper: 70/72 cells within …". */
+export function toleranceLine(t: TableData): string | null {
   if (!hasChecks(t)) return null;
   let total = 0, within = 0;
   const off: string[] = [];
@@ -219,7 +219,7 @@ export function toMarkdown(t: TableData): string {
     lines.push(`| ${cells.join(" | ")} |`);
   });
   // captions, notes and the summary carry data (configuration names, paths): escaped too
-  const summary = checkSummary(t);
+  const summary = toleranceLine(t);
   lines.push("");
   if (summary) lines.push(mdText(summary), "");
   for (const n of t.notes) lines.push(`- ${mdText(n)}`);
@@ -345,7 +345,7 @@ export function toLaTeX(t: TableData): string {
     out.push(`\\par\\smallskip{\\footnotesize ${notes.map(latexEscape).join(" ")}}`);
   }
   out.push(`\\end{${env}}`);
-  const summary = checkSummary(t);
+  const summary = toleranceLine(t);
   if (summary) out.push(`% ${summary.replace(/\s+/g, " ")}`); // one comment line
   return out.join("\n") + "\n";
 }
@@ -366,7 +366,7 @@ export function toHTML(t: TableData): string {
     }
     return `<tr>${cells.join("")}</tr>`;
   });
-  const summary = checkSummary(t);
+  const summary = toleranceLine(t);
   return [
     `<div><p><b>${escapeHtml(t.title)}</b> — <i>Data: ${escapeHtml(t.provenance)}</i></p>`,
     `<table><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`,
@@ -392,7 +392,7 @@ export function toText(t: TableData): string {
     cells.map((s, j) => (j < t.keys.length ? s.padEnd(widths[j]) : s.padStart(widths[j]))).join(
       "  ",
     );
-  const summary = checkSummary(t);
+  const summary = toleranceLine(t);
   return [
     `${t.title} — Data: ${t.provenance}`,
     line(head),

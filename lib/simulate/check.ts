@@ -7,8 +7,8 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import { rowsOf } from "../frames/build.ts";
-import type { TargetRow } from "../metrics/rows.ts";
+import { rowsOf } from "../frames/mod.ts";
+import type { TargetRow } from "../metrics/mod.ts";
 import {
   compareTruth,
   type CompareTruthOptions,

@@ -14,11 +14,9 @@ import { type SimConfig, type SimTurn, simulateConfig } from "./runs.ts";
 import { planTurn, type SimWorkspace, tally } from "./reads.ts";
 import { renderMini, renderOpenCode } from "./formats.ts";
 import { renderClaude, renderCodex } from "./sessions.ts";
-import { csvField as csv, escapeHtml } from "../util/text.ts";
-import { eachLimited } from "../util/each.ts";
-import { removeIfPresent } from "../util/fs.ts";
-import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/redundancy.ts";
-import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/requirement.ts";
+import { csvField as csv, eachLimited, escapeHtml, removeIfPresent } from "../util/mod.ts";
+import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/mod.ts";
+import { renderPrompt, renderRequirement, type SubmittedSource } from "../protocol/mod.ts";
 
 /** Corpus size presets. */
 export type Scale = "paper" | "small";

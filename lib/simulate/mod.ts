@@ -27,6 +27,9 @@ export {
   turnRates,
 } from "./calibration.ts";
 export { Rng } from "./rng.ts";
+export type { Action, SimWorkspace } from "./reads.ts";
+export { renderClaude } from "./sessions.ts";
+export { replicateConfigs } from "./replicate.ts";
 export {
   compareTruth,
   type CompareTruthOptions,

@@ -11,15 +11,13 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import type { ConfigCalibration, TurnRates } from "./calibration.ts";
-import { turnRates } from "./calibration.ts";
-import type { GenPackage, PyDef } from "./package.ts";
-import { capital } from "./package.ts";
+import { type ConfigCalibration, type TurnRates, turnRates } from "./calibration.ts";
+import { capital, type GenPackage, type PyDef } from "./package.ts";
 import type { TaskChain, TaskTurn } from "./tasks.ts";
 import { allocate } from "./quota.ts";
 import { ImportPlan } from "./imports.ts";
 import { renderFunction, words } from "./pygen.ts";
-import { isReimplemented, reimplementationHits as need } from "../metrics/redundancy.ts";
+import { isReimplemented, reimplementationHits as need } from "../metrics/mod.ts";
 
 /** One function the agent defined in a submission. */
 export interface AgentFn {

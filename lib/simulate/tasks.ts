@@ -6,11 +6,10 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import type { GenPackage, PyDef } from "./package.ts";
-import { capital } from "./package.ts";
+import { capital, type GenPackage, type PyDef } from "./package.ts";
 import { ImportPlan } from "./imports.ts";
 import { NOUNS, renderFunction, VERBS, words } from "./pygen.ts";
-import { renderRequirement, type TurnSpec as ReqTurn } from "../protocol/requirement.ts";
+import { renderRequirement, type TurnSpec as ReqTurn } from "../protocol/mod.ts";
 
 /** One function the requirement asks for. */
 export interface FnSpec {

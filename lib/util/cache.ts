@@ -222,15 +222,8 @@ function checkDir(dir: string): CacheDirProblem | null {
     } catch {
       continue; // the real path's own ancestors are checked on their own
     }
-    const m = (s.mode ?? 0) & 0o7777;
-    if (s.uid !== uid && s.uid !== 0) {
-      return unsafe(`${p} above it belongs to uid ${s.uid}, who can replace it`, fix);
-    }
-    if (s.isSymlink) continue; // its target is on the real path
-    const sticky = (m & 0o1000) !== 0;
-    if (!sticky && ((m & 0o002) || ((m & 0o020) && s.gid !== who.gid))) {
-      return unsafe(`${p} above it is writable by others (mode ${octal(m)})`, fix);
-    }
+    const problem = ancestorProblem(p, s, who);
+    if (problem) return unsafe(problem, fix);
   }
   if (mode & 0o077) {
     try {
@@ -238,6 +231,81 @@ function checkDir(dir: string): CacheDirProblem | null {
     } catch {
       // a read-only file system: nobody can write there either
     }
+  }
+  return null;
+}
+
+/**
+ * Why another user could replace what lies below the directory `p` (its `lstat`), or null: it
+ * must be this user's or root's, and writable by no one else unless sticky (as /tmp is) — its
+ * group may write when the group is this user's. A link is judged by its owner only (its target
+ * lies on the real path, checked on its own).
+ */
+function ancestorProblem(
+  p: string,
+  s: Deno.FileInfo,
+  who: { uid: number; gid: number },
+): string | null {
+  const m = (s.mode ?? 0) & 0o7777;
+  if (s.uid !== who.uid && s.uid !== 0) {
+    return `${p} above it belongs to uid ${s.uid}, who can replace it`;
+  }
+  if (s.isSymlink) return null;
+  const sticky = (m & 0o1000) !== 0;
+  if (!sticky && ((m & 0o002) || ((m & 0o020) && s.gid !== who.gid))) {
+    return `${p} above it is writable by others (mode ${octal(m)})`;
+  }
+  return null;
+}
+
+/**
+ * Why `path` (a file or directory of ours below the cache root `root`) could be changed by
+ * another user, or null when it cannot. Every directory from it up to `/` is checked by its real
+ * path: up to `root` each must be this user's and writable by no one else; above it, as
+ * {@link cacheDirProblem} checks a cache directory's ancestors — and below a sticky directory
+ * others can write (as /tmp), the entry must be this user's.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changeableByOthers } from "./cache.ts";
+ * const root = await Deno.makeTempDir();
+ * Deno.chmodSync(root, 0o700);
+ * Deno.writeTextFileSync(`${root}/f`, "x");
+ * Deno.chmodSync(`${root}/f`, 0o600);
+ * assert.equal(changeableByOthers(`${root}/f`, root), null);
+ * Deno.chmodSync(`${root}/f`, 0o666);
+ * assert.match(changeableByOthers(`${root}/f`, root) ?? "", /is writable by others/);
+ * ```
+ */
+export function changeableByOthers(path: string, root: string): string | null {
+  if (Deno.build.os === "windows") return null; // no POSIX owners and modes to check
+  const who = whoAmI();
+  if (who === null) return `${path} cannot be checked: cannot tell who you are`;
+  let real: string, realRoot: string;
+  try {
+    real = Deno.realPathSync(path);
+    realRoot = Deno.realPathSync(root);
+  } catch (e) {
+    return `${path} cannot be checked: ${e}`;
+  }
+  const parts = real.split("/").filter(Boolean);
+  let below: Deno.FileInfo | null = null;
+  for (let i = parts.length; i >= 0; i--) {
+    const p = "/" + parts.slice(0, i).join("/");
+    const st = Deno.lstatSync(p);
+    const mode = (st.mode ?? 0) & 0o7777;
+    if (p === realRoot || p.startsWith(realRoot + "/")) {
+      if (st.uid !== who.uid) return `${p} is not owned by you (owner uid ${st.uid})`;
+      if (mode & 0o022) return `${p} is writable by others (mode ${octal(mode)})`;
+    } else {
+      const problem = ancestorProblem(p, st, who);
+      if (problem) return problem;
+      if (mode & 0o022 && below && below.uid !== who.uid) {
+        return `${p} is writable by others and what is below it is not yours`;
+      }
+    }
+    below = st;
   }
   return null;
 }

@@ -8,10 +8,9 @@
  * @module
  */
 import { scoreCorpus, writeScored } from "../frames/mod.ts";
-import { reproduce } from "../report/reproduce.ts";
+import { reproduce } from "../report/mod.ts";
 import { type Scale, simulateCorpus } from "../simulate/mod.ts";
-import { runGit, runGitSync } from "../util/git.ts";
-import { withScratch } from "../util/scratch.ts";
+import { runGit, runGitSync, withScratch } from "../util/mod.ts";
 import { compareDirs, type FileComparison, formatFile, sameFile } from "./compare.ts";
 
 /** Options of {@link verifyIdentical}. */
@@ -48,7 +47,7 @@ export interface IdenticalResult {
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** Runs a command to the end; throws with the tail of its stderr when it fails. */
-export async function run(
+export async function runToEnd(
   what: string,
   cmd: string,
   args: string[],
@@ -85,7 +84,7 @@ export type AtCleanup = (fn: () => void) => void;
  * Checks `against` out in a new worktree at `tree` (removed at clean-up); returns its commit.
  * `repo` defaults to this project.
  */
-export async function checkout(
+export async function checkoutWorktree(
   repo: string | undefined,
   against: string,
   tree: string,
@@ -134,7 +133,7 @@ async function buildThere(
   },
 ) {
   const deno = (what: string, args: string[]) =>
-    run(what, Deno.execPath(), ["run", "-A", ...args], {
+    runToEnd(what, Deno.execPath(), ["run", "-A", ...args], {
       cwd: tree,
       env: { REPOREUSE_CACHE_DIR: o.cacheDir },
       atCleanup: o.atCleanup,
@@ -162,8 +161,8 @@ export function verifyIdentical(opts: VerifyIdenticalOptions): Promise<Identical
     const step = (m: string) => log(`[${((performance.now() - t0) / 1000).toFixed(0)} s] ${m}`);
     const tree = `${root}/rev`;
     step(`checking out ${opts.against} in a temporary worktree`);
-    const commit = await checkout(opts.repo ?? ROOT, opts.against, tree, atCleanup);
-    const installed = run("deno install in the worktree", Deno.execPath(), ["install"], {
+    const commit = await checkoutWorktree(opts.repo ?? ROOT, opts.against, tree, atCleanup);
+    const installed = runToEnd("deno install in the worktree", Deno.execPath(), ["install"], {
       cwd: tree,
       atCleanup,
     });

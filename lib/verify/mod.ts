@@ -25,10 +25,13 @@ export {
   type RecoveryProblem,
   verifyTruth,
   type VerifyTruthOptions,
-} from "./truth.ts";
+} from "./recovery.ts";
 export {
+  type AtCleanup,
+  checkoutWorktree,
   formatComparison,
   type IdenticalResult,
+  runToEnd,
   verifyIdentical,
   type VerifyIdenticalOptions,
 } from "./identical.ts";

@@ -18,8 +18,7 @@
  * @module
  */
 import { auditHistory } from "../../lib/audit/mod.ts";
-import { exists } from "../../lib/util/fs.ts";
-import { runGit } from "../../lib/util/git.ts";
+import { exists, removeIfPresent, runGit } from "../../lib/util/mod.ts";
 
 const pkg = Deno.args[0] ?? "/usr/lib/python3/dist-packages/sympy";
 if (!(await exists(pkg))) {
@@ -57,7 +56,7 @@ async function git(repo: string, ...args: string[]) {
 
 const keep = Deno.env.get("REPOREUSE_BENCH_AUDIT_DIR");
 const work = keep ?? await Deno.makeTempDir({ prefix: "reporeuse-bench-audit-" });
-if (keep) await Deno.remove(keep, { recursive: true }).catch(() => {});
+if (keep) await removeIfPresent(keep);
 const repo = `${work}/repo`;
 const cacheDir = `${work}/cache`;
 try {
@@ -153,5 +152,6 @@ try {
     } s, warm ${bigWarm.s.toFixed(1)} s; baseline git diff --stat ${bigDiff.s.toFixed(2)} s`,
   );
 } finally {
+  // best effort: the bench's scratch directory
   if (!keep) await Deno.remove(work, { recursive: true }).catch(() => {});
 }

@@ -11,12 +11,12 @@
  * @module
  */
 import {
+  CALL_KINDS,
   compareSuite,
   precisionRecall,
   type SnippetResult,
   sumCounts,
-} from "../../lib/python/oracle.ts";
-import { CALL_KINDS } from "../../lib/python/types.ts";
+} from "../../lib/python/mod.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const showMisses = Deno.args.includes("--misses");

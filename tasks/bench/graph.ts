@@ -17,13 +17,15 @@
  */
 import process from "node:process";
 import { median } from "simple-statistics";
-import { analyzePackage, listPackageFiles } from "../../lib/python/mod.ts";
-import { pythonParser } from "../../lib/python/direct.ts";
-import { buildNativeParser } from "../../lib/python/native_build.ts";
-import { useNativeSummaries } from "../../lib/python/parser_choice.ts";
-import { sha256 } from "../../lib/util/cache.ts";
-import { parserFor } from "../../lib/util/treesitter.ts";
-import { exists } from "../../lib/util/fs.ts";
+import {
+  analyzePackage,
+  buildNativeParser,
+  listPackageFiles,
+  pythonParser,
+  useNativeSummaries,
+} from "../../lib/python/mod.ts";
+import { exists, parserFor, sha256 } from "../../lib/util/mod.ts";
+import { cpuSeconds, loadAverage } from "./proc.ts";
 
 const childMode = Deno.args[0] === "--child";
 const dir = (childMode ? Deno.args[4] : Deno.args[0]) ?? "/usr/lib/python3/dist-packages/sympy";
@@ -61,16 +63,6 @@ function cpu(): number {
   return (u.user + u.system) / 1e6;
 }
 
-/** CPU seconds of process `pid` so far (Linux's /proc, in clock ticks of 1/100 s), or 0. */
-function serverCpu(pid: number): number {
-  try {
-    const f = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /** What one graph build reports (a child process of this script: see the end of this file). */
 interface Build {
   digest: string;
@@ -106,6 +98,7 @@ async function build(cacheDir: string, native: "auto" | "off" = "auto"): Promise
     const b = JSON.parse(await Deno.readTextFile(out));
     return { ...b, wall: wall - b.checks };
   } finally {
+    // best effort: the bench's output file
     await Deno.remove(out).catch(() => {});
   }
 }
@@ -140,10 +133,9 @@ const range = (xs: number[], digits = 2) =>
 
 if (childMode) await child(Deno.args[1] === "off" ? "off" : "auto", Deno.args[2], Deno.args[3]);
 
-const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const rounds = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? 3));
 console.log(`package: ${dir}`);
-console.log(`cores: ${navigator.hardwareConcurrency}, load average before: ${load()}`);
+console.log(`cores: ${navigator.hardwareConcurrency}, load average before: ${loadAverage(2)}`);
 
 // the native parser is part of the installation (`deno task setup` builds it), like node_modules:
 // built here if missing, outside the timed runs
@@ -160,6 +152,7 @@ console.log(
 // the floor of any tree-sitter analysis: parsing alone, one thread
 {
   const files = await listPackageFiles(dir, "bench", []);
+  // a file gone or unreadable is left out of the parse-only timing
   const sources = (await Promise.all(files.map((f) => Deno.readTextFile(f.path).catch(() => null))))
     .filter((t): t is string => t !== null);
   const parser = await parserFor("python");
@@ -170,9 +163,9 @@ console.log(
   const native = "files" in built && !useNativeSummaries(fp, built.files) ? fp.native : null;
   // the parse runs in the native parser's server process: its CPU time counts too
   const server = native?.pid() ?? 0;
-  c0 = cpu() + serverCpu(server);
+  c0 = cpu() + (cpuSeconds(server, "own") ?? 0);
   for (const text of sources) native?.parse(text);
-  const nativeCpu = cpu() + serverCpu(server) - c0;
+  const nativeCpu = cpu() + (cpuSeconds(server, "own") ?? 0) - c0;
   console.log(
     `parse only, 1 thread, cpu: wasm ${wasmCpu.toFixed(2)} s${
       native ? `, native ${nativeCpu.toFixed(2)} s (tree handed over flat)` : ""
@@ -249,7 +242,8 @@ try {
     }% (${agree}/${total}; CPython ${oracle.defs.length} defs, ours ${ours.length}; CPython skipped ${oracle.skipped.length} files)`,
   );
   if (missing.length) console.log(`  e.g. missing: ${missing.slice(0, 5).join(", ")}`);
-  console.log(`load average after: ${load()}`);
+  console.log(`load average after: ${loadAverage(2)}`);
 } finally {
+  // best effort: the bench's caches
   for (const d of caches) await Deno.remove(d, { recursive: true }).catch(() => {});
 }

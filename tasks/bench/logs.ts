@@ -22,11 +22,8 @@
  *
  * @module
  */
-import { parseLog } from "../../lib/logs/mod.ts";
-import type { Action, SimWorkspace } from "../../lib/simulate/reads.ts";
-import { Rng } from "../../lib/simulate/rng.ts";
-import { renderClaude } from "../../lib/simulate/sessions.ts";
-import { bashParser } from "../../lib/logs/shell/analyze.ts";
+import { bashParser, parseLog } from "../../lib/logs/mod.ts";
+import { type Action, renderClaude, Rng, type SimWorkspace } from "../../lib/simulate/mod.ts";
 
 const TARGET_BYTES = 5 * 1024 * 1024;
 const CLAUDE_BYTES = 50 * 1024 * 1024;

@@ -30,11 +30,15 @@
  */
 import { parseArgs } from "node:util";
 import { readScored } from "../../lib/frames/mod.ts";
-import { checkTruth, checkTurnsTruth } from "../../lib/simulate/check.ts";
-import { simulateCorpus } from "../../lib/simulate/mod.ts";
-import { replicateConfigs } from "../../lib/simulate/replicate.ts";
-import { checkout, run } from "../../lib/verify/identical.ts";
-import { withScratch } from "../../lib/util/scratch.ts";
+import {
+  checkTruth,
+  checkTurnsTruth,
+  replicateConfigs,
+  simulateCorpus,
+} from "../../lib/simulate/mod.ts";
+import { checkoutWorktree, runToEnd } from "../../lib/verify/mod.ts";
+import { withScratch } from "../../lib/util/mod.ts";
+import { cpuSeconds, loadAverage } from "./proc.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -48,7 +52,6 @@ const { values } = parseArgs({
   },
 });
 const scale = values.scale === "small" ? "small" : "paper";
-const load = () => Deno.loadavg().map((x) => x.toFixed(1)).join(" ");
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 if (values.replicate !== undefined) Deno.exit(await replicated());
 const root = await Deno.makeTempDir({ prefix: "reporeuse-bench-score-" });
@@ -56,21 +59,9 @@ const corpus = `${root}/corpus`;
 const cache = `${root}/cache`;
 const cli = new URL("../cli.ts", import.meta.url).pathname;
 
-/** CPU seconds used by finished child processes (Linux /proc; null elsewhere). */
-function childCpu(): number | null {
-  try {
-    const stat = Deno.readTextFileSync("/proc/self/stat");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), in clock ticks (100 per second)
-    return (Number(f[13]) + Number(f[14])) / 100;
-  } catch {
-    return null;
-  }
-}
-
 async function score(label: string, out: string): Promise<number> {
   const t0 = performance.now();
-  const c0 = childCpu();
+  const c0 = cpuSeconds("self", "children");
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", cli, "score", corpus, "--out", out],
     env: { REPOREUSE_CACHE_DIR: cache },
@@ -83,10 +74,10 @@ async function score(label: string, out: string): Promise<number> {
     console.error(text);
     throw new Error(`${label} scoring failed (exit ${code})`);
   }
-  const c1 = childCpu();
+  const c1 = cpuSeconds("self", "children");
   const cpu = c0 !== null && c1 !== null ? `, ${(c1 - c0).toFixed(1)} s CPU` : "";
   console.log(
-    `${label.padEnd(5)} ${secs(ms).padStart(6)} s wall${cpu}   load ${load()}   (${
+    `${label.padEnd(5)} ${secs(ms).padStart(6)} s wall${cpu}   load ${loadAverage()}   (${
       text.split("\n").pop()
     })`,
   );
@@ -100,7 +91,7 @@ try {
   console.log(
     `corpus: ${turns} run turns (seed 1, ${scale}) simulated in ${secs(performance.now() - t0)} s`,
   );
-  console.log(`cores: ${navigator.hardwareConcurrency}   load before: ${load()}`);
+  console.log(`cores: ${navigator.hardwareConcurrency}   load before: ${loadAverage()}`);
   const cold = await score("cold", `${root}/cold`);
   const warm = await score("warm", `${root}/warm`);
   const scored = await readScored(`${root}/cold`);
@@ -158,7 +149,7 @@ async function measured(
 ): Promise<Measured> {
   const timing = await Deno.makeTempFile({ prefix: "reporeuse-bench-time-" });
   try {
-    await run(cmd.join(" ").slice(0, 80), "/usr/bin/time", [
+    await runToEnd(cmd.join(" ").slice(0, 80), "/usr/bin/time", [
       "-f",
       "%e %U %S %M",
       "-o",
@@ -169,6 +160,7 @@ async function measured(
       .split(" ").map(Number);
     return { wall, cpu: user + sys, rssMb: kb / 1024 };
   } finally {
+    // best effort: the timing file
     await Deno.remove(timing).catch(() => {});
   }
 }
@@ -189,13 +181,13 @@ async function replicated(): Promise<number> {
     console.log(
       `corpus: ${turns} run turns (seed 1, ${scale}) simulated in ${
         secs(performance.now() - t0)
-      } s; cores: ${navigator.hardwareConcurrency}; load ${load()}`,
+      } s; cores: ${navigator.hardwareConcurrency}; load ${loadAverage()}`,
     );
     const sides: { label: string; tree: string }[] = [];
     if (values.baseline) {
       const tree = `${root}/baseline`;
-      const commit = await checkout(undefined, values.baseline, tree, atCleanup);
-      await run("deno install", Deno.execPath(), ["install"], { cwd: tree });
+      const commit = await checkoutWorktree(undefined, values.baseline, tree, atCleanup);
+      await runToEnd("deno install", Deno.execPath(), ["install"], { cwd: tree });
       sides.push({ label: `${values.baseline} (${commit.slice(0, 8)})`, tree });
     }
     sides.push({ label: "this tree", tree: new URL("../../", import.meta.url).pathname });
@@ -231,7 +223,7 @@ async function replicated(): Promise<number> {
         for (const [from, to] of hidden) await Deno.rename(to, from);
       }
     }
-    console.log(`load after: ${load()}`);
+    console.log(`load after: ${loadAverage()}`);
     return 0;
   });
 }

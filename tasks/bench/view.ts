@@ -21,6 +21,7 @@
  */
 import { parseArgs } from "node:util";
 import { simulateCorpus } from "../../lib/simulate/mod.ts";
+import { cpuSeconds, loadAverage } from "./proc.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -35,30 +36,19 @@ const corpus = `${root}/corpus`;
 const cache = `${root}/cache`;
 const cli = new URL("../cli.ts", import.meta.url).pathname;
 
-/** CPU seconds used by finished child processes (Linux /proc; null elsewhere). */
-function childCpu(): number | null {
-  try {
-    const stat = Deno.readTextFileSync("/proc/self/stat");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[13]) + Number(f[14])) / 100;
-  } catch {
-    return null;
-  }
-}
-const load = () => Deno.loadavg().map((x) => x.toFixed(1)).join(" ");
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 const mb = (b: number) => (b / 2 ** 20).toFixed(1);
 
 /** Runs the CLI as its own process; returns wall and CPU seconds. */
 async function timed(label: string, args: string[]): Promise<{ wall: number; cpu: number | null }> {
-  const t0 = performance.now(), c0 = childCpu();
+  const t0 = performance.now(), c0 = cpuSeconds("self", "children");
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", cli, ...args],
     env: { REPOREUSE_CACHE_DIR: cache },
     stdout: "null",
     stderr: "piped",
   }).output();
-  const wall = performance.now() - t0, c1 = childCpu();
+  const wall = performance.now() - t0, c1 = cpuSeconds("self", "children");
   const cpu = c0 === null || c1 === null ? null : c1 - c0;
   if (code !== 0) {
     console.error(new TextDecoder().decode(stderr));
@@ -67,7 +57,7 @@ async function timed(label: string, args: string[]): Promise<{ wall: number; cpu
   console.log(
     `${label.padEnd(34)} ${secs(wall).padStart(7)} s wall  ${
       cpu === null ? "?" : cpu.toFixed(1)
-    } s CPU  (load ${load()})`,
+    } s CPU  (load ${loadAverage()})`,
   );
   return { wall, cpu };
 }
@@ -117,6 +107,7 @@ try {
     Deno.exitCode = 1;
   }
 } finally {
+  // best effort: the bench's scratch directory
   if (!values.keep) await Deno.remove(root, { recursive: true }).catch(() => {});
   else console.log(`kept ${root}`);
 }

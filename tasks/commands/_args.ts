@@ -42,6 +42,7 @@ export async function onePath(
     console.error(`${prefix}: expected exactly one ${placeholder} (see --help)`);
     return undefined;
   }
+  // what cannot be stat'ed is neither file nor directory: the error below names it
   const stat = await Deno.stat(path).catch(() => null);
   if (!(kind === "file" ? stat?.isFile : stat?.isDirectory)) {
     console.error(`${prefix}: ${path}: ${stat ? `not a ${kind}` : `no such ${kind}`}`);

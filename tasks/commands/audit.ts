@@ -5,22 +5,25 @@
  */
 import { guarded, parseOptions } from "./_args.ts";
 // the polars-free modules of lib/audit (mod.ts also loads the frames)
-import { AuditError } from "../../lib/audit/git.ts";
-import { auditReport } from "../../lib/audit/report.ts";
 import {
+  AuditError,
+  auditReport,
+  CLONE_MIN_SIZE,
+  CLONE_THRESHOLD,
   CONFIDENCE_LEVELS,
+  type Context,
+  CONTEXTS,
   DEFAULT_FAIL_CONTEXTS,
   DEFAULT_FAIL_ON,
   exitStatus,
   type Format,
   formatReport,
   FORMATS,
+  GENERATED_MIN_BYTES,
   isLinkableUrl,
+  MAX_TARGETS,
   parseFailOn,
-} from "../../lib/audit/format.ts";
-import { CLONE_MIN_SIZE, CLONE_THRESHOLD, MAX_TARGETS } from "../../lib/audit/change.ts";
-import { type Context, CONTEXTS } from "../../lib/audit/context.ts";
-import { GENERATED_MIN_BYTES } from "../../lib/audit/context.ts";
+} from "../../lib/audit/mod.ts";
 import {
   REIMPLEMENTATION_MIN_CALLEES,
   REIMPLEMENTATION_PERCENT as SHARE,
@@ -235,7 +238,7 @@ async function history(
   repo: string,
   values: Record<string, string | string[] | boolean | undefined>,
 ): Promise<number> {
-  const { auditHistory, HISTORY_FORMATS, writeHistory } = await import("../../lib/audit/run.ts");
+  const { auditHistory, HISTORY_FORMATS, writeHistory } = await import("../../lib/audit/mod.ts");
   type HistoryFormat = (typeof HISTORY_FORMATS)[number];
   for (const o of ["base", "head", "full-report", "view-url"]) {
     if (values[o] !== undefined) {
@@ -310,7 +313,7 @@ async function history(
   const provenance = `reporeuse audit --history ${range} of ${repo}` +
     (commits ? ` (newest ${commits})` : "") + `, ${new Date().toISOString()}`;
   if (output === undefined) {
-    const { historyToJson } = await import("../../lib/audit/run.ts");
+    const { historyToJson } = await import("../../lib/audit/mod.ts");
     console.log(JSON.stringify(historyToJson(h, provenance)));
   } else await writeHistory(h, format, output, provenance);
   return EXIT.clean;

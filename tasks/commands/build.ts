@@ -8,11 +8,11 @@
 import { parseOptions } from "./_args.ts";
 import {
   apiKeyFromEnv,
+  buildChain,
   DEFAULT_TIMEOUT_MS,
   ModelClient,
   ModelError,
-} from "../../lib/construct/llm.ts";
-import { buildChain } from "../../lib/construct/pipeline.ts";
+} from "../../lib/construct/mod.ts";
 
 export const summary = "build verified task chains from a repository with a model (§3.1)";
 

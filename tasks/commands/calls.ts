@@ -5,7 +5,7 @@
  */
 import { onePath, parseOptions } from "./_args.ts";
 import { resolve as resolvePath } from "node:path";
-import { workspaceProject } from "../../lib/python/workspace.ts";
+import { workspaceProject } from "../../lib/python/mod.ts";
 
 /** One-line summary for `reporeuse --help`. */
 export const summary = "calls and function references of one Python file, resolved";
@@ -48,6 +48,7 @@ export async function run(args: string[]): Promise<number> {
   const file = await onePath("reporeuse calls", parsed.positionals, "file", "<file.py>");
   if (file === undefined) return 2;
   const root = parsed.values.root;
+  // what cannot be stat'ed is no directory: the error below names it
   if (root !== undefined && !(await Deno.stat(root).catch(() => null))?.isDirectory) {
     console.error(`reporeuse calls: --root ${root}: no such directory`);
     return 2;

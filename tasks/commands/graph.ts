@@ -4,10 +4,9 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import { outputProblem } from "../../lib/util/fs.ts";
+import { outputProblem, writeFileAtomic } from "../../lib/util/mod.ts";
 import { onePath, parseOptions } from "./_args.ts";
 import { analyzePackage } from "../../lib/python/mod.ts";
-import { writeFileAtomic } from "../../lib/util/fs.ts";
 
 /** One-line summary for `reporeuse --help`. */
 export const summary = "dependency graph (defs, modules, call/reference edges) of a Python package";

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseOptions } from "./_args.ts";
-import { describeParser } from "../../lib/python/parser_choice.ts";
+import { describeParser } from "../../lib/python/mod.ts";
 
 /** One-line summary. */
 export const summary = "say which Python parser runs and why (builds the native one once)";

@@ -5,16 +5,17 @@
  * @module
  */
 import { parseOptions } from "./_args.ts";
-import { isPlainSegment } from "../../lib/util/fs.ts";
-import { configDirName, runProtocol } from "../../lib/protocol/runner.ts";
-import type { Memory } from "../../lib/protocol/requirement.ts";
+import { isPlainSegment } from "../../lib/util/mod.ts";
 import {
   AGENT_PRESETS,
   agentPreset,
+  configDirName,
   isAgentPreset,
+  type Memory,
   type Preset,
   presetHelp,
-} from "../../lib/protocol/presets.ts";
+  runProtocol,
+} from "../../lib/protocol/mod.ts";
 
 export const summary =
   "run an agent on task chains under the protocol and record its runs (App. A)";

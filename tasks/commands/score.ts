@@ -19,7 +19,7 @@ import {
   scoreTo,
   type Shard,
 } from "../../lib/frames/mod.ts";
-import { outputProblem } from "../../lib/util/fs.ts";
+import { outputProblem } from "../../lib/util/mod.ts";
 
 export const summary =
   "score a corpus: per-turn reuse/recall/tests/redundancy frames (CSV + Parquet)";

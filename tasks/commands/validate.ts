@@ -60,6 +60,7 @@ export async function run(args: string[]): Promise<number> {
         try {
           return Deno.readTextFileSync(earlier[p]);
         } catch {
+          // an earlier submission gone or unreadable: its content is unknown
           return undefined;
         }
       });

@@ -8,7 +8,7 @@
 import { parseOptions, workerCount } from "./_args.ts";
 import { type Format, FORMATS, LogFormatError } from "../../lib/logs/mod.ts";
 import { LayoutError } from "../../lib/layout/mod.ts";
-import { readBounded } from "../../lib/util/fs.ts";
+import { readBounded } from "../../lib/util/mod.ts";
 
 /** One-line summary. */
 export const summary =
@@ -57,6 +57,7 @@ async function kindOf(path: string): Promise<Kind> {
   const st = await Deno.stat(path);
   if (st.isDirectory) {
     const has = async (name: string) =>
+      // what cannot be stat'ed is absent
       (await Deno.stat(`${path}/${name}`).catch(() => null)) !== null;
     if (await has("turns.parquet") || await has("turns.csv")) return "scored";
     if (await has("tasks") || await has("runs")) return "corpus";
@@ -131,6 +132,7 @@ export async function run(args: string[]): Promise<number> {
   for (
     const [opt, dir] of [["--root", v.root], ["--corpus", v.corpus], ["--repo", v.repo]] as const
   ) {
+    // what cannot be stat'ed is no directory: the error below names it
     if (dir !== undefined && !(await Deno.stat(dir).catch(() => null))?.isDirectory) {
       console.error(`${p}: ${opt} ${dir}: not a directory`);
       return 2;

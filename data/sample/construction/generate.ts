@@ -7,7 +7,7 @@
  *
  *   deno run -A data/sample/construction/generate.ts
  */
-import { verifyTurn } from "../../../lib/construct/verify.ts";
+import { verifyTurn } from "../../../lib/construct/execution.ts";
 import { calledSymbols } from "../../../lib/construct/reuse.ts";
 import { writeChain } from "../../../lib/construct/write.ts";
 import { prepareWorkspace } from "../../../lib/protocol/prepare.ts";

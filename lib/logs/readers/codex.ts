@@ -755,6 +755,7 @@ async function rolloutMeta(path: string): Promise<Record<string, unknown> | unde
     const o = JSON.parse(first);
     return o?.type === "session_meta" ? o.payload : o;
   } catch {
+    // a first line that is no JSON has no session meta
     return undefined;
   }
 }

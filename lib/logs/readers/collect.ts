@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { readBounded, realDirUnder, writeFresh } from "../../util/fs.ts";
+import { readBounded, realDirUnder, writeFresh } from "../../util/mod.ts";
 import { MAX_LOG_BYTES } from "../files.ts";
-export { exists } from "../../util/fs.ts";
+export { exists } from "../../util/mod.ts";
 
 /** The prompt as a preset passes it on the command line (`"$(cat {prompt_file})"`). */
 export const PROMPT = `"$(cat {prompt_file})"`;
@@ -17,6 +17,7 @@ export async function statMs(p: string): Promise<number | undefined> {
     const s = await Deno.stat(p);
     return s.mtime?.getTime();
   } catch {
+    // a file gone or unreadable has no modification time to sort by
     return undefined;
   }
 }
@@ -43,6 +44,7 @@ export async function findFiles(dir: string, re: RegExp, depth = 6): Promise<str
     try {
       for await (const e of Deno.readDir(d)) entries.push(e);
     } catch {
+      // a directory that cannot be listed holds no log to collect
       return;
     }
     entries = entries.sort((a, b) => a.name.localeCompare(b.name));
@@ -104,6 +106,7 @@ export async function head(path: string, bytes = 65536): Promise<string> {
       f.close();
     }
   } catch {
+    // an unreadable file has no head to sniff: it is not taken for a log
     return "";
   }
 }

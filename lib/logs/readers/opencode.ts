@@ -459,6 +459,7 @@ function syntheticReads(ctx: Ctx, parts: Json[]): void {
     try {
       input = obj(JSON.parse(m[2])) ?? {};
     } catch {
+      // a tool input that is no JSON is not a call to read
       continue;
     }
     const next = parts.slice(i + 1).find((q) =>
@@ -659,6 +660,7 @@ export function jsonValues(text: string): unknown[] | undefined {
         try {
           out.push(JSON.parse(text.slice(start, i + 1)));
         } catch {
+          // concatenated exports that are not JSON: not this format
           return undefined;
         }
       }

@@ -376,6 +376,7 @@ function editorArgs(meta: Json | undefined): Json | undefined {
       try {
         return obj(JSON.parse(str(obj(t?.function)?.arguments) ?? ""));
       } catch {
+        // arguments that are no JSON name no call
         return undefined;
       }
     }

@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { Node, Parser } from "../../util/treesitter.ts";
-import { parserFor } from "../../util/treesitter.ts";
+import { type Node, type Parser, parserFor } from "../../util/mod.ts";
 import type { Event, EventKind, Ranges } from "../types.ts";
 import { type EventFields, makeEvent, outsideNote } from "../event.ts";
 import { type ShownLine, splitLines, type TurnWorkspace } from "../workspace.ts";

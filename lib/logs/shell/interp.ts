@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Node } from "../../util/treesitter.ts";
+import type { Node } from "../../util/mod.ts";
 import type { EventKind } from "../types.ts";
 import { type TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import {

@@ -123,6 +123,7 @@ export function grepRegex(
   try {
     return new RegExp(src, o.icase ? "i" : "");
   } catch {
+    // a pattern JavaScript cannot compile: the search is not simulated
     return undefined;
   }
 }

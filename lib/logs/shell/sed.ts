@@ -66,6 +66,7 @@ function regex(src: string, extended: boolean, flags: string): RegExp | undefine
   try {
     return new RegExp(js, flags);
   } catch {
+    // a pattern JavaScript cannot compile: the sed script is not simulated
     return undefined;
   }
 }

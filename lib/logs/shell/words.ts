@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Node } from "../../util/treesitter.ts";
+import type { Node } from "../../util/mod.ts";
 
 /**
  * The literal string an argument node stands for, or undefined when it depends on expansions

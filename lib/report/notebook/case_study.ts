@@ -8,18 +8,16 @@
 import pl from "nodejs-polars";
 import { createTwoFilesPatch } from "diff";
 import { join } from "node:path";
-import { readCorpus } from "../../layout/mod.ts";
-import type { ChainSpec, ConfigSpec } from "../../layout/types.ts";
-import { summarize } from "../../python/summary.ts";
-import { moduleName } from "../../python/names.ts";
+import { type ChainSpec, type ConfigSpec, readCorpus } from "../../layout/mod.ts";
+import { moduleName, summarize } from "../../python/mod.ts";
 import { configId, type ConfigKey } from "../aggregate.ts";
 import { Chart, type MimeBundle } from "../display.ts";
 import { fmt } from "../table_render.ts";
-import { escapeHtml } from "../../util/text.ts";
+import { escapeHtml } from "../../util/mod.ts";
 import type { Runs } from "./load.ts";
 import { frame, Html, Markdown } from "./show.ts";
-import { TARGETS_SCHEMA, TURN_KEYS } from "../../frames/schema.ts";
-import { REIMPLEMENTATION_PERCENT } from "../../metrics/redundancy.ts";
+import { TARGETS_SCHEMA, TURN_KEYS } from "../../frames/mod.ts";
+import { REIMPLEMENTATION_PERCENT } from "../../metrics/mod.ts";
 import { CHART_CONFIG, metricLabel, modelScale } from "../style.ts";
 
 /** Identifies one scored turn. */
@@ -126,6 +124,7 @@ async function readText(path: string | undefined): Promise<string | null> {
   try {
     return await Deno.readTextFile(path);
   } catch {
+    // no reference solution on disk: the case study shows none
     return null;
   }
 }

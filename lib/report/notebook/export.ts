@@ -17,7 +17,7 @@ import {
   measureCharts,
 } from "../chart_check.ts";
 import { VEGA_LITE_MIME } from "../display.ts";
-import { escapeHtml } from "../../util/text.ts";
+import { escapeHtml } from "../../util/mod.ts";
 
 /** Widest chart that fits a notebook column (JupyterLab's default document width, CSS px). */
 export const NOTEBOOK_COLUMN = 980;

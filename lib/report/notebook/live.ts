@@ -45,6 +45,7 @@ export async function hasNotebookServer(): Promise<boolean> {
     }).output();
     return r.code === 0;
   } catch {
+    // no jupyter to start: no live server
     return false;
   }
 }
@@ -101,7 +102,9 @@ export async function startNotebookServer(
         }
       }
     };
+    // the server's output is only drained; it ends with the process
     pump(proc.stderr).catch(() => {});
+    // the server's output is only drained; it ends with the process
     pump(proc.stdout).catch(() => {});
     proc.status.then((s) => {
       clearTimeout(timer);
@@ -125,6 +128,7 @@ export async function startNotebookServer(
           // gone
         }
       }, 10_000);
+      // its exit status is not needed, only that it ended
       await proc.status.catch(() => {});
       clearTimeout(t);
     },
@@ -289,7 +293,8 @@ export async function runNotebookLive(
     };
   } finally {
     await page.evaluate(
-      "(async () => { try { await new Promise((ok) => Jupyter.notebook.session.delete(ok, ok)); } catch {} })()",
+      "(async () => { try { await new Promise((ok) => Jupyter.notebook.session.delete(ok, ok)); } catch { /* gone already */ } })()",
+      // best-effort session clean-up: the page closes next
     ).catch(() => {});
     await page.close();
   }

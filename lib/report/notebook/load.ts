@@ -7,10 +7,9 @@
 
 import { isAbsolute, join, resolve } from "node:path";
 import { readScored, scoreCorpus, type ScoreOptions } from "../../frames/mod.ts";
-import { type Progress, progress } from "../../util/progress.ts";
-import { fromFrames, type ScoredQuery } from "../../query/open.ts";
+import { isDirectory, type Progress, progress } from "../../util/mod.ts";
+import { fromFrames, type ScoredQuery } from "../../query/mod.ts";
 import { type ScoredFrames, SIMULATED, simulatedScored } from "../reproduce.ts";
-import { isDirectory } from "../../util/fs.ts";
 
 /** The scored frames a notebook works on, and where they come from. */
 export interface Runs {
@@ -41,6 +40,7 @@ async function isFile(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isFile;
   } catch {
+    // what cannot be stat'ed is no file
     return false;
   }
 }

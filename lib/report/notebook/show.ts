@@ -10,8 +10,8 @@
 
 import pl from "nodejs-polars";
 import { jsonSafe, type MimeBundle } from "../display.ts";
-import { escapeHtml } from "../../util/text.ts";
-import { DTYPE_SHORT_NAMES } from "../../frames/schema.ts";
+import { escapeHtml } from "../../util/mod.ts";
+import { DTYPE_SHORT_NAMES } from "../../frames/mod.ts";
 
 /** Escapes text for HTML (lib/util/text.ts). */
 export { escapeHtml };
@@ -39,6 +39,7 @@ export function jupyter(): JupyterNamespace | undefined {
   try {
     return (Deno as unknown as { jupyter?: JupyterNamespace }).jupyter;
   } catch {
+    // outside a Jupyter kernel there is no Deno.jupyter
     return undefined;
   }
 }
@@ -78,6 +79,7 @@ export async function iopubPort(
       ? conn.iopub_port
       : undefined;
   } catch {
+    // no readable connection file: the port is unknown
     return undefined;
   }
 }

@@ -7,7 +7,7 @@
 import pl from "nodejs-polars";
 import { Chart } from "../display.ts";
 import { CHART_CONFIG, OUTCOME_COLORS, OUTCOME_LABELS, percentShare } from "../style.ts";
-import { type MissedOutcome, targetOutcome } from "../../metrics/outcomes.ts";
+import { type MissedOutcome, targetOutcome } from "../../metrics/mod.ts";
 
 /** Display labels of the gaps of lib/metrics/outcomes.ts (the classes of `missed_targets`). */
 const GAP_LABELS = {

@@ -12,13 +12,12 @@
  * @module
  */
 import { dirSource } from "../../logs/mod.ts";
-import { listTree, readBlobs } from "../../audit/git.ts";
-import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metrics/redundancy.ts";
-import { readBounded } from "../../util/fs.ts";
+import { findingAnchor, listTree, readBlobs } from "../../audit/mod.ts";
+import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metrics/mod.ts";
+import { readBounded } from "../../util/mod.ts";
 import { html, jsonBlock } from "./html.ts";
 import { page, pct } from "./layout.ts";
-import { findingAnchor } from "../../audit/format.ts";
-import { type SiteSummary, writeSite } from "./site.ts";
+import { writeSite, type WrittenSite } from "./site.ts";
 import { lineCount } from "./store.ts";
 
 /** A place in the report (`function` or `target` of a finding). */
@@ -131,7 +130,7 @@ export interface ViewAuditOptions {
 }
 
 /** Writes the audit page of a report (the site's index). */
-export async function viewAudit(opts: ViewAuditOptions): Promise<SiteSummary> {
+export async function viewAudit(opts: ViewAuditOptions): Promise<WrittenSite> {
   let report: unknown;
   try {
     report = JSON.parse(new TextDecoder().decode(readBounded(opts.report, 64 * 2 ** 20)));
@@ -159,6 +158,7 @@ export async function viewAudit(opts: ViewAuditOptions): Promise<SiteSummary> {
     warnings.push(`${malformed} finding(s) of the report are malformed and not shown.`);
   }
   let headTexts = new Map<string, string>(), baseTexts = new Map<string, string>();
+  // what cannot be stat'ed is no repository: the page says no code is shown
   const isRepo = repo && (await Deno.stat(repo).catch(() => null))?.isDirectory;
   if (!isRepo) {
     warnings.push(

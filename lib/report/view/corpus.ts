@@ -27,14 +27,17 @@ import {
   type TestRow,
   type TurnRow,
 } from "../../metrics/mod.ts";
-import { CALL_KINDS, moduleName, type ModuleSummary, type Project } from "../../python/mod.ts";
-import { analyzePackage } from "../../python/analyze.ts";
-import { readBounded } from "../../util/fs.ts";
+import {
+  analyzePackage,
+  CALL_KINDS,
+  moduleName,
+  type ModuleSummary,
+  type Project,
+} from "../../python/mod.ts";
+import { readBounded } from "../../util/mod.ts";
 import type { TurnPage } from "./model.ts";
-import type { ReimplementationFacts } from "./turn.ts";
-import { buildTurnPage } from "./turn.ts";
+import { buildTurnPage, type FileAddresses, type ReimplementationFacts } from "./turn.ts";
 import { listWorkspace, type WorkspaceFiles } from "./workspace.ts";
-import type { FileAddresses } from "./turn.ts";
 import type { TextStore } from "./store.ts";
 import type { ViewPool } from "./jobs.ts";
 
@@ -85,6 +88,7 @@ export function isSimulatedCorpus(dir: string): boolean {
     const data = JSON.parse(text);
     return data?.generator === "reporeuse simulate";
   } catch {
+    // no readable corpus.json: not labelled simulated
     return false;
   }
 }
@@ -180,6 +184,7 @@ function readText(path: string | undefined): string | undefined {
     const t = new TextDecoder().decode(readBounded(path, MAX_LOG_BYTES));
     return t.includes("\r\n") ? t.replaceAll("\r\n", "\n") : t;
   } catch {
+    // a log gone or unreadable: the turn page shows no log
     return undefined;
   }
 }
@@ -204,6 +209,7 @@ async function chainPages(
     const root = chain.repo.workspace;
     let ws = ctx.workspaces.get(root);
     if (!ws) ctx.workspaces.set(root, ws = listWorkspace(root));
+    // a workspace that cannot be listed: the page shows no file tree
     workspace = await ws.catch(() => undefined);
   }
   // the agent's files so far: W_{t-1} = W0 + these
@@ -293,6 +299,7 @@ async function chainPages(
           );
         }
       }
+      // a submission that cannot be summarised: its definitions are not linked
       const summary = await own.catch(() => undefined);
       if (summary) summaries.push(summary);
     }

@@ -27,7 +27,7 @@
  * @module
  */
 import type pl from "nodejs-polars";
-import type { EventRow, TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/rows.ts";
+import type { EventRow, TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/mod.ts";
 import { highlightPython, tokensToHtml } from "./highlight.ts";
 import { esc, type Html, html, raw } from "./html.ts";
 import { pct } from "./layout.ts";
@@ -272,7 +272,7 @@ export async function turnView(
       tests: rowsOf<TestRow>(s.tests),
     };
   } else {
-    const { scoreRows } = await import("../../frames/score.ts");
+    const { scoreRows } = await import("../../frames/mod.ts");
     rows = await scoreRows(opts.corpus, { workers: opts.workers });
   }
   const chain = {

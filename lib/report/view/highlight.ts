@@ -25,8 +25,8 @@
  * ```
  * @module
  */
-import { language, type Parser, parserFor, Query } from "../../util/treesitter.ts";
-import { BUILTINS } from "../../python/names.ts";
+import { language, type Parser, parserFor, Query } from "../../util/mod.ts";
+import { BUILTINS } from "../../python/mod.ts";
 import { esc } from "./html.ts";
 
 /** Token classes (CSS class names `t-<name>`), indexed by the last number of a token. */
@@ -136,6 +136,7 @@ export async function highlightPython(text: string): Promise<number[]> {
     query = s.query;
     tree = s.parser.parse(text);
   } catch {
+    // highlighting is cosmetic: code that cannot be parsed is shown plain
     return [];
   }
   if (!tree) return [];
@@ -148,6 +149,7 @@ export async function highlightPython(text: string): Promise<number[]> {
     }
     return tokensOf(spans, text);
   } catch {
+    // highlighting is cosmetic: code that cannot be parsed is shown plain
     return [];
   } finally {
     tree.delete();

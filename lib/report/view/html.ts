@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import { escapeHtml } from "../../util/text.ts";
+import { escapeHtml } from "../../util/mod.ts";
 
 /** Markup that is already safe (built by {@link html} or {@link raw}). */
 export class Html {

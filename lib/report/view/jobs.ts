@@ -7,8 +7,8 @@
  */
 import type { ReadsResult } from "../../logs/mod.ts";
 import type { ModuleSummary } from "../../python/mod.ts";
-import { type LogJob, runJob, type SummaryJob } from "../../frames/jobs.ts";
-import { WorkerPool } from "../../util/pool.ts";
+import { type LogJob, runJob, type SummaryJob } from "../../frames/mod.ts";
+import { WorkerPool } from "../../util/mod.ts";
 import { highlightPython } from "./highlight.ts";
 
 /** Highlight one Python text. */

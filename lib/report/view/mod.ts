@@ -12,17 +12,22 @@
  *
  * @module
  */
-import { averageByConfig } from "../../metrics/macro.ts";
-import type { EventRow, TargetRow, TestRow, TurnRow } from "../../metrics/rows.ts";
-import { scoreRows } from "../../frames/score.ts";
+import {
+  averageByConfig,
+  type EventRow,
+  type TargetRow,
+  type TestRow,
+  type TurnRow,
+} from "../../metrics/mod.ts";
+import { scoreRows } from "../../frames/mod.ts";
 import { corpusPages, isSimulatedCorpus, type ViewRows } from "./corpus.ts";
 import { configPage, indexPage } from "./pages.ts";
-import { type SiteSummary, writeSite } from "./site.ts";
+import { writeSite, type WrittenSite } from "./site.ts";
 import { configHref } from "./paths.ts";
 import { buildTurnPage, logInputs, type LogSource } from "./turn.ts";
-import { progress } from "../../util/progress.ts";
+import { progress } from "../../util/mod.ts";
 
-export { type Site, type SiteSummary, writeSite } from "./site.ts";
+export { type Site, writeSite, type WrittenSite } from "./site.ts";
 export type * from "./model.ts";
 export { eventVia, OUTCOME_LABELS, VIEW_OUTCOMES, viewOutcome } from "./model.ts";
 export { highlightPython, TOKEN_CLASSES, tokensToHtml } from "./highlight.ts";
@@ -65,7 +70,7 @@ async function scoredRows(dir: string): Promise<ViewRows & { errors: number }> {
  * Writes the site of a corpus and/or a scored directory (see {@link ViewCorpusOptions}): every
  * scored turn gets a page.
  */
-export async function viewCorpus(opts: ViewCorpusOptions): Promise<SiteSummary> {
+export async function viewCorpus(opts: ViewCorpusOptions): Promise<WrittenSite> {
   if (!opts.corpus && !opts.scored) {
     throw new Error("viewCorpus: give a corpus or a scored directory");
   }
@@ -131,7 +136,7 @@ export interface ViewLogOptions extends LogSource {
 }
 
 /** Writes the site of one run log: its page is the site's index. */
-export async function viewLog(opts: ViewLogOptions): Promise<SiteSummary> {
+export async function viewLog(opts: ViewLogOptions): Promise<WrittenSite> {
   const inputs = await logInputs(opts);
   return await writeSite(opts.out, async (site) => {
     await site.turnPage(await buildTurnPage(inputs, site.store, site.addresses));

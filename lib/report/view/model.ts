@@ -15,9 +15,15 @@
  * ```
  * @module
  */
-import type { Ranges } from "../../logs/types.ts";
-import type { TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/rows.ts";
-import { targetOutcome } from "../../metrics/outcomes.ts";
+import type { Event, Ranges } from "../../logs/mod.ts";
+import {
+  REIMPLEMENTATION_PERCENT,
+  targetOutcome,
+  type TargetRow,
+  type TestRow,
+  type TurnKeys,
+  type TurnRow,
+} from "../../metrics/mod.ts";
 
 /**
  * The outcome classes the viewer colours targets by: the classes of lib/metrics/outcomes.ts, with
@@ -50,7 +56,8 @@ export const OUTCOME_LABELS: Record<ViewOutcome, { icon: string; label: string; 
   reimplemented: {
     icon: "⟳",
     label: "re-implemented",
-    help: "not used, but the submission calls enough of its callees to rebuild it (the 80 % rule)",
+    help:
+      `not used, but the submission calls enough of its callees to rebuild it (the ${REIMPLEMENTATION_PERCENT} rule)`,
   },
   absent: {
     icon: "∅",
@@ -135,18 +142,10 @@ export interface TargetView extends
   outcome: ViewOutcome;
 }
 
-/** One agent action, with the lines it showed. */
-export interface EventView {
+/** One agent action (lib/logs `Event`, its kind as the frame's text), with the lines it showed. */
+export interface EventView extends Omit<Event, "kind"> {
   idx: number;
-  step: number;
   kind: string;
-  tool: string;
-  command: string;
-  paths: string[];
-  /** Lines shown per path (reads and searches; empty otherwise). */
-  lines: Ranges;
-  placed: boolean;
-  note?: string;
   /** How it showed lines ({@link eventVia}). */
   via: string;
   /** A command longer than shown: its length and the address of its whole text. */

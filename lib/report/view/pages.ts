@@ -5,9 +5,12 @@
  *
  * @module
  */
-import type { TurnRow } from "../../metrics/rows.ts";
-import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metrics/redundancy.ts";
-import type { MetricSummary } from "../../metrics/macro.ts";
+import {
+  type ConfigAverages,
+  REIMPLEMENTATION_MIN_CALLEES,
+  REIMPLEMENTATION_SHARE,
+  type TurnRow,
+} from "../../metrics/mod.ts";
 import { type Html, html, jsonBlock } from "./html.ts";
 import { num, page, pct } from "./layout.ts";
 import {
@@ -93,7 +96,7 @@ export function indexPage(o: {
   title: string;
   source: string;
   simulated: boolean;
-  configs: MetricSummary[];
+  configs: ConfigAverages[];
   turns: { row: TurnRow; href: string }[];
   errors: number;
 }): string {

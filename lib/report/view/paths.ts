@@ -18,7 +18,7 @@
  * ```
  * @module
  */
-import { slug } from "../../util/slug.ts";
+import { slug } from "../../util/mod.ts";
 
 export { slug };
 

@@ -7,8 +7,7 @@
  *
  * @module
  */
-import { writeDirAtomic } from "../../util/fs.ts";
-import { Cache, sha256 } from "../../util/cache.ts";
+import { Cache, sha256, writeDirAtomic } from "../../util/mod.ts";
 import { HIGHLIGHT_VERSION } from "./highlight.ts";
 import { ViewPool } from "./jobs.ts";
 import type { TurnPage } from "./model.ts";
@@ -18,7 +17,7 @@ import { FileAddresses } from "./turn.ts";
 import { chainHref, configHref, configName } from "./paths.ts";
 
 /** What was written. */
-export interface SiteSummary {
+export interface WrittenSite {
   /** The site directory. */
   out: string;
   /** Pages written (HTML files). */
@@ -101,10 +100,10 @@ export async function writeSite(
   out: string,
   fill: (site: Site) => Promise<void>,
   opts: { workers?: number; cache?: boolean } = {},
-): Promise<SiteSummary> {
+): Promise<WrittenSite> {
   const pool = new ViewPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
   const cache = opts.cache === false ? undefined : new Cache("view-tokens", HIGHLIGHT_VERSION);
-  let summary: SiteSummary | undefined;
+  let summary: WrittenSite | undefined;
   try {
     await writeDirAtomic(out, async (dir) => {
       const site = new Site(dir, pool, cache);

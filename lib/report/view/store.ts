@@ -21,7 +21,7 @@
  * ```
  * @module
  */
-import { sha256 } from "../../util/cache.ts";
+import { sha256 } from "../../util/mod.ts";
 import { HIGHLIGHT_VERSION } from "./highlight.ts";
 import { safeJson } from "./html.ts";
 

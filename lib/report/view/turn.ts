@@ -9,8 +9,8 @@
  */
 import { basename } from "node:path";
 import { countLines, type Format, mergeRanges, readLog, type ReadsResult } from "../../logs/mod.ts";
-import { listWorkspace } from "./workspace.ts";
-import type { EventRow, TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/rows.ts";
+import { listWorkspace, type WorkspaceFiles } from "./workspace.ts";
+import type { EventRow, TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/mod.ts";
 import {
   type CodeRef,
   eventVia,
@@ -22,7 +22,6 @@ import {
   viewOutcome,
 } from "./model.ts";
 import { lineCount, type TextStore } from "./store.ts";
-import type { WorkspaceFiles } from "./workspace.ts";
 
 /**
  * What a re-implementation looks like in the code models (see corpus.ts): a

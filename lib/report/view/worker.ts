@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { serveJobs } from "../../util/pool.ts";
+import { serveJobs } from "../../util/mod.ts";
 import { runViewJob, type ViewJob } from "./jobs.ts";
 
 serveJobs((job: ViewJob) => runViewJob(job));

@@ -9,9 +9,9 @@
  * @module
  */
 import { runCalls } from "./calls.ts";
-import { exists, removeIfPresent } from "../util/fs.ts";
+import { exists, removeIfPresent } from "../util/mod.ts";
 import type { FunctionSpec } from "./types.ts";
-import { type CaseResult, runHiddenTests, type TestCase } from "../protocol/hidden.ts";
+import { type CaseResult, runHiddenTests, type TestCase } from "../protocol/mod.ts";
 
 /** The part of a turn verification needs. */
 export interface TurnUnderTest {

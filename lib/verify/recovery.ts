@@ -6,15 +6,14 @@
  *
  * @example
  * ```ts
- * import { parseSeeds } from "./truth.ts";
+ * import { parseSeeds } from "./recovery.ts";
  * console.assert(parseSeeds("1-3,7").join() === "1,2,3,7");
  * ```
  * @module
  */
 import { erroredTurns, type ErrorRow, rowsOf, scoreCorpus, type Scored } from "../frames/mod.ts";
 import { checkTruth, checkTurnsTruth, type Scale, simulateCorpus } from "../simulate/mod.ts";
-import { withScratch } from "../util/scratch.ts";
-import { eachLimited } from "../util/each.ts";
+import { eachLimited, withScratch } from "../util/mod.ts";
 
 /**
  * Seeds from a list of numbers and ranges (`1-10`, `3`, `1,4,9-12`), in order, without repeats.

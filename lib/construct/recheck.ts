@@ -1,34 +1,33 @@
 /**
- * The independent audit of a written chain (paper §3.1 "Verification", last step): trusting
+ * The independent re-check of a written chain (paper §3.1 "Verification", last step): trusting
  * none of the generator's state, W0 is prepared afresh, each turn's reference solution is
  * installed at its path in order, and every turn's hidden tests are re-run from `tests.json`.
  *
  * @module
  */
-import { runHiddenTests, type TestCase } from "../protocol/hidden.ts";
-import { prepareWorkspace } from "../protocol/prepare.ts";
+import { prepareWorkspace, runHiddenTests, type TestCase } from "../protocol/mod.ts";
 
-/** Per-turn outcome of {@link auditChain}. */
-export interface AuditTurn {
+/** Per-turn outcome of {@link recheckChain}. */
+export interface RecheckedTurn {
   turn: number;
   cases: number;
   failed: string[];
 }
 
 /** Re-runs every turn of `tasks/<chain>/` against its reference solution; returns failures. */
-export async function auditChain(
+export async function recheckChain(
   chainDir: string,
   opts: { python?: string; timeoutMs?: number } = {},
-): Promise<AuditTurn[]> {
+): Promise<RecheckedTurn[]> {
   const file = `${chainDir}/chain.json`;
   const chain = JSON.parse(await Deno.readTextFile(file));
   const w0 = String(chain.repo.workspace).startsWith("/")
     ? chain.repo.workspace
     : `${chainDir}/${chain.repo.workspace}`;
-  const ws = await Deno.makeTempDir({ prefix: "reporeuse-audit-" });
+  const ws = await Deno.makeTempDir({ prefix: "reporeuse-recheck-" });
   try {
     await prepareWorkspace(w0, ws, { package: chain.repo.package, python: opts.python });
-    const out: AuditTurn[] = [];
+    const out: RecheckedTurn[] = [];
     for (
       const [i, t] of (chain.turns as {
         turn?: number;
@@ -52,7 +51,7 @@ export async function auditChain(
     }
     return out;
   } finally {
-    // best effort in finally: a scratch left behind must not hide the audit's result
+    // best effort in finally: a scratch left behind must not hide the re-check's result
     await Deno.remove(ws, { recursive: true }).catch(() => {});
   }
 }
