@@ -9,7 +9,7 @@
  * @module
  */
 import { LogFormatError } from "./errors.ts";
-import { linkOnPath, writeFileAtomic } from "../util/fs.ts";
+import { linkOnPath, writeFileAtomic } from "../util/mod.ts";
 
 /** One instance of an evaluation output. */
 export interface EvalInstance {
@@ -186,7 +186,7 @@ export async function layoutInstances(
     targets.set(turn, inst);
     const [chain] = turn.split("/");
     for (const p of [`${dir}/${chain}`, `${dir}/${turn}`]) {
-      const at = await Deno.lstat(p).catch(() => null);
+      const at = await Deno.lstat(p).catch(() => null); // not there yet: made below
       if (at && !at.isDirectory) {
         problems.push(
           `${p} is ${at.isSymlink ? "a link" : "not a directory"}: nothing is written through it`,
@@ -203,6 +203,7 @@ export async function layoutInstances(
     }
   }
   const abs = dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`;
+  // an --out not made yet has no link on its path to refuse
   const link = await Deno.lstat(abs).then(() => linkOnPath(abs)).catch(() => null);
   if (link !== null) {
     problems.push(`${link} is a link or not a directory: nothing is written through it`);
@@ -229,6 +230,7 @@ export async function layoutInstances(
       }
     }
   } catch (e) {
+    // all or nothing: what was written goes; one already gone is fine, the first error is thrown
     for (const w of written) await Deno.remove(w).catch(() => {});
     throw e;
   }

@@ -257,7 +257,7 @@ export function powershellScript(command: string | readonly string[]): string | 
         const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
         return new TextDecoder("utf-16le").decode(bytes);
       } catch {
-        return undefined;
+        return undefined; // not base64: a command this analysis cannot read (an `other` event)
       }
     }
     if (/^[-/](?:f|file)$/.test(a)) return undefined; // a script file: not known
