@@ -78,6 +78,20 @@ interface JscpdDuplicate {
   secondFile: { name: string; start: number; end: number };
 }
 
+/**
+ * A fragment's line span. jscpd 4 sometimes reports a second fragment whose `end` is before its
+ * `start` (seen on attrs: 262–186 for a 24-line clone); such a span is `lines` long from `start`.
+ */
+export function fragmentSpan(
+  f: { start: number; end: number },
+  lines: number,
+): { start: number; end: number } {
+  return f.end >= f.start ? { start: f.start, end: f.end } : {
+    start: f.start,
+    end: f.start + Math.max(1, lines) - 1,
+  };
+}
+
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: Deno.args,
@@ -188,9 +202,9 @@ if (import.meta.main) {
         }
         const rel = (name: string) => name.slice(name.indexOf(`${dir}/t/`) + dir.length + 3);
         const kept = report.duplicates.filter((d) => {
-          for (const f of [d.firstFile, d.secondFile]) {
-            const n = f.end - f.start + 1;
-            if (overlap(added.get(rel(f.name)), f.start, f.end) * 2 >= n) return true;
+          for (const x of [d.firstFile, d.secondFile]) {
+            const f = fragmentSpan(x, d.lines), n = f.end - f.start + 1;
+            if (overlap(added.get(rel(x.name)), f.start, f.end) * 2 >= n) return true;
           }
           return false;
         });
@@ -210,8 +224,8 @@ if (import.meta.main) {
           );
         }
         const pathSet = new Set(allPaths);
-        const fragment = (f: JscpdDuplicate["firstFile"]): Fragment => {
-          const file = rel(f.name);
+        const fragment = (x: JscpdDuplicate["firstFile"], lines: number): Fragment => {
+          const file = rel(x.name), f = fragmentSpan(x, lines);
           let fn: { id: string; start: number; end: number } | null = null;
           for (const d of defsOf.get(file) ?? []) {
             if (d.start <= f.start && f.start <= d.end && (!fn || d.start >= fn.start)) fn = d;
@@ -229,8 +243,8 @@ if (import.meta.main) {
           clones.push({
             lines: d.lines,
             tokens: d.tokens ?? null,
-            a: fragment(d.firstFile),
-            b: fragment(d.secondFile),
+            a: fragment(d.firstFile, d.lines),
+            b: fragment(d.secondFile, d.lines),
           });
         }
       } finally {
