@@ -14,7 +14,9 @@
  * and started again skips the commits already in the file. `--min-tokens` (default 50, jscpd's)
  * and jscpd's file limits lifted (`--max-lines`, `--max-size`: its defaults skip files over 1,000
  * lines). `--min-added N` runs jscpd only on commits adding at least N lines to `.py` files
- * outside tests (others are left for a later run), `--only c1,c2` only on those commits.
+ * outside tests (others are left for a later run), `--only c1,c2` only on those commits,
+ * `--skip-tests` leaves test files (lib/audit's `isTestPath`) out of jscpd's input (much faster on
+ * projects whose tests are most of the code; clones in or with test code are then not seen).
  * Progress on stderr. Only the repository's objects are read (git archive, git diff).
  * @module
  */
@@ -104,12 +106,13 @@ if (import.meta.main) {
       "min-tokens": { type: "string", default: "50" },
       "min-added": { type: "string", default: "1" },
       only: { type: "string" },
+      "skip-tests": { type: "boolean", default: false },
       output: { type: "string" },
     },
   });
   if (positionals.length !== 1 || !values.output) {
     console.error(
-      "usage: deno run -A tasks/audit_jscpd.ts <repo> (--range A..B | [--rev R] [--commits N]) --output x.jsonl [--jscpd PATH] [--min-tokens N]",
+      "usage: deno run -A tasks/audit_jscpd.ts <repo> (--range A..B | [--rev R] [--commits N]) --output x.jsonl [--jscpd PATH] [--min-tokens N] [--min-added N] [--only C,...] [--skip-tests]",
     );
     Deno.exit(2);
   }
@@ -173,6 +176,12 @@ if (import.meta.main) {
           stderr: "null",
         }).output();
         if (!x.success) throw new Error(`${commit}: tar failed`);
+        if (values["skip-tests"]) {
+          // test files out of jscpd's input: clones between tests are not looked for
+          const tests: string[] = [];
+          for await (const p of walk(`${dir}/t`)) if (isTestPath(p)) tests.push(p);
+          for (const p of tests) await Deno.remove(`${dir}/t/${p}`);
+        }
         const run = await new Deno.Command(values.jscpd, {
           args: [
             "--silent",
