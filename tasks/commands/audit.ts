@@ -75,7 +75,7 @@ Gates, all of them:
               third_party/, extern/, a package's packages/, a module present twice under
               different roots), generated files (>= ${
     GENERATED_MIN_BYTES / 1048576
-  } MiB, *_pb2.py, a generator marker in the
+  } MiB, *_pb2.py, a generator's statement in the
               first 2 KiB): each in its own section, and not failing the check by default.
 
 The repository is only read (git rev-parse, ls-tree, cat-file; the working tree from disk): its
