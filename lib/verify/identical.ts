@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { scoreCorpus, writeScored } from "../frames/mod.ts";
+import { MANIFEST, scoreCorpus, writeScored } from "../frames/mod.ts";
 import { reproduce } from "../report/mod.ts";
 import { type Scale, simulateCorpus } from "../simulate/mod.ts";
 import { runGit, runGitSync, withScratch } from "../util/mod.ts";
@@ -191,6 +191,11 @@ export function verifyIdentical(opts: VerifyIdenticalOptions): Promise<Identical
         throw new Error(`${opts.against}: ${(e as Error).message}`);
       });
     step("comparing");
+    // the manifest `score --out` writes names the scorer's code hash and when it ran: it differs
+    // between any two revisions by design, and says nothing about the results
+    for (const side of [theirs, mine]) {
+      await Deno.remove(`${side}/frames/${MANIFEST}`).catch(() => {}); // absent on older sides
+    }
     const files = await compareDirs(theirs, mine);
     return {
       against: opts.against,
