@@ -412,10 +412,33 @@ const RUN_TOOLS = new Set([
   "cli_help",
 ]);
 
+/**
+ * A tool output without the project context Gemini CLI appends to it (≥ v0.34,
+ * `tools/jit-context.ts`: `\n\n--- Newly Discovered Project Context ---\n…\n--- End Project
+ * Context ---`): GEMINI.md text found near the file, not the file's lines.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withoutJitContext } from "./gemini.ts";
+ * const t = "a\nb\n\n--- Newly Discovered Project Context ---\nuse tabs\n--- End Project Context ---";
+ * assert.equal(withoutJitContext(t), "a\nb");
+ * ```
+ */
+export function withoutJitContext(text: string): string {
+  if (!text.endsWith(JIT_END)) return text;
+  const at = text.lastIndexOf(JIT_BEGIN);
+  return at < 0 ? text : text.slice(0, at);
+}
+const JIT_BEGIN = "\n\n--- Newly Discovered Project Context ---\n";
+const JIT_END = "\n--- End Project Context ---";
+
 async function toolCall(ctx: Ctx, call: Json): Promise<void> {
   const tool = str(call.name) ?? "?";
   const args = obj(call.args) ?? {};
-  const { text, failed } = toolResult(call);
+  const result = toolResult(call);
+  const failed = result.failed;
+  const text = result.text === undefined ? undefined : withoutJitContext(result.text);
   let events: Event[];
   switch (tool) {
     case "read_file":
@@ -666,7 +689,7 @@ export const reader: LogReader = {
       "`grep_search` (`search_file_content` before PR #18003): `File: <path>` relative to the searched directory and `L12:` / `L12-` lines",
     listing: "`glob`, `list_directory`",
     refused:
-      "`read_file` prints no line numbers, so a whole-file read without a header is placed from line 1; lines cut with `... [truncated]` still count as shown; the workspace root is taken from `directories`, the session context, a relative path seen absolute in a result, or the common directory of absolute paths — give `--cwd` when none applies. Not read yet (refused, saying so): `/chat share` exports and `/chat save` checkpoints (the API `Content[]`), `--output-format json` (holds no tool calls) and `stream-json`",
+      "`read_file` prints no line numbers, so a whole-file read without a header is placed from line 1; lines cut with `... [truncated]` still count as shown; the workspace root is taken from `directories`, the session context, a relative path seen absolute in a result, or the common directory of absolute paths — give `--cwd` when none applies. The project context appended to a tool output (≥ v0.34, `--- Newly Discovered Project Context ---`) is not file text. `/chat share` exports and `/chat save` checkpoints: the Gemini CLI chat reader (`gemini-chat`). Refused, saying so: `--output-format json` (holds no tool calls) and `stream-json` (its tool results are display text)",
     log:
       '`~/.gemini/tmp/<project>/chats/`. Preset `gemini`: `gemini -p "<prompt>" --approval-mode yolo --output-format json` (Gemini CLI headless docs: `-p/--prompt`, `--approval-mode`); the session written during the turn for this workspace (project hash or path) → `log.json` / `log.jsonl`, with its sub-agent sessions bundled into `log.json`',
   },

@@ -17,6 +17,7 @@ import type { LogReader } from "./reader.ts";
 import { reader as claude } from "./claude.ts";
 import { reader as codex } from "./codex.ts";
 import { reader as gemini } from "./gemini.ts";
+import { reader as geminiChat } from "./gemini_chat.ts";
 import { reader as opencode } from "./opencode.ts";
 import { reader as openhands } from "./openhands.ts";
 import { reader as aider } from "./aider.ts";
@@ -28,6 +29,7 @@ export const READERS: readonly LogReader[] = [
   claude,
   codex,
   gemini,
+  geminiChat,
   opencode,
   openhands,
   aider,

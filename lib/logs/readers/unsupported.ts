@@ -20,12 +20,6 @@ function items(input: LogInput): unknown[] {
   return input.head(8);
 }
 
-/** A Gemini API `Content`: `{role: "user" | "model", parts: [...]}`. */
-function isContent(v: unknown): boolean {
-  const o = obj(v);
-  return !!o && ["user", "model", "function"].includes(str(o.role) ?? "") && Array.isArray(o.parts);
-}
-
 /** A Cline / Roo / Kilo `api_conversation_history.json` message (Anthropic `MessageParam`). */
 function isClineMessage(v: unknown): boolean {
   const o = obj(v);
@@ -44,17 +38,6 @@ const RECOGNISERS: readonly Unsupported[] = [
     reason:
       "it holds no file text — only which files were added — so the lines shown to the model cannot be known; run aider with --llm-history-file <file> and read that file",
     test: (input) => /^# aider chat started at \d{4}-\d\d-\d\d/m.test(input.text.slice(0, 4096)),
-  },
-  {
-    looksLike:
-      "a Gemini CLI chat export or checkpoint (`/chat share` JSON, `/chat save`: the Gemini API's list of {role, parts})",
-    reason:
-      "no reader for it yet; the session recording of the same conversation (~/.gemini/tmp/<project>/chats/session-*.json[l]) is read",
-    test(input) {
-      const v = input.json();
-      const list = Array.isArray(v) ? v : arr(obj(v)?.history);
-      return list.length > 0 && list.every(isContent);
-    },
   },
   {
     looksLike: "a Gemini CLI `--output-format json` result ({response, stats})",
@@ -198,8 +181,8 @@ const RECOGNISERS: readonly Unsupported[] = [
  * import assert from "node:assert/strict";
  * import { looksLikeUnsupported } from "./unsupported.ts";
  * import { logInput } from "./reader.ts";
- * const share = JSON.stringify([{ role: "user", parts: [{ text: "hi" }] }]);
- * assert.match(looksLikeUnsupported(logInput(share, "x.json"))!.looksLike, /Gemini CLI chat export/);
+ * const out = JSON.stringify({ response: "done", stats: { tools: {} } });
+ * assert.match(looksLikeUnsupported(logInput(out, "x.json"))!.looksLike, /--output-format json/);
  * assert.equal(looksLikeUnsupported(logInput('{"a":1}', "x.json")), undefined);
  * ```
  */

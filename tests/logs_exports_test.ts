@@ -1,0 +1,97 @@
+/**
+ * Readers of the formats of issue 23 item 4 part B — Gemini CLI conversation exports
+ * (`/chat share` JSON and Markdown, `/chat save` checkpoints), Qwen Code sessions, Claude Code
+ * headless output, Cursor CLI stream-json, GitHub Copilot CLI sessions and Goose sessions —
+ * against hand-counted line sets. Sources, licences and how the synthetic fixtures were built:
+ * tests/fixtures/logs/SOURCES.md ("Issue 23 part B").
+ */
+import assert from "node:assert/strict";
+import { detectFormat, parseLog, readLog } from "../lib/logs/mod.ts";
+import type { ReadsResult } from "../lib/logs/mod.ts";
+
+const DIR = new URL("./fixtures/logs/", import.meta.url).pathname;
+const WS = `${DIR}workspace`;
+
+function linesByStep(r: ReadsResult): Record<number, Record<string, [number, number][]>[]> {
+  const out: Record<number, Record<string, [number, number][]>[]> = {};
+  for (const e of r.events) {
+    if (!Object.keys(e.lines).length) continue;
+    (out[e.step] ??= []).push(e.lines as Record<string, [number, number][]>);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gemini CLI: /chat share (JSON, Markdown) and /chat save
+
+for (const name of ["share.synthetic.json", "share.synthetic.md"]) {
+  Deno.test(`Gemini CLI /chat share (${name.split(".").pop()}): each functionResponse read as the session reader reads it`, async () => {
+    for (const root of [undefined, WS]) {
+      const r = await readLog(`${DIR}gemini_chat/${name}`, { root });
+      assert.equal(r.format, name.endsWith(".md") ? "gemini-chat-md" : "gemini-chat");
+      // util.py whole (15 lines; the appended project context is not the file's), big.py
+      // `Showing lines 10-14`, grep_search L7 / L5, shell grep -n 7 / 5, new.py after its write
+      assert.deepEqual(r.reads, {
+        "pkg/big.py": [[10, 14]],
+        "pkg/core.py": [[7, 7]],
+        "pkg/new.py": [[1, 2]],
+        "pkg/util.py": [[1, 15]],
+      });
+      assert.deepEqual(linesByStep(r), {
+        0: [{ "pkg/util.py": [[1, 15]] }, { "pkg/big.py": [[10, 14]] }],
+        1: [{ "pkg/core.py": [[7, 7]], "pkg/util.py": [[5, 5]] }],
+        2: [{ "pkg/core.py": [[7, 7]], "pkg/util.py": [[5, 5]] }],
+        5: [{ "pkg/new.py": [[1, 2]] }],
+      });
+      // /etc/hosts is outside the workspace, the missing file's read failed: nothing credited
+      assert.ok(!JSON.stringify(r.reads).includes("hosts"));
+      const failed = r.events.find((e) => e.command.includes("missing.py"))!;
+      assert.match(failed.note ?? "", /tool call failed/);
+      assert.equal(r.events.filter((e) => e.kind === "write").length, 1);
+      assert.equal(r.meta.steps, 7); // model turns, the last one text only
+    }
+  });
+}
+
+Deno.test("Gemini CLI /chat save checkpoint (no call ids, 0-based offset/limit, old environment line)", async () => {
+  for (const root of [undefined, WS]) {
+    const r = await readLog(`${DIR}gemini_chat/checkpoint-review.synthetic.json`, { root });
+    assert.equal(r.format, "gemini-chat");
+    // two read_file calls answered in order: core.py 5–9, util.py 9–11 (their headers)
+    assert.deepEqual(r.reads, { "pkg/core.py": [[5, 9]], "pkg/util.py": [[9, 11]] });
+    assert.deepEqual(r.events.map((e) => e.kind), ["read", "read", "list"]);
+    assert.deepEqual(r.events[2].paths, ["pkg"]);
+  }
+});
+
+Deno.test("Gemini CLI exports: bare Content[] (legacy checkpoint), restore checkpoint, detection", async () => {
+  const share = JSON.parse(Deno.readTextFileSync(`${DIR}gemini_chat/share.synthetic.json`));
+  // the /restore checkpoint written before an edit: `clientHistory` is the API history
+  const restore = JSON.stringify({
+    history: [{ type: "user", text: "x" }],
+    clientHistory: share,
+    toolCall: { name: "replace", args: {} },
+    commitHash: "abc",
+    filePath: "/work/proj/pkg/util.py",
+  });
+  const r = await parseLog(restore, { file: "checkpoints/x.json" });
+  assert.equal(r.format, "gemini-chat");
+  assert.deepEqual(r.reads["pkg/big.py"], [[10, 14]]);
+  // a history that is not a Content[] (a UI history) is not claimed
+  assert.throws(
+    () => detectFormat(JSON.stringify({ history: [{ type: "user", text: "x" }] }), "h.json"),
+    /unsupported log format/,
+  );
+  // a Markdown file that is not an export: not claimed
+  assert.throws(() => detectFormat("## USER notes\n\nhello\n", "n.md"), /unsupported log format/);
+  // a response whose call is missing (export cut after a compression) is listed, not credited
+  const orphan = JSON.stringify([
+    {
+      role: "user",
+      parts: [{ functionResponse: { name: "read_file", response: { output: "x" } } }],
+    },
+  ]);
+  const o = await parseLog(orphan, { file: "o.json" });
+  assert.equal(o.lines, 0);
+  assert.equal(o.events.length, 1);
+});
