@@ -95,3 +95,40 @@ Deno.test("Gemini CLI exports: bare Content[] (legacy checkpoint), restore check
   assert.equal(o.lines, 0);
   assert.equal(o.events.length, 1);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Qwen Code
+
+Deno.test("Qwen Code session: the active branch, 0-based windows, trimmed grep lines, the unchanged stub", async () => {
+  const f = `${DIR}qwen_chats/7d1e0c4a-2b3f-4c5d-8e9f-0a1b2c3d4e5f.jsonl`;
+  for (const root of [undefined, WS]) {
+    const r = await readLog(f, { root });
+    assert.equal(r.format, "qwen-jsonl");
+    // util.py whole; core.py offset 4 + limit 5 = 5–9 (its header); grep L36 / L5; sed 35–36.
+    // The rewound branch's read of big.py is not in the conversation.
+    assert.deepEqual(r.reads, {
+      "pkg/core.py": [[5, 9], [35, 36]],
+      "pkg/util.py": [[1, 15]],
+    });
+    assert.deepEqual(linesByStep(r), {
+      0: [{ "pkg/util.py": [[1, 15]] }],
+      1: [{ "pkg/core.py": [[5, 9]] }],
+      // line 36 is indented; Qwen printed it trimmed: still credited against the file
+      2: [{ "pkg/core.py": [[36, 36]], "pkg/util.py": [[5, 5]] }],
+      4: [{ "pkg/core.py": [[35, 36]] }],
+    });
+    assert.ok(r.events.every((e) => e.placed !== false), JSON.stringify(r.events));
+    assert.match(r.events[3].note ?? "", /unchanged since last read/);
+    assert.equal(r.meta.steps, 6);
+    assert.equal(r.coverage, 1);
+  }
+  // a trimmed line that is not the file's line is not credited
+  const text = Deno.readTextFileSync(f).replace("L36: return [clamp", "L36: return [clampX");
+  const bad = await parseLog(text, {
+    file: "q.jsonl",
+    files: (p) => Deno.readTextFileSync(`${WS}/${p}`),
+  });
+  assert.deepEqual(bad.reads["pkg/core.py"], [[5, 9], [35, 36]]);
+  const grep = bad.events.find((e) => e.tool === "grep_search")!;
+  assert.deepEqual(grep.lines, { "pkg/util.py": [[5, 5]] });
+});

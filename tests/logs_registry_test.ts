@@ -64,6 +64,7 @@ function expectedReader(rel: string): string | undefined {
     [/claude-code\//, "claude-code"],
     [/codex\//, "codex"],
     [/gemini_chat\//, "gemini-cli-chat"],
+    [/qwen_chats\//, "qwen-code"],
     [/gemini/, "gemini-cli"],
     [/opencode|OpenCode|construction\/agents\/opencode/, "opencode"],
     [/openhands/, "openhands"],

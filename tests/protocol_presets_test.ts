@@ -84,6 +84,22 @@ write_jsonl(os.path.join(HOME, ".gemini", "tmp", "other", "chats", "session-2026
 old(os.path.join(HOME, ".gemini", "tmp", "other", "chats", "session-2026-09-20T10-00-aaaaaaaa.jsonl"))
 print(json.dumps({"response": "done", "stats": {}}))
 `,
+  qwen: `
+argv_log("qwen"); submit()
+a = sys.argv[1:]
+assert a[0] == "-p" and "--yolo" in a and a[a.index("--output-format") + 1] == "json"
+text = open(os.path.join(WS, TARGET)).read().split("\\n")
+out = "Showing lines 1-4 of %d total lines.\\n\\n---\\n\\n" % (len(text) - 1) + "\\n".join(text[:4])
+def rec(u, p, typ, msg, cwd=WS):
+    return {"uuid": u, "parentUuid": p, "sessionId": "q1", "timestamp": "t", "type": typ, "cwd": cwd, "version": "0.24.7", "message": msg}
+chats = os.path.join(HOME, ".qwen", "projects", WS.replace("/", "-"), "chats")
+write_jsonl(os.path.join(chats, "q1.jsonl"), [
+    rec("a1", None, "assistant", {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "read_file", "args": {"file_path": os.path.join(WS, TARGET), "offset": 0, "limit": 4}}}]}),
+    rec("t1", "a1", "tool_result", {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "read_file", "response": {"output": out}}}]})])
+write_jsonl(os.path.join(HOME, ".qwen", "projects", "-elsewhere", "chats", "q2.jsonl"),
+    [rec("a1", None, "user", {"role": "user", "parts": [{"text": "hi"}]}, cwd="/elsewhere")])
+print(json.dumps([{"type": "result", "session_id": "q1"}]))
+`,
   opencode: `
 a = sys.argv[1:]
 if a[0] == "export":
@@ -144,6 +160,7 @@ const BIN: Record<string, string> = {
   "claude-code": "claude",
   codex: "codex",
   gemini: "gemini",
+  qwen: "qwen",
   opencode: "opencode",
   openhands: "openhands",
   aider: "aider",
@@ -258,6 +275,7 @@ Deno.test("run presets: each harness's command line, its session log copied into
         const whole = (await Deno.readTextFile(`${ws}/tinypkg/util.py`)).trimEnd().split("\n");
         const expected: Record<string, [number, number][]> = {
           gemini: [[1, 5]],
+          qwen: [[1, 4]],
           opencode: [[1, 3]],
           openhands: [[1, 3]],
           aider: [[1, whole.length]],

@@ -123,6 +123,17 @@ interface Ctx {
   step: number;
   actions: Event[][];
   subagents: GeminiSession[];
+  dialect: GeminiDialect;
+}
+
+/** How a Gemini CLI fork's tools differ from Gemini CLI's (Qwen Code). */
+export interface GeminiDialect {
+  /** `grep_search` prints each line trimmed at both ends (Qwen: `L12: ${line.trim()}`). */
+  trimmedGrep?: boolean;
+  /** More tools that read no file (run events). */
+  runTools?: readonly string[];
+  /** More tools that start a sub-agent. */
+  agentTools?: readonly string[];
 }
 
 /** The text the model got back from a tool call, and whether the call failed. */
@@ -149,7 +160,9 @@ function toolResult(call: Json): { text?: string; failed: boolean } {
   return { text: parts.length ? parts.join("\n") : undefined, failed };
 }
 
-const SHOWING = /Showing lines (\d+)-(\d+) of (\d+) total lines/i;
+const SHOWING = /Showing lines (\d+)-(\d+) of (?:at least )?(\d+) total lines/i;
+/** Qwen Code's cut-read header (`read-file.ts`; `\n---\n` for an `@` attachment): text follows. */
+const QWEN_HEAD = /^Showing lines \d+-\d+ of (?:at least )?\d+ total lines\.\n\n?---\n\n?/;
 function rel(ctx: Ctx, p: string | undefined, cwd = ""): string | undefined {
   return p === undefined ? undefined : ctx.ws.resolve(p, cwd);
 }
@@ -178,7 +191,12 @@ function readFile(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
   if (header) {
     [start, end] = [Number(header[1]), Number(header[2])];
     const mark = text.indexOf(CONTENT_MARK);
+    const qwen = text.match(QWEN_HEAD);
     if (mark >= 0) body = splitLines(text.slice(mark + CONTENT_MARK.length));
+    else if (qwen) body = splitLines(text.slice(qwen[0].length));
+  } else if (/^\[File .+ unchanged since last read/.test(text)) {
+    // Qwen Code's read cache stub: the earlier read stands, nothing new shown
+    return toolEvent(ctx.step, "read", tool, args, [r], {}, `unchanged since last read (${r})`);
   } else {
     // no header: the whole file, or the window asked for (start_line, or 0-based offset)
     body = splitLines(text.replace(/\n$/, "") + "\n");
@@ -301,7 +319,16 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
   const lines: Ranges = {};
   const notes: string[] = [];
   let placed = true;
-  for (const [f, shown] of found) {
+  for (const [f, shown0] of found) {
+    let shown = shown0;
+    const content = ctx.dialect.trimmedGrep ? ctx.ws.read(f) : undefined;
+    if (typeof content === "string") {
+      // lines printed trimmed: the file's own line when it trims to the text shown
+      const file = ctx.ws.linesOf(content);
+      shown = shown0.map(([n, t]) =>
+        t !== undefined && file[n - 1]?.trim() === t.trim() ? [n, file[n - 1]] : [n, t]
+      );
+    }
     const c = ctx.ws.credit(f, shown);
     if (c.lines.length) lines[f] = c.lines;
     if (!c.placed) {
@@ -496,6 +523,7 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
     default:
       if (
         tool === "invoke_agent" || tool === "delegate_to_agent" || call.agentId !== undefined ||
+        ctx.dialect.agentTools?.includes(tool) ||
         /_agent$|^codebase_investigator$/.test(tool)
       ) {
         ctx.actions.push([toolEvent(ctx.step, "run", tool, args, [], {})]);
@@ -504,9 +532,10 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
         for (const s of subs) await session(ctx, s, true);
         return;
       }
-      events = RUN_TOOLS.has(tool) || tool.startsWith("mcp_")
-        ? [toolEvent(ctx.step, "run", tool, args, [], {})]
-        : [toolEvent(ctx.step, "other", tool, args, [], {}, `unknown tool: ${tool}`)];
+      events =
+        RUN_TOOLS.has(tool) || tool.startsWith("mcp_") || ctx.dialect.runTools?.includes(tool)
+          ? [toolEvent(ctx.step, "run", tool, args, [], {})]
+          : [toolEvent(ctx.step, "other", tool, args, [], {}, `unknown tool: ${tool}`)];
   }
   ctx.actions.push(events);
 }
@@ -606,6 +635,7 @@ export async function readGemini(
   data: unknown,
   opts: ReaderOptions,
   format: string,
+  dialect: GeminiDialect = {},
 ): Promise<ReaderResult> {
   const bundle = obj(obj(data)?.[GEMINI_BUNDLE_KEY]);
   const main = geminiSession(bundle ? bundle.main : data);
@@ -616,6 +646,7 @@ export async function readGemini(
     step: 0,
     actions: [],
     subagents: subs,
+    dialect,
   };
   await session(ctx, main);
   for (const s of ctx.subagents.splice(0)) await session(ctx, s, true);

@@ -18,6 +18,7 @@ import { reader as claude } from "./claude.ts";
 import { reader as codex } from "./codex.ts";
 import { reader as gemini } from "./gemini.ts";
 import { reader as geminiChat } from "./gemini_chat.ts";
+import { reader as qwen } from "./qwen.ts";
 import { reader as opencode } from "./opencode.ts";
 import { reader as openhands } from "./openhands.ts";
 import { reader as aider } from "./aider.ts";
@@ -30,6 +31,7 @@ export const READERS: readonly LogReader[] = [
   codex,
   gemini,
   geminiChat,
+  qwen,
   opencode,
   openhands,
   aider,

@@ -61,17 +61,6 @@ const RECOGNISERS: readonly Unsupported[] = [
     },
   },
   {
-    looksLike: "a Qwen Code session (chats/<sessionId>.jsonl: Gemini {role, parts} messages)",
-    test(input) {
-      return input.head(8).some((v) => {
-        const o = obj(v);
-        return !!o && "sessionId" in o && "uuid" in o &&
-          (!!obj(o.message) && "parts" in obj(o.message)! || "systemPayload" in o ||
-            str(o.type) === "tool_result");
-      });
-    },
-  },
-  {
     looksLike:
       "a Cline / Roo Code / Kilo Code task history (api_conversation_history.json: Anthropic messages)",
     reason: "no reader for it yet",
