@@ -132,3 +132,32 @@ Deno.test("Qwen Code session: the active branch, 0-based windows, trimmed grep l
   const grep = bad.events.find((e) => e.tool === "grep_search")!;
   assert.deepEqual(grep.lines, { "pkg/util.py": [[5, 5]] });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code headless output
+
+Deno.test("Claude Code --output-format json --verbose: the array of stream messages, sub-agent included", async () => {
+  for (const root of [undefined, WS]) {
+    const r = await readLog(`${DIR}claude_json/print-json-verbose.synthetic.json`, { root });
+    assert.equal(r.format, "claude-json");
+    // Read offset 10 limit 5 printed 10–14; grep -n printed 5; the whole util.py (15 lines);
+    // the sub-agent's Read of big.py (limit 3); /etc/passwd refused by the harness
+    assert.deepEqual(r.reads, {
+      "pkg/big.py": [[1, 3]],
+      "pkg/core.py": [[10, 14]],
+      "pkg/util.py": [[1, 15]],
+    });
+    assert.ok(!JSON.stringify(r.reads).includes("passwd"));
+    assert.equal(r.meta.cost, 0.0125);
+    assert.equal(r.meta.seconds, 5.234);
+  }
+  // without --verbose: the result object only, refused saying what it holds
+  const only = Deno.readTextFileSync(`${DIR}unsupported/claude-print-json.synthetic.json`);
+  assert.throws(() => detectFormat(only, "out.json"), /final result only .*stream-json/);
+  // Qwen Code's Claude-style JSON output is not taken for Claude Code's
+  const qwen = Deno.readTextFileSync(`${DIR}unsupported/qwen-output-json.synthetic.json`);
+  assert.throws(
+    () => detectFormat(qwen, "q.json"),
+    /looks like a Qwen Code `--output-format json`/,
+  );
+});

@@ -61,6 +61,7 @@ function fixtureLogs(): { path: string; dir: boolean }[] {
 function expectedReader(rel: string): string | undefined {
   if (rel.includes("/unsupported/") || rel.endsWith(".chat.history.md")) return undefined;
   const rules: [RegExp, string][] = [
+    [/claude_json\//, "claude-code-json"],
     [/claude-code\//, "claude-code"],
     [/codex\//, "codex"],
     [/gemini_chat\//, "gemini-cli-chat"],

@@ -15,6 +15,7 @@
  */
 import type { LogReader } from "./reader.ts";
 import { reader as claude } from "./claude.ts";
+import { reader as claudeJson } from "./claude_json.ts";
 import { reader as codex } from "./codex.ts";
 import { reader as gemini } from "./gemini.ts";
 import { reader as geminiChat } from "./gemini_chat.ts";
@@ -28,6 +29,7 @@ import { reader as sweagent } from "./sweagent.ts";
 /** Every reader, in the order help texts and docs list them. */
 export const READERS: readonly LogReader[] = [
   claude,
+  claudeJson,
   codex,
   gemini,
   geminiChat,

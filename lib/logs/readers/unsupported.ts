@@ -107,13 +107,16 @@ const RECOGNISERS: readonly Unsupported[] = [
     },
   },
   {
-    looksLike: "a Claude Code `--output-format json --verbose` array of stream messages",
-    reason: "no reader for it yet; use --output-format stream-json or the session transcript",
+    looksLike: "a Qwen Code `--output-format json` / `stream-json` output (Claude-style messages)",
+    reason:
+      "its tool results are not read yet; read the session (~/.qwen/projects/<project>/chats/<sessionId>.jsonl)",
     test(input) {
       const v = input.json();
-      return Array.isArray(v) && v.length > 0 &&
-        v.some((m) => str(obj(m)?.type) === "system" && str(obj(m)?.subtype) === "init") &&
-        v.every((m) => str(obj(m)?.type) !== undefined && "session_id" in (obj(m) ?? {}));
+      const list = Array.isArray(v) ? v : input.head(8);
+      return list.some((m) =>
+        str(obj(m)?.type) === "system" && str(obj(m)?.subtype) === "session_start" &&
+        "session_id" in (obj(m) ?? {})
+      );
     },
   },
   {
