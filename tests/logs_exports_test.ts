@@ -161,3 +161,36 @@ Deno.test("Claude Code --output-format json --verbose: the array of stream messa
     /looks like a Qwen Code `--output-format json`/,
   );
 });
+
+// ---------------------------------------------------------------------------------------------
+// GitHub Copilot CLI
+
+Deno.test("GitHub Copilot CLI events.jsonl: view N. lines, directory listing, bash, grep, sub-agent", async () => {
+  const f = `${DIR}copilot/session-state/381474ec-0000-4e9b-8a13-14b602e419dd/events.jsonl`;
+  for (const root of [undefined, WS]) {
+    const r = await readLog(f, { root });
+    assert.equal(r.format, "copilot-events");
+    // util.py 1–15 (empty lines printed `3.`), core.py view_range 10–14, grep -n 7 and 36,
+    // grep content 5, 9, 14 of util.py, the sub-agent's big.py 1–3, new.py after its create
+    assert.deepEqual(r.reads, {
+      "pkg/big.py": [[1, 3]],
+      "pkg/core.py": [[7, 7], [10, 14], [36, 36]],
+      "pkg/new.py": [[1, 2]],
+      "pkg/util.py": [[1, 15]],
+    });
+    assert.deepEqual(linesByStep(r), {
+      0: [{ "pkg/util.py": [[1, 15]] }],
+      1: [{ "pkg/core.py": [[10, 14]] }],
+      2: [{ "pkg/core.py": [[7, 7], [36, 36]] }],
+      3: [{ "pkg/util.py": [[5, 5], [9, 9], [14, 14]] }],
+      5: [{ "pkg/big.py": [[1, 3]] }], // the sub-agent's view, at its task call's step
+      7: [{ "pkg/new.py": [[1, 2]] }],
+    });
+    const list = r.events.find((e) => e.kind === "list")!;
+    assert.deepEqual(list.paths, ["pkg"]);
+    assert.ok(!JSON.stringify(r.reads).includes("hosts"));
+    assert.match(r.events.find((e) => e.command.includes("missing.py"))!.note ?? "", /failed/);
+    assert.equal(r.meta.steps, 8);
+    assert.equal(r.coverage, 1);
+  }
+});

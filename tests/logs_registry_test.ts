@@ -66,6 +66,7 @@ function expectedReader(rel: string): string | undefined {
     [/codex\//, "codex"],
     [/gemini_chat\//, "gemini-cli-chat"],
     [/qwen_chats\//, "qwen-code"],
+    [/copilot\//, "copilot-cli"],
     [/gemini/, "gemini-cli"],
     [/opencode|OpenCode|construction\/agents\/opencode/, "opencode"],
     [/openhands/, "openhands"],

@@ -100,6 +100,20 @@ write_jsonl(os.path.join(HOME, ".qwen", "projects", "-elsewhere", "chats", "q2.j
     [rec("a1", None, "user", {"role": "user", "parts": [{"text": "hi"}]}, cwd="/elsewhere")])
 print(json.dumps([{"type": "result", "session_id": "q1"}]))
 `,
+  copilot: `
+argv_log("copilot"); submit()
+a = sys.argv[1:]
+assert a[0] == "-p" and "--allow-all-tools" in a and a[a.index("--output-format") + 1] == "json"
+text = open(os.path.join(WS, TARGET)).read().split("\\n")
+view = "\\n".join("%d. %s" % (i + 1, text[i]) if text[i] else "%d." % (i + 1) for i in range(2))
+def session(sid, cwd):
+    return [{"type": "session.start", "data": {"sessionId": sid, "producer": "copilot-agent", "context": {"cwd": cwd}}, "id": "e1", "parentId": None},
+        {"type": "assistant.message", "data": {"content": "", "toolRequests": [{"toolCallId": "c1", "name": "view", "arguments": {"path": os.path.join(WS, TARGET), "view_range": [1, 2]}}]}, "id": "e2", "parentId": "e1"},
+        {"type": "tool.execution_complete", "data": {"toolCallId": "c1", "success": True, "result": {"content": view}}, "id": "e3", "parentId": "e2"}]
+state = os.path.join(HOME, ".copilot", "session-state")
+write_jsonl(os.path.join(state, "aaaa", "events.jsonl"), session("aaaa", "/elsewhere"))
+write_jsonl(os.path.join(state, "bbbb", "events.jsonl"), session("bbbb", WS))
+`,
   opencode: `
 a = sys.argv[1:]
 if a[0] == "export":
@@ -161,6 +175,7 @@ const BIN: Record<string, string> = {
   codex: "codex",
   gemini: "gemini",
   qwen: "qwen",
+  copilot: "copilot",
   opencode: "opencode",
   openhands: "openhands",
   aider: "aider",
@@ -276,6 +291,7 @@ Deno.test("run presets: each harness's command line, its session log copied into
         const expected: Record<string, [number, number][]> = {
           gemini: [[1, 5]],
           qwen: [[1, 4]],
+          copilot: [[1, 2]],
           opencode: [[1, 3]],
           openhands: [[1, 3]],
           aider: [[1, whole.length]],

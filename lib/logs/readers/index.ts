@@ -23,6 +23,7 @@ import { reader as qwen } from "./qwen.ts";
 import { reader as opencode } from "./opencode.ts";
 import { reader as openhands } from "./openhands.ts";
 import { reader as aider } from "./aider.ts";
+import { reader as copilot } from "./copilot.ts";
 import { reader as mini } from "./mini.ts";
 import { reader as sweagent } from "./sweagent.ts";
 
@@ -37,6 +38,7 @@ export const READERS: readonly LogReader[] = [
   opencode,
   openhands,
   aider,
+  copilot,
   mini,
   sweagent,
 ];

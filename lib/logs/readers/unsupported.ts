@@ -132,16 +132,6 @@ const RECOGNISERS: readonly Unsupported[] = [
     },
   },
   {
-    looksLike: "a GitHub Copilot CLI session (session-state/<id>/events.jsonl)",
-    reason: "no reader for it yet",
-    test: (input) =>
-      items(input).some((e) => {
-        const o = obj(e);
-        return !!o && /^(session|user|assistant|tool)\.[a-z_.]+$/.test(str(o.type) ?? "") &&
-          !!obj(o.data) && "parentId" in o;
-      }),
-  },
-  {
     looksLike: "a Codex CLI `codex exec --json` event stream (thread / turn / item events)",
     reason:
       "it is the printed stream, not the rollout; read the rollout (~/.codex/sessions/…/rollout-*.jsonl)",
