@@ -103,7 +103,7 @@ print(json.dumps([{"type": "result", "session_id": "q1"}]))
   copilot: `
 argv_log("copilot"); submit()
 a = sys.argv[1:]
-assert a[0] == "-p" and "--allow-all-tools" in a and a[a.index("--output-format") + 1] == "json"
+assert a[0] == "-p" and "--allow-all-tools" in a and "--no-ask-user" in a
 text = open(os.path.join(WS, TARGET)).read().split("\\n")
 view = "\\n".join("%d. %s" % (i + 1, text[i]) if text[i] else "%d." % (i + 1) for i in range(2))
 def session(sid, cwd):

@@ -1,12 +1,13 @@
 /**
- * GitHub Copilot CLI sessions: `~/.copilot/session-state/<sessionId>/events.jsonl`, and the same
- * events printed by `copilot -p … --output-format json`. The CLI is closed source; the event
+ * GitHub Copilot CLI sessions: `~/.copilot/session-state/<sessionId>/events.jsonl` (the SDK's
+ * session events). The CLI is closed source; the event
  * schema is the one its SDK publishes (github/copilot-sdk `nodejs/src/generated/session-events.ts`,
  * generated from `session-events.schema.json`): one `{type, data, id, timestamp, parentId}` object
  * per line — `session.start` (`data.context.cwd`), `assistant.message` (`data.toolRequests`: one
  * agent step), `tool.execution_start` (`toolCallId`, `toolName`, `arguments`) and
  * `tool.execution_complete` (`toolCallId`, `success`, `result.content`: "the tool result text sent
- * to the LLM"; `result.detailedContent` is the UI's and is not used).
+ * to the LLM"; `result.detailedContent` is the UI's and is not used). The reader takes any list
+ * of these events, whether from the session file or captured from the CLI's output.
  *
  * What the model saw, per tool (from the SDK schema and the outputs public session exports show):
  * - `view {path, view_range?: [a, b]}` prints a file as `N. text` lines (no padding; a line with
@@ -362,8 +363,8 @@ export const reader: LogReader = {
   run: {
     name: "copilot",
     harness: "copilot-cli",
-    command: `copilot -p ${PROMPT} --allow-all-tools --output-format json`,
-    help: `copilot -p "<prompt>" --allow-all-tools --output-format json
+    command: `copilot -p ${PROMPT} --allow-all-tools --no-ask-user`,
+    help: `copilot -p "<prompt>" --allow-all-tools --no-ask-user
 → log.jsonl from ~/.copilot/session-state/<id>/events.jsonl`,
     env: () => ({}),
     async collect(c) {
@@ -385,7 +386,7 @@ export const reader: LogReader = {
   },
   doc: {
     versions:
-      "session `events.jsonl` (`session.start`, `assistant.message` tool requests, `tool.execution_start` / `tool.execution_complete`; schema of github/copilot-sdk `session-events.ts`), and the same events printed by `copilot -p --output-format json`",
+      "session `events.jsonl` (`session.start`, `assistant.message` tool requests, `tool.execution_start` / `tool.execution_complete`; schema of github/copilot-sdk `session-events.ts`)",
     read:
       "`view` (`N. text` lines, `view_range`; the 20 KB cut notice shows no line), `bash` via the shell analysis (output before `<exited with exit code N>`)",
     search: "`grep` (`path:N:text` content lines)",
@@ -393,6 +394,6 @@ export const reader: LogReader = {
     refused:
       "the CLI is closed source: formats are taken from its SDK's event schema and public session exports; `result.content` is what the model saw (`detailedContent` is the UI's); `powershell` commands are listed, not analysed; the older `history-session-state/*.json` files are not read",
     log:
-      '`~/.copilot/session-state/<sessionId>/events.jsonl`. Preset `copilot`: `copilot -p "<prompt>" --allow-all-tools --output-format json`; the session started during the turn whose `session.start` names the workspace → `log.jsonl`',
+      '`~/.copilot/session-state/<sessionId>/events.jsonl`. Preset `copilot`: `copilot -p "<prompt>" --allow-all-tools --no-ask-user` (Copilot CLI programmatic reference); the session started during the turn whose `session.start` names the workspace → `log.jsonl`',
   },
 };
