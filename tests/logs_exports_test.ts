@@ -194,3 +194,40 @@ Deno.test("GitHub Copilot CLI events.jsonl: view N. lines, directory listing, ba
     assert.equal(r.coverage, 1);
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// Goose
+
+Deno.test("Goose session JSONL: text_editor view shows the whole file, read's 0-based window, shell, audience", async () => {
+  for (const root of [undefined, WS]) {
+    const r = await readLog(`${DIR}goose/20260501_1.jsonl`, { root });
+    assert.equal(r.format, "goose-jsonl");
+    // the view asked for lines 5–6 but the model got util.py whole (its assistant resource);
+    // sed 3–5; read offset 19 limit 3 = lines 20–22; new.py after its write; /etc/hosts outside
+    assert.deepEqual(r.reads, {
+      "pkg/core.py": [[3, 5], [20, 22]],
+      "pkg/new.py": [[1, 2]],
+      "pkg/util.py": [[1, 15]],
+    });
+    assert.deepEqual(linesByStep(r), {
+      0: [{ "pkg/util.py": [[1, 15]] }],
+      1: [{ "pkg/core.py": [[3, 5]] }],
+      2: [{ "pkg/core.py": [[20, 22]] }],
+      5: [{ "pkg/new.py": [[1, 2]] }],
+    });
+    assert.deepEqual(r.events.filter((e) => e.kind === "list").map((e) => e.paths), [["pkg"]]);
+    assert.ok(!JSON.stringify(r.reads).includes("hosts"));
+    assert.equal(r.meta.steps, 7);
+    assert.equal(r.meta.tokens_in, 1000);
+  }
+  // the stream-json output of `goose run`: the same messages wrapped in `message` events
+  const lines = Deno.readTextFileSync(`${DIR}goose/20260501_1.jsonl`).trim().split("\n").slice(1);
+  const stream = lines.map((l) => JSON.stringify({ type: "message", message: JSON.parse(l) }));
+  stream.push(JSON.stringify({ type: "complete", total_tokens: 1200 }));
+  const s = await parseLog(stream.join("\n"), { file: "goose.out.jsonl" });
+  assert.equal(s.format, "goose-jsonl");
+  // no working_dir: the root is the common directory of the paths (/work/proj/pkg and /etc
+  // have none in common but /), so give it
+  const s2 = await parseLog(stream.join("\n"), { file: "goose.out.jsonl", cwd: "/work/proj" });
+  assert.deepEqual(s2.reads["pkg/util.py"], [[1, 15]]);
+});

@@ -67,6 +67,7 @@ function expectedReader(rel: string): string | undefined {
     [/gemini_chat\//, "gemini-cli-chat"],
     [/qwen_chats\//, "qwen-code"],
     [/copilot\//, "copilot-cli"],
+    [/goose\//, "goose"],
     [/gemini/, "gemini-cli"],
     [/opencode|OpenCode|construction\/agents\/opencode/, "opencode"],
     [/openhands/, "openhands"],

@@ -114,6 +114,16 @@ state = os.path.join(HOME, ".copilot", "session-state")
 write_jsonl(os.path.join(state, "aaaa", "events.jsonl"), session("aaaa", "/elsewhere"))
 write_jsonl(os.path.join(state, "bbbb", "events.jsonl"), session("bbbb", WS))
 `,
+  goose: `
+argv_log("goose"); submit()
+a = sys.argv[1:]
+assert a[0] == "run" and a[1] == "-t" and a[a.index("--output-format") + 1] == "stream-json"
+body = open(os.path.join(WS, TARGET)).read()
+print("starting session | provider: stub")
+print(json.dumps({"type": "message", "message": {"role": "assistant", "created": 1, "content": [{"type": "toolRequest", "id": "r1", "toolCall": {"status": "success", "value": {"name": "developer__text_editor", "arguments": {"command": "view", "path": os.path.join(WS, TARGET)}}}}]}}))
+print(json.dumps({"type": "message", "message": {"role": "user", "created": 2, "content": [{"type": "toolResponse", "id": "r1", "toolResult": {"status": "success", "value": [{"type": "resource", "resource": {"uri": "file://x", "text": body}, "annotations": {"audience": ["assistant"]}}]}}]}}))
+print(json.dumps({"type": "complete", "total_tokens": 10}))
+`,
   opencode: `
 a = sys.argv[1:]
 if a[0] == "export":
@@ -176,6 +186,7 @@ const BIN: Record<string, string> = {
   gemini: "gemini",
   qwen: "qwen",
   copilot: "copilot",
+  goose: "goose",
   opencode: "opencode",
   openhands: "openhands",
   aider: "aider",
@@ -292,6 +303,7 @@ Deno.test("run presets: each harness's command line, its session log copied into
           gemini: [[1, 5]],
           qwen: [[1, 4]],
           copilot: [[1, 2]],
+          goose: [[1, whole.length]],
           opencode: [[1, 3]],
           openhands: [[1, 3]],
           aider: [[1, whole.length]],

@@ -24,6 +24,7 @@ import { reader as opencode } from "./opencode.ts";
 import { reader as openhands } from "./openhands.ts";
 import { reader as aider } from "./aider.ts";
 import { reader as copilot } from "./copilot.ts";
+import { reader as goose } from "./goose.ts";
 import { reader as mini } from "./mini.ts";
 import { reader as sweagent } from "./sweagent.ts";
 
@@ -39,6 +40,7 @@ export const READERS: readonly LogReader[] = [
   openhands,
   aider,
   copilot,
+  goose,
   mini,
   sweagent,
 ];

@@ -141,18 +141,6 @@ const RECOGNISERS: readonly Unsupported[] = [
         ("thread_id" in (obj(v) ?? {}) || "item" in (obj(v) ?? {}) || "usage" in (obj(v) ?? {}))
       ),
   },
-  {
-    looksLike: "a Goose session (sessions/<id>.jsonl: toolRequest / toolResponse messages)",
-    reason: "no reader for it yet",
-    test: (input) =>
-      items(input).some((v) => {
-        const o = obj(v);
-        if (o && "working_dir" in o && "message_count" in o) return true;
-        return arr(o?.content).some((c) =>
-          /^(toolRequest|toolResponse)$/.test(str(obj(c)?.type) ?? "")
-        );
-      }),
-  },
 ];
 
 /**
