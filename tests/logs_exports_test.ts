@@ -231,3 +231,42 @@ Deno.test("Goose session JSONL: text_editor view shows the whole file, read's 0-
   const s2 = await parseLog(stream.join("\n"), { file: "goose.out.jsonl", cwd: "/work/proj" });
   assert.deepEqual(s2.reads["pkg/util.py"], [[1, 15]]);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Cursor CLI
+
+Deno.test("Cursor CLI stream-json: readToolCall content, an offset placed by the file, shell, writes", async () => {
+  const f = `${DIR}cursor/stream.synthetic.jsonl`;
+  const r = await readLog(f, { root: WS });
+  assert.equal(r.format, "cursor-stream-json");
+  // util.py whole (15 lines of content); core.py offset 10 limit 5 = lines 10–14, placed by the
+  // file; grep -n 7 and 36; new.py after its write; /etc/hosts outside
+  assert.deepEqual(r.reads, {
+    "pkg/core.py": [[7, 7], [10, 14], [36, 36]],
+    "pkg/new.py": [[1, 2]],
+    "pkg/util.py": [[1, 15]],
+  });
+  assert.deepEqual(linesByStep(r), {
+    0: [{ "pkg/util.py": [[1, 15]] }],
+    1: [{ "pkg/core.py": [[10, 14]] }, { "pkg/core.py": [[7, 7], [36, 36]] }],
+    3: [{ "pkg/new.py": [[1, 2]] }],
+  });
+  assert.match(r.events.find((e) => e.tool === "grepToolCall")!.note ?? "", /not documented/);
+  assert.equal(r.meta.seconds, 5.234);
+  assert.equal(r.meta.tokens_in, 1000);
+  // without the workspace the offset read cannot be placed: not credited, and said so
+  const bare = await readLog(f);
+  assert.deepEqual(bare.reads["pkg/core.py"], [[7, 7], [36, 36]]);
+  const offset = bare.events.find((e) => e.command.includes('"offset":10'))!;
+  assert.ok(offset.placed === false && /base is not documented/.test(offset.note ?? ""));
+  assert.ok(bare.coverage < 1);
+  // --output-format json (the final result only) stays refused, saying why
+  const only = JSON.stringify({
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    result: "x",
+    session_id: "s",
+  });
+  assert.throws(() => detectFormat(only, "out.json"), /final result only/);
+});

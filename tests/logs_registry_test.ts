@@ -68,6 +68,7 @@ function expectedReader(rel: string): string | undefined {
     [/qwen_chats\//, "qwen-code"],
     [/copilot\//, "copilot-cli"],
     [/goose\//, "goose"],
+    [/cursor\//, "cursor-cli"],
     [/gemini/, "gemini-cli"],
     [/opencode|OpenCode|construction\/agents\/opencode/, "opencode"],
     [/openhands/, "openhands"],
@@ -143,7 +144,6 @@ Deno.test("issue 23.1: a Cline api_conversation_history.json is not a mini-SWE-a
 Deno.test("issue 23.1: valid JSONL of an unknown format says what it looks like, not 'invalid JSON … position N'", () => {
   for (
     const [name, what] of [
-      ["cursor-stream-json.synthetic.jsonl", /Cursor CLI/],
       ["gemini-stream-json.synthetic.jsonl", /Gemini CLI `--output-format stream-json`/],
       ["claude-managed-agents.synthetic.jsonl", /Claude Managed Agents/],
     ] as const

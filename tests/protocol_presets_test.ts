@@ -124,6 +124,17 @@ print(json.dumps({"type": "message", "message": {"role": "assistant", "created":
 print(json.dumps({"type": "message", "message": {"role": "user", "created": 2, "content": [{"type": "toolResponse", "id": "r1", "toolResult": {"status": "success", "value": [{"type": "resource", "resource": {"uri": "file://x", "text": body}, "annotations": {"audience": ["assistant"]}}]}}]}}))
 print(json.dumps({"type": "complete", "total_tokens": 10}))
 `,
+  cursor: `
+argv_log("cursor"); submit()
+a = sys.argv[1:]
+assert a[0] == "-p" and "--force" in a and a[a.index("--output-format") + 1] == "stream-json"
+text = open(os.path.join(WS, TARGET)).read()
+print(json.dumps({"type": "system", "subtype": "init", "apiKeySource": "login", "cwd": WS, "session_id": "s", "model": "m", "permissionMode": "default"}))
+args = {"path": TARGET}
+print(json.dumps({"type": "tool_call", "subtype": "started", "call_id": "t1", "tool_call": {"readToolCall": {"args": args}}, "session_id": "s"}))
+print(json.dumps({"type": "tool_call", "subtype": "completed", "call_id": "t1", "tool_call": {"readToolCall": {"args": args, "result": {"success": {"content": text, "isEmpty": False, "exceededLimit": False}}}}, "session_id": "s"}))
+print(json.dumps({"type": "result", "subtype": "success", "is_error": False, "duration_ms": 10, "session_id": "s"}))
+`,
   opencode: `
 a = sys.argv[1:]
 if a[0] == "export":
@@ -187,6 +198,7 @@ const BIN: Record<string, string> = {
   qwen: "qwen",
   copilot: "copilot",
   goose: "goose",
+  cursor: "cursor-agent",
   opencode: "opencode",
   openhands: "openhands",
   aider: "aider",
@@ -304,6 +316,7 @@ Deno.test("run presets: each harness's command line, its session log copied into
           qwen: [[1, 4]],
           copilot: [[1, 2]],
           goose: [[1, whole.length]],
+          cursor: [[1, whole.length]],
           opencode: [[1, 3]],
           openhands: [[1, 3]],
           aider: [[1, whole.length]],

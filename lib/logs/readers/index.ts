@@ -25,6 +25,7 @@ import { reader as openhands } from "./openhands.ts";
 import { reader as aider } from "./aider.ts";
 import { reader as copilot } from "./copilot.ts";
 import { reader as goose } from "./goose.ts";
+import { reader as cursor } from "./cursor.ts";
 import { reader as mini } from "./mini.ts";
 import { reader as sweagent } from "./sweagent.ts";
 
@@ -41,6 +42,7 @@ export const READERS: readonly LogReader[] = [
   aider,
   copilot,
   goose,
+  cursor,
   mini,
   sweagent,
 ];

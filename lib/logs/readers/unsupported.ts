@@ -86,17 +86,6 @@ const RECOGNISERS: readonly Unsupported[] = [
     },
   },
   {
-    looksLike: "a Cursor CLI `--output-format stream-json` stream (tool_call started / completed)",
-    reason: "no reader for it yet",
-    test: (input) =>
-      input.head(8).some((v) => {
-        const o = obj(v);
-        return (str(o?.type) === "tool_call" && obj(o?.tool_call) !== undefined) ||
-          (str(o?.type) === "system" && str(o?.subtype) === "init" && "apiKeySource" in o! &&
-            !Array.isArray(o!.tools));
-      }),
-  },
-  {
     looksLike:
       "a headless run's final result only (`claude -p` / `cursor-agent` `--output-format json`: one result object)",
     reason:
