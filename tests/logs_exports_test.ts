@@ -270,3 +270,33 @@ Deno.test("Cursor CLI stream-json: readToolCall content, an offset placed by the
   });
   assert.throws(() => detectFormat(only, "out.json"), /final result only/);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Gemini CLI stream-json
+
+Deno.test("Gemini CLI stream-json: read_file lines from the display text, checked against the file", async () => {
+  const f = `${DIR}gemini_stream/stream.synthetic.jsonl`;
+  const r = await readLog(f, { root: WS, cwd: "/work/proj" });
+  assert.equal(r.format, "gemini-stream-json");
+  // display "" = util.py whole (15 lines, counted from the file); "Read lines 10-14 of 400";
+  // the shell's output: grep -n 7 and 36; grep_search's summary credits nothing
+  assert.deepEqual(r.reads, {
+    "pkg/big.py": [[10, 14]],
+    "pkg/core.py": [[7, 7], [36, 36]],
+    "pkg/util.py": [[1, 15]],
+  });
+  assert.deepEqual(linesByStep(r), {
+    0: [{ "pkg/util.py": [[1, 15]] }, { "pkg/big.py": [[10, 14]] }],
+    1: [{ "pkg/core.py": [[7, 7], [36, 36]] }],
+  });
+  const grep = r.events.find((e) => e.tool === "grep_search")!;
+  assert.ok(grep.placed === false && /summary/.test(grep.note ?? ""));
+  assert.match(r.events.find((e) => e.command.includes("missing.py"))!.note ?? "", /failed/);
+  assert.equal(r.meta.seconds, 4.321);
+  assert.equal(r.meta.steps, 4);
+  // without the workspace the whole-file read cannot be counted: not credited, and said so
+  const bare = await readLog(f, { cwd: "/work/proj" });
+  assert.equal(bare.reads["pkg/util.py"], undefined);
+  assert.deepEqual(bare.reads["pkg/big.py"], [[10, 14]]);
+  assert.match(bare.events[0].note ?? "", /does not say how many lines/);
+});

@@ -65,6 +65,7 @@ function expectedReader(rel: string): string | undefined {
     [/claude-code\//, "claude-code"],
     [/codex\//, "codex"],
     [/gemini_chat\//, "gemini-cli-chat"],
+    [/gemini_stream\//, "gemini-cli-stream"],
     [/qwen_chats\//, "qwen-code"],
     [/copilot\//, "copilot-cli"],
     [/goose\//, "goose"],
@@ -144,7 +145,6 @@ Deno.test("issue 23.1: a Cline api_conversation_history.json is not a mini-SWE-a
 Deno.test("issue 23.1: valid JSONL of an unknown format says what it looks like, not 'invalid JSON … position N'", () => {
   for (
     const [name, what] of [
-      ["gemini-stream-json.synthetic.jsonl", /Gemini CLI `--output-format stream-json`/],
       ["claude-managed-agents.synthetic.jsonl", /Claude Managed Agents/],
     ] as const
   ) {

@@ -58,6 +58,31 @@ export function contentText(v: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The deepest directory common to some absolute posix directories, or undefined when they have
+ * none but the root (a workspace root guessed from a log's absolute paths).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commonDir } from "./common.ts";
+ * assert.equal(commonDir(["/w/p/pkg", "/w/p", "/w/p/tests"]), "/w/p");
+ * assert.equal(commonDir(["/w/p", "/etc"]), undefined);
+ * ```
+ */
+export function commonDir(dirs: readonly string[]): string | undefined {
+  if (!dirs.length) return undefined;
+  let common = dirs[0].split("/");
+  for (const d of dirs.slice(1)) {
+    const parts = d.split("/");
+    let k = 0;
+    while (k < common.length && k < parts.length && common[k] === parts[k]) k++;
+    common = common.slice(0, k);
+  }
+  const dir = common.join("/");
+  return dir.length > 1 ? dir : undefined;
+}
+
 /** Seconds between the first and last of some epoch timestamps (seconds or ms), when ≥ 2. */
 export function spanSeconds(stamps: number[], ms: boolean): number | undefined {
   if (stamps.length < 2) return undefined;

@@ -24,7 +24,7 @@ import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, num, obj, str, stripAnsi } from "./common.ts";
+import { arr, commonDir, num, obj, str, stripAnsi } from "./common.ts";
 import { type LogReader, NOT_JSON } from "./reader.ts";
 import { copyInto, findFiles, head, home, PROMPT, sha256Hex, since, writeInto } from "./collect.ts";
 import { bundleLog } from "../bundle.ts";
@@ -618,16 +618,7 @@ export function geminiRoot(s: GeminiSession): string | undefined {
       else if (d?.startsWith("/")) dirs2.push(d);
     }
   }
-  if (!dirs2.length) return undefined;
-  let common = dirs2[0].split("/");
-  for (const p of dirs2.slice(1)) {
-    const parts = p.split("/");
-    let k = 0;
-    while (k < common.length && k < parts.length && common[k] === parts[k]) k++;
-    common = common.slice(0, k);
-  }
-  const dir = common.join("/");
-  return dir.length > 1 ? dir : undefined;
+  return commonDir(dirs2);
 }
 
 /** Reads a Gemini CLI session (JSON, JSONL, or the bundle with sub-agent sessions). */
@@ -720,7 +711,7 @@ export const reader: LogReader = {
       "`grep_search` (`search_file_content` before PR #18003): `File: <path>` relative to the searched directory and `L12:` / `L12-` lines",
     listing: "`glob`, `list_directory`",
     refused:
-      "`read_file` prints no line numbers, so a whole-file read without a header is placed from line 1; lines cut with `... [truncated]` still count as shown; the workspace root is taken from `directories`, the session context, a relative path seen absolute in a result, or the common directory of absolute paths — give `--cwd` when none applies. The project context appended to a tool output (≥ v0.34, `--- Newly Discovered Project Context ---`) is not file text. `/chat share` exports and `/chat save` checkpoints: the Gemini CLI chat reader (`gemini-chat`). Refused, saying so: `--output-format json` (holds no tool calls) and `stream-json` (its tool results are display text)",
+      "`read_file` prints no line numbers, so a whole-file read without a header is placed from line 1; lines cut with `... [truncated]` still count as shown; the workspace root is taken from `directories`, the session context, a relative path seen absolute in a result, or the common directory of absolute paths — give `--cwd` when none applies. The project context appended to a tool output (≥ v0.34, `--- Newly Discovered Project Context ---`) is not file text. `/chat share` exports and `/chat save` checkpoints: the Gemini CLI chat reader (`gemini-chat`). `--output-format stream-json`: the stream reader (`gemini-stream-json`; display text only). Refused, saying so: `--output-format json` (holds no tool calls)",
     log:
       '`~/.gemini/tmp/<project>/chats/`. Preset `gemini`: `gemini -p "<prompt>" --approval-mode yolo --output-format json` (Gemini CLI headless docs: `-p/--prompt`, `--approval-mode`); the session written during the turn for this workspace (project hash or path) → `log.json` / `log.jsonl`, with its sub-agent sessions bundled into `log.json`',
   },

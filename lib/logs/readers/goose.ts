@@ -26,7 +26,7 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { arr, type Json, num, obj, str, stripAnsi } from "./common.ts";
+import { arr, commonDir, type Json, num, obj, str, stripAnsi } from "./common.ts";
 import type { LogReader } from "./reader.ts";
 import { PROMPT, writeInto } from "./collect.ts";
 
@@ -193,15 +193,7 @@ function gooseRoot(values: Json[], messages: Json[]): string | undefined {
       if (p?.startsWith("/")) dirs.push(p.slice(0, p.lastIndexOf("/")));
     }
   }
-  if (!dirs.length) return undefined;
-  let common = dirs[0].split("/");
-  for (const d of dirs.slice(1)) {
-    const parts = d.split("/");
-    let k = 0;
-    while (k < common.length && k < parts.length && common[k] === parts[k]) k++;
-    common = common.slice(0, k);
-  }
-  return common.join("/") || undefined;
+  return commonDir(dirs);
 }
 
 /** Reads Goose messages (session JSONL or stream-json values). */

@@ -19,6 +19,7 @@ import { reader as claudeJson } from "./claude_json.ts";
 import { reader as codex } from "./codex.ts";
 import { reader as gemini } from "./gemini.ts";
 import { reader as geminiChat } from "./gemini_chat.ts";
+import { reader as geminiStream } from "./gemini_stream.ts";
 import { reader as qwen } from "./qwen.ts";
 import { reader as opencode } from "./opencode.ts";
 import { reader as openhands } from "./openhands.ts";
@@ -36,6 +37,7 @@ export const READERS: readonly LogReader[] = [
   codex,
   gemini,
   geminiChat,
+  geminiStream,
   qwen,
   opencode,
   openhands,

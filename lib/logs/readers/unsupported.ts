@@ -50,18 +50,6 @@ const RECOGNISERS: readonly Unsupported[] = [
   },
   {
     looksLike:
-      "a Gemini CLI `--output-format stream-json` stream (init / tool_use / tool_result events)",
-    reason:
-      "its tool_result output is the display text, not what the model saw; read the session recording (~/.gemini/tmp/<project>/chats/)",
-    test(input) {
-      const vs = input.head(8).map(obj);
-      return vs.some((o) => str(o?.type) === "init" && "session_id" in (o ?? {})) ||
-        vs.some((o) => str(o?.type) === "tool_use" && str(o?.tool_name) !== undefined) ||
-        vs.some((o) => str(o?.type) === "tool_result" && str(o?.tool_id) !== undefined);
-    },
-  },
-  {
-    looksLike:
       "a Cline / Roo Code / Kilo Code task history (api_conversation_history.json: Anthropic messages)",
     reason: "no reader for it yet",
     test(input) {
