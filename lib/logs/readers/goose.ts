@@ -100,7 +100,17 @@ function credited(
   );
 }
 
-/** `read` output: the lines before its `[Showing lines …]` / `[N more lines …]` note. */
+/**
+ * `read` output: the lines before its `[Showing lines …]` / `[N more lines …]` note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gooseReadBody } from "./goose.ts";
+ * const out = "b\nc\n\n[1 more lines in file. Offsets are 0-indexed; use offset=3 to continue.]";
+ * assert.equal(gooseReadBody(out), "b\nc");
+ * ```
+ */
 export function gooseReadBody(text: string): string {
   return text.replace(
     /\n\n\[(?:Showing lines \d+-\d+ of \d+|\d+ more lines in file)[^\]]*\]\s*$/,
