@@ -58,7 +58,7 @@ export const reader: LogReader = {
   },
   doc: {
     versions:
-      '`claude -p --output-format json` with verbose mode on (`--verbose` or `viewMode: "verbose"`): a JSON array of the stream messages (seen on 2.1.x); the Agent SDK message stream saved as such an array',
+      '`claude -p --output-format json` with verbose mode on (`--verbose` or `viewMode: "verbose"`): a JSON array of the stream messages (seen on 2.1.x); the Agent SDK message stream saved as such an array. Agent SDK transcripts on disk are Claude Code session JSONL (`~/.claude/projects/…`, or a `SessionStore` mirror of its entries), and its message stream saved one a line is `stream-json`: both read by the `claude-code` reader',
     read:
       "as the Claude Code reader reads `stream-json`: `Read`, `Bash` via the shell analysis, `Grep`, sub-agent messages (`parent_tool_use_id`)",
     search: "`Grep`, `Bash`",
