@@ -5,7 +5,8 @@
  * @module
  */
 import type { Event, FileSource, LogMeta } from "../types.ts";
-import type { ShownLine } from "../workspace.ts";
+import type { ShownLine, TurnWorkspace } from "../workspace.ts";
+import { toolEvent } from "../event.ts";
 
 /** Options every reader gets. */
 export interface ReaderOptions {
@@ -21,6 +22,33 @@ export interface ReaderResult {
   /** One array of events per agent action (coverage is computed per action). */
   actions: Event[][];
   meta: LogMeta;
+}
+
+/**
+ * The read event of a native tool call that showed `shown` lines of `rel`: the lines the one
+ * content check ({@link TurnWorkspace.credit}) credits, unplaced (with its note) when some are not.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { creditedRead } from "./common.ts";
+ * import { TurnWorkspace } from "../workspace.ts";
+ * const ws = new TurnWorkspace((p) => (p === "a.py" ? "x\ny\n" : undefined), "/r");
+ * const e = creditedRead(ws, 0, "view", { path: "/r/a.py" }, "a.py", [[1, "x"], [2, "y"]]);
+ * assert.ok(e.kind === "read" && JSON.stringify(e.lines) === '{"a.py":[[1,2]]}' && e.placed);
+ * ```
+ */
+export function creditedRead(
+  ws: TurnWorkspace,
+  step: number,
+  tool: string,
+  input: unknown,
+  rel: string,
+  shown: readonly ShownLine[],
+): Event {
+  const c = ws.credit(rel, shown);
+  const lines = c.lines.length ? { [rel]: c.lines } : {};
+  return toolEvent(step, "read", tool, input, [rel], lines, c.note, c.placed);
 }
 
 /** A JSON object, as the readers walk it. */

@@ -27,7 +27,7 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { arr, consecutiveShown, type Json, obj, str, stripAnsi } from "./common.ts";
+import { arr, consecutiveShown, creditedRead, type Json, obj, str, stripAnsi } from "./common.ts";
 import type { LogReader } from "./reader.ts";
 import { copyInto, exists, findFiles, head, home, PROMPT, since } from "./collect.ts";
 
@@ -103,17 +103,7 @@ function viewEvent(ctx: Ctx, c: Call, text: string | undefined, ok: boolean): Ev
     if (text.trim()) return toolEvent(c.step, "list", c.name, c.args, [shownPath(rel)], {});
     return toolEvent(c.step, "read", c.name, c.args, [rel], {}, `nothing shown (${rel})`);
   }
-  const cr = ctx.ws.credit(rel, shown);
-  return toolEvent(
-    c.step,
-    "read",
-    c.name,
-    c.args,
-    [rel],
-    cr.lines.length ? { [rel]: cr.lines } : {},
-    cr.note,
-    cr.placed,
-  );
+  return creditedRead(ctx.ws, c.step, c.name, c.args, rel, shown);
 }
 
 /** A shell result: the output before `<exited with exit code N>`, and N. */
@@ -282,6 +272,12 @@ export async function readCopilot(
   const stepOf = new Map<string, number>(); // a sub-agent's tools run at its task call's step
   const meta: LogMeta = {};
   const stamps: number[] = [];
+  const add = (id: string, name: string | undefined, args: unknown, s: number) => {
+    const c: Call = { id, name: name ?? "?", args: obj(args) ?? {}, step: s };
+    calls.set(id, c);
+    order.push(c);
+    stepOf.set(id, s);
+  };
   for (const e of events) {
     const d = obj(e.data)!;
     const t = Date.parse(str(e.timestamp) ?? "");
@@ -294,11 +290,7 @@ export async function readCopilot(
         const s = parent !== undefined && stepOf.has(parent) ? stepOf.get(parent)! : ++step;
         for (const r of reqs) {
           const id = str(r.toolCallId);
-          if (!id || calls.has(id)) continue;
-          const c: Call = { id, name: str(r.name) ?? "?", args: obj(r.arguments) ?? {}, step: s };
-          calls.set(id, c);
-          order.push(c);
-          stepOf.set(id, s);
+          if (id && !calls.has(id)) add(id, str(r.name), r.arguments, s);
         }
         break;
       }
@@ -312,13 +304,12 @@ export async function readCopilot(
           break;
         }
         const parent = str(d.parentToolCallId);
-        const s = parent !== undefined && stepOf.has(parent)
-          ? stepOf.get(parent)!
-          : Math.max(step, 0);
-        const c: Call = { id, name: str(d.toolName) ?? "?", args: obj(d.arguments) ?? {}, step: s };
-        calls.set(id, c);
-        order.push(c);
-        stepOf.set(id, s);
+        add(
+          id,
+          str(d.toolName),
+          d.arguments,
+          parent !== undefined && stepOf.has(parent) ? stepOf.get(parent)! : Math.max(step, 0),
+        );
         break;
       }
       case "tool.execution_complete": {

@@ -25,9 +25,9 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { type Json, num, obj, str, stripAnsi } from "./common.ts";
+import { creditedRead, type Json, num, obj, str, stripAnsi } from "./common.ts";
 import type { LogReader } from "./reader.ts";
-import { PROMPT, writeInto } from "./collect.ts";
+import { PROMPT, saveStream } from "./collect.ts";
 
 /** True when a JSONL value is a Cursor stream-json line of its own kind. */
 export function isCursorLine(v: unknown): boolean {
@@ -110,17 +110,7 @@ function readEvent(ctx: Ctx, c: Call): Event {
       );
     shown = textLines(fits(offset) || !fits(offset + 1) ? offset : offset + 1, content, cut);
   }
-  const cr = ctx.ws.credit(rel, shown);
-  return toolEvent(
-    c.step,
-    "read",
-    c.kind,
-    c.args,
-    [rel],
-    cr.lines.length ? { [rel]: cr.lines } : {},
-    cr.note,
-    cr.placed,
-  );
+  return creditedRead(ctx.ws, c.step, c.kind, c.args, rel, shown);
 }
 
 async function callEvents(ctx: Ctx, c: Call): Promise<Event[]> {
@@ -255,18 +245,7 @@ export const reader: LogReader = {
     help: `cursor-agent -p "<prompt>" --force --output-format stream-json
 → log.jsonl: the stream on stdout`,
     env: () => ({}),
-    async collect(c) {
-      const lines = c.stdout.split("\n").filter((l) => {
-        try {
-          return obj(JSON.parse(l)) !== undefined;
-        } catch {
-          return false;
-        }
-      });
-      if (!lines.some((l) => isCursorLine(JSON.parse(l)))) return [];
-      await writeInto(c.turnDir, "log.jsonl", lines.join("\n") + "\n");
-      return ["log.jsonl"];
-    },
+    collect: (c) => saveStream(c.stdout, c.turnDir, isCursorLine),
   },
   doc: {
     versions:

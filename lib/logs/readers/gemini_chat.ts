@@ -56,7 +56,27 @@ export function chatHistory(v: unknown): Json[] | undefined {
 }
 
 const MD_SECTION = /^## (USER|MODEL|FUNCTION|SYSTEM|TOOL) [^\n]*\n\n/;
-const MD_TOOL = /\*\*Tool (Command|Response)\*\*:\n```json\n([\s\S]*?)\n```/g;
+const MD_TOOL = /\*\*Tool (Command|Response)\*\*:\n```json\n/g;
+const FENCE_END = "\n```";
+
+/** The tool blocks of a section body, found in one pass (a block without its fence ends it). */
+function* toolBlocks(
+  body: string,
+): Generator<{ at: number; end: number; kind: string; json: string }> {
+  MD_TOOL.lastIndex = 0;
+  for (let m = MD_TOOL.exec(body); m; m = MD_TOOL.exec(body)) {
+    const start = m.index + m[0].length;
+    const close = body.indexOf(FENCE_END, start);
+    if (close < 0) return;
+    yield {
+      at: m.index,
+      end: close + FENCE_END.length,
+      kind: m[1],
+      json: body.slice(start, close),
+    };
+    MD_TOOL.lastIndex = close + FENCE_END.length;
+  }
+}
 
 /**
  * The history of a `/chat share` Markdown export, or undefined when the text is not one (it must
@@ -92,17 +112,17 @@ export function markdownHistory(text: string): GeminiContent[] | undefined {
     const body = section.slice(head[0].length);
     const parts: Json[] = [];
     let at = 0;
-    for (const m of body.matchAll(MD_TOOL)) {
-      if (m.index! > at) parts.push({ text: body.slice(at, m.index) });
-      at = m.index! + m[0].length;
+    for (const b of toolBlocks(body)) {
+      if (b.at > at) parts.push({ text: body.slice(at, b.at) });
+      at = b.end;
       let v: unknown;
       try {
-        v = JSON.parse(m[2]);
+        v = JSON.parse(b.json);
       } catch {
-        parts.push({ text: m[0] }); // not what the exporter wrote: kept as text
+        parts.push({ text: body.slice(b.at, b.end) }); // not what the exporter wrote: kept as text
         continue;
       }
-      if (m[1] === "Command") {
+      if (b.kind === "Command") {
         calls++;
         parts.push({ functionCall: v });
       } else parts.push({ functionResponse: v });

@@ -23,7 +23,7 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { type Json, num, obj, str, stripAnsi } from "./common.ts";
+import { creditedRead, type Json, num, obj, str, stripAnsi } from "./common.ts";
 import type { LogReader } from "./reader.ts";
 
 /** True when a JSONL value is a Gemini CLI stream-json event of its own kind. */
@@ -105,17 +105,7 @@ function readEvent(ctx: Ctx, c: Call): Event {
   } else {
     for (let n = range[0]; n <= range[1]; n++) shown.push([n, undefined]);
   }
-  const cr = ctx.ws.credit(rel, shown);
-  return toolEvent(
-    c.step,
-    "read",
-    c.name,
-    c.args,
-    [rel],
-    cr.lines.length ? { [rel]: cr.lines } : {},
-    cr.note,
-    cr.placed,
-  );
+  return creditedRead(ctx.ws, c.step, c.name, c.args, rel, shown);
 }
 
 async function callEvents(ctx: Ctx, c: Call): Promise<Event[]> {

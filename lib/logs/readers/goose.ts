@@ -26,9 +26,9 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { arr, commonDir, type Json, num, obj, str, stripAnsi } from "./common.ts";
+import { arr, commonDir, creditedRead, type Json, num, obj, str, stripAnsi } from "./common.ts";
 import type { LogReader } from "./reader.ts";
-import { PROMPT, writeInto } from "./collect.ts";
+import { PROMPT, saveStream } from "./collect.ts";
 
 /** A Goose message's content item of a tool request or response. */
 function isToolItem(v: unknown): boolean {
@@ -77,27 +77,6 @@ interface Ctx {
 function plainLines(start: number, text: string): ShownLine[] {
   const body = text === "" ? [] : splitLines(text.endsWith("\n") ? text : text + "\n");
   return body.map((t, i) => [start + i, t]);
-}
-
-function credited(
-  ctx: Ctx,
-  step: number,
-  tool: string,
-  args: Json,
-  rel: string,
-  shown: ShownLine[],
-) {
-  const c = ctx.ws.credit(rel, shown);
-  return toolEvent(
-    step,
-    "read",
-    tool,
-    args,
-    [rel],
-    c.lines.length ? { [rel]: c.lines } : {},
-    c.note,
-    c.placed,
-  );
 }
 
 /**
@@ -163,13 +142,13 @@ async function toolEvents(
       if (!resources.length) {
         return [toolEvent(step, "read", name, args, [rel], {}, `no file text shown (${rel})`)];
       }
-      return [credited(ctx, step, name, args, rel, plainLines(1, resources[0]))];
+      return [creditedRead(ctx.ws, step, name, args, rel, plainLines(1, resources[0]))];
     }
     if (text === "File is empty." || /^\[Line \d+ is .* exceeds/.test(text)) {
       return [toolEvent(step, "read", name, args, [rel], {}, `nothing shown (${rel})`)];
     }
     const start = (num(args.offset) ?? 0) + 1;
-    return [credited(ctx, step, name, args, rel, plainLines(start, gooseReadBody(text)))];
+    return [creditedRead(ctx.ws, step, name, args, rel, plainLines(start, gooseReadBody(text)))];
   }
   if (tool === "text_editor" || tool === "write" || tool === "edit") {
     if (rel && ok) {
@@ -291,19 +270,7 @@ export const reader: LogReader = {
     help: `goose run -t "<prompt>" --output-format stream-json
 → log.jsonl: the stream's JSON lines (the workspace is the configuration's cwd)`,
     env: () => ({}),
-    async collect(c) {
-      // the stream on stdout: its JSON lines (a startup banner before them is dropped)
-      const lines = c.stdout.split("\n").filter((l) => {
-        try {
-          return obj(JSON.parse(l)) !== undefined;
-        } catch {
-          return false;
-        }
-      });
-      if (!lines.some((l) => isGooseValue(JSON.parse(l)))) return [];
-      await writeInto(c.turnDir, "log.jsonl", lines.join("\n") + "\n");
-      return ["log.jsonl"];
-    },
+    collect: (c) => saveStream(c.stdout, c.turnDir, isGooseValue),
   },
   doc: {
     versions:
