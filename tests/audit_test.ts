@@ -373,6 +373,7 @@ Deno.test("A...B: the merge base of A and B against B (a pull request's range)",
     clone: 0,
     candidate: json.summary.candidate,
     within: 0,
+    preexisting: 0,
     pairs: { reimplementation: 1, clone: 0 },
   });
   assert.equal(json.findings[0].target.id, G);

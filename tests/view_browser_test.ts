@@ -529,11 +529,22 @@ Deno.test({
     await Deno.writeTextFile(`${repo}/../audit.json`, formatJson(report));
     const site = await Deno.makeTempDir({ prefix: "reporeuse-view-auditsite-" });
     await viewAudit({ report: `${repo}/../audit.json`, out: site });
-    const { findingAnchor } = await import("../lib/report/view/audit.ts");
+    const { findingAnchor, formatMarkdown } = await import("../lib/audit/mod.ts");
+    // the pull-request comment links each row to its finding on the published page
+    const md = formatMarkdown(report, {
+      viewUrl: "https://ci.example.org/artifacts/audit/index.html",
+    });
+    const links = [
+      ...md.matchAll(/\]\((https:\/\/ci\.example\.org\/artifacts\/audit\/index\.html#[^)]+)\)/g),
+    ]
+      .map((m) => m[1].slice(m[1].indexOf("#") + 1));
+    assert.deepEqual(links, report.findings.map(findingAnchor));
+    assert.throws(() => formatMarkdown(report, { viewUrl: "javascript:alert(1)" }));
     const s = await Session.open();
     try {
       const f = report.findings[0];
-      await s.go(`file://${site}/index.html#${findingAnchor(f)}`);
+      // as the link is followed: the page opens at the finding
+      await s.go(`file://${site}/index.html#${links[0]}`);
       assert.ok(
         await s.page.evaluate<boolean>(
           `!!document.getElementById(${JSON.stringify(findingAnchor(f))})`,

@@ -30,6 +30,7 @@ import { type Finding, type FindingKind, type Pair, preexisting } from "./change
 import type { Context } from "./context.ts";
 import type { AuditReport } from "./report.ts";
 import { mdCode, mdText, uriPath, visible } from "../util/text.ts";
+import { slug } from "../util/slug.ts";
 
 /** Output formats of the `audit` command. */
 export const FORMATS = ["text", "json", "md", "sarif"] as const;
@@ -256,8 +257,33 @@ export function formatJson(r: AuditReport): string {
   return JSON.stringify({ version: REPORT_VERSION, ...r, summary: counts(r) }, null, 2);
 }
 
+/**
+ * The anchor of a finding on the viewer's audit page (`reporeuse view <report.json>`): `finding-`
+ * and a slug of "F--G", so the Markdown comment can link each row to its page.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { findingAnchor } from "./format.ts";
+ * assert.equal(findingAnchor({ function: { id: "p.new.tidy" }, target: { id: "p.util.clean" } }), "finding-p.new.tidy--p.util.clean");
+ * ```
+ */
+export function findingAnchor(f: { function: { id: string }; target: { id: string } }): string {
+  return `finding-${slug(`${f.function.id}--${f.target.id}`)}`;
+}
+
+/** A URL the Markdown report may link to: http(s), nothing that would end a link or a cell. */
+export function isLinkableUrl(url: string): boolean {
+  return /^https?:\/\/[^\s<>()`|\\[\]"]+$/.test(url);
+}
+
 /** Options of {@link formatMarkdown}. */
 export interface MarkdownOptions {
+  /**
+   * Where the viewer's audit page of this report is published (`reporeuse view report.json`, a
+   * CI artifact): each finding's row links to its anchor there. Must pass {@link isLinkableUrl}.
+   */
+  viewUrl?: string;
   /** Largest comment, in UTF-16 code units (default {@link GITHUB_COMMENT_LIMIT}). */
   limit?: number;
   /** Where the full report is (a URL or a file name), named when the comment is cut. */
@@ -292,6 +318,10 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
       : []),
   ];
   const secs = sections(r);
+  if (opts.viewUrl !== undefined && !isLinkableUrl(opts.viewUrl)) {
+    throw new RangeError(`not a link the report can carry: ${visible(opts.viewUrl)}`);
+  }
+  const view = opts.viewUrl?.replace(/#.*$/, "");
   const row = (f: Finding) => {
     const cell = (s: string) => mdCode(s, { table: true });
     const also = f.alternatives.map((a) =>
@@ -306,6 +336,7 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
       f.notes.length ? `note: ${mdText(notes(f))}` : "",
       also.length ? `also: ${also.join(", ")}` : "",
       more ? mdText(more) : "",
+      view ? `[view F beside G](${view}#${findingAnchor(f)})` : "",
     ].filter(Boolean).join("<br>");
     return `| ${f.confidence.toFixed(2)} | ${TITLE[f.kind]} | ${cell(f.function.id)} ${
       cell(`${f.function.file}:${f.function.line}`)
@@ -351,9 +382,7 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
       const where = opts.fullReport
         ? `the full report: ${
           // the operator's URL as a link; anything else (a file name) as code
-          /^https?:\/\/[^\s<>`]+$/.test(opts.fullReport)
-            ? `<${opts.fullReport}>`
-            : mdCode(opts.fullReport)}`
+          isLinkableUrl(opts.fullReport) ? `<${opts.fullReport}>` : mdCode(opts.fullReport)}`
         : "the full report: run `reporeuse audit --format json` (or see the SARIF upload)";
       out.push(
         "",

@@ -221,7 +221,7 @@ function systemSafeDirectories(): Promise<string[]> {
       stdin: "null",
       stdout: "piped",
       stderr: "null",
-    }).output().catch(() => null);
+    }).output().catch(() => null); // no git to ask: no system entries
     if (!out?.success) return [];
     return decoder.decode(out.stdout).split("\n").filter(Boolean);
   })();
@@ -367,7 +367,7 @@ export function runGitSync(repo: string | null, args: string[]): boolean {
       stderr: "null",
     }).outputSync().success;
   } catch {
-    return false;
+    return false; // git could not be started: the command did not succeed
   }
 }
 

@@ -115,7 +115,9 @@ export function mdText(s: string): string {
     .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
     .replace(/:(?=\/\/)/g, "\\:")
     .replace(/(www)\./gi, "$1\\.")
-    .replace(/^([-+#=]|\d+(?=[.)]))/, (m) => /\d/.test(m) ? `${m}\\` : `\\${m}`)
+    // a block marker at the start: list (`- `, `+ `, `1. `), heading (`# `), setext underline
+    .replace(/^(?:[-+](?=\s|$)|#{1,6}(?=\s|$)|[=-]+(?=\s*$))/, (m) => `\\${m}`)
+    .replace(/^(\d{1,9})(?=[.)](?:\s|$))/, "$1\\")
     .replace(/^ /, "&#32;"); // leading spaces would indent a code block
 }
 

@@ -15,6 +15,7 @@ import {
   type Format,
   formatReport,
   FORMATS,
+  isLinkableUrl,
   parseFailOn,
 } from "../../lib/audit/format.ts";
 import { CLONE_MIN_SIZE, CLONE_THRESHOLD, MAX_TARGETS } from "../../lib/audit/change.ts";
@@ -32,7 +33,7 @@ export const summary = "re-implementations and missed reuse in a git change (CI 
 export const help =
   `Usage: deno task reporeuse audit <repo-dir> [--base REV] [--head REV] [--format text|json|md|sarif]
           [--fail-on LEVEL] [--fail-contexts LIST] [--include GLOB]... [--exclude GLOB]...
-          [--min-callees N] [--max-targets N] [--full-report URL]
+          [--min-callees N] [--max-targets N] [--full-report URL] [--view-url URL]
        deno task reporeuse audit <repo-dir> --history A..B [--commits N] [--format json|csv|parquet]
           [--output PATH] [--include GLOB]... [--exclude GLOB]... [--min-callees N] [--max-targets N]
 
@@ -102,6 +103,8 @@ Options:
                       ${REIMPLEMENTATION_MIN_CALLEES}, the paper's; raise it to be stricter).
   --max-targets N     alternatives listed per finding (default ${MAX_TARGETS}; 0: all); the rest are counted.
   --full-report URL   where the full report is, named in a Markdown comment that had to be cut.
+  --view-url URL      where the viewer's page of this report is published (\`reporeuse view
+                      report.json\`, e.g. a CI artifact): each Markdown row links to its finding.
   -h, --help          this text
 
 History (every commit of a range audited against its first parent, oldest first):
@@ -147,6 +150,7 @@ async function audit(args: string[]): Promise<number> {
       "min-callees": { type: "string", default: String(REIMPLEMENTATION_MIN_CALLEES) },
       "max-targets": { type: "string", default: String(MAX_TARGETS) },
       "full-report": { type: "string" },
+      "view-url": { type: "string" },
       history: { type: "string" },
       commits: { type: "string" },
       output: { type: "string" },
@@ -193,6 +197,11 @@ async function audit(args: string[]): Promise<number> {
     );
     return EXIT.input;
   }
+  const viewUrl = values["view-url"];
+  if (viewUrl !== undefined && !isLinkableUrl(viewUrl)) {
+    console.error(`${p}: --view-url takes an http(s) URL, got '${viewUrl}'`);
+    return EXIT.input;
+  }
   let report;
   try {
     report = await auditReport({
@@ -211,7 +220,12 @@ async function audit(args: string[]): Promise<number> {
     }
     throw e;
   }
-  console.log(formatReport(report, format, { fullReport: values["full-report"] }));
+  console.log(
+    formatReport(report, format, {
+      fullReport: values["full-report"],
+      viewUrl,
+    }),
+  );
   return exitStatus(report, { threshold, contexts: contexts as Context[] });
 }
 
@@ -223,7 +237,7 @@ async function history(
 ): Promise<number> {
   const { auditHistory, HISTORY_FORMATS, writeHistory } = await import("../../lib/audit/run.ts");
   type HistoryFormat = (typeof HISTORY_FORMATS)[number];
-  for (const o of ["base", "head", "full-report"]) {
+  for (const o of ["base", "head", "full-report", "view-url"]) {
     if (values[o] !== undefined) {
       console.error(`${p}: --${o} does not apply to --history (see --help)`);
       return EXIT.input;

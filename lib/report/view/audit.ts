@@ -17,7 +17,7 @@ import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_SHARE } from "../../metr
 import { readBounded } from "../../util/fs.ts";
 import { html, jsonBlock } from "./html.ts";
 import { page, pct } from "./layout.ts";
-import { slug } from "./paths.ts";
+import { findingAnchor } from "../../audit/format.ts";
 import { type SiteSummary, writeSite } from "./site.ts";
 import { lineCount } from "./store.ts";
 
@@ -40,21 +40,6 @@ interface AuditFinding {
   similarity: number | null;
   score: number | null;
   extra: [string, string][];
-}
-
-/**
- * The anchor of a finding on the audit page: `finding-` and a slug of "F--G" (lib/report/view
- * paths.ts `slug`), so that a link can be made from the Markdown comment's two ids.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { findingAnchor } from "./audit.ts";
- * assert.match(findingAnchor({ function: { id: "p.new.tidy" }, target: { id: "p.util.clean" } }), /^finding-p\.new\.tidy--p\.util\.clean$/);
- * ```
- */
-export function findingAnchor(f: { function: { id: string }; target: { id: string } }): string {
-  return `finding-${slug(`${f.function.id}--${f.target.id}`)}`;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>

@@ -26,6 +26,7 @@
  * ```
  * @module
  */
+import type pl from "nodejs-polars";
 import type { EventRow, TargetRow, TestRow, TurnKeys, TurnRow } from "../../metrics/rows.ts";
 import { highlightPython, tokensToHtml } from "./highlight.ts";
 import { esc, type Html, html, raw } from "./html.ts";
@@ -226,13 +227,42 @@ export async function logView(src: LogSource): Promise<TurnView> {
  * scored now (cached), its log re-read against W_{t-1}.
  */
 export async function turnView(
-  opts: TurnKeys & { corpus: string; scored?: string; workers?: number },
+  opts: TurnKeys & {
+    corpus: string;
+    scored?: string;
+    /** Frames already in memory (a notebook's `runs.scored`): used when they hold events and tests. */
+    frames?: {
+      turns: pl.DataFrame;
+      targets: pl.DataFrame;
+      events?: pl.DataFrame;
+      tests?: pl.DataFrame;
+    };
+    workers?: number;
+  },
 ): Promise<TurnView> {
   const same = (r: Omit<TurnKeys, "turn">) =>
     r.harness === opts.harness && r.model === opts.model && r.memory === opts.memory &&
     r.chain === opts.chain;
   let rows: { turns: TurnRow[]; targets: TargetRow[]; events: EventRow[]; tests: TestRow[] };
-  if (opts.scored) {
+  const f = opts.frames;
+  if (f?.events && f.tests) {
+    const { rowsOf } = await import("../../frames/mod.ts");
+    const { default: pl } = await import("nodejs-polars");
+    // the chain's rows only (a corpus's events are many)
+    const mine = (df: pl.DataFrame) =>
+      df.filter(
+        pl.col("harness").eq(pl.lit(opts.harness)).and(pl.col("model").eq(pl.lit(opts.model)))
+          .and(pl.col("memory").eq(pl.lit(opts.memory))).and(
+            pl.col("chain").eq(pl.lit(opts.chain)),
+          ),
+      );
+    rows = {
+      turns: rowsOf<TurnRow>(mine(f.turns)),
+      targets: rowsOf<TargetRow>(mine(f.targets)),
+      events: rowsOf<EventRow>(mine(f.events)),
+      tests: rowsOf<TestRow>(mine(f.tests)),
+    };
+  } else if (opts.scored) {
     const { readScored, rowsOf } = await import("../../frames/mod.ts");
     const s = await readScored(opts.scored);
     rows = {

@@ -18,15 +18,9 @@
  * ```
  * @module
  */
-import { sha256 } from "../../util/cache.ts";
+import { slug } from "../../util/slug.ts";
 
-/** A file-name-safe, collision-free form of a name (see the module doc). */
-export function slug(name: string): string {
-  if (/^[a-z0-9][a-z0-9._-]{0,59}$/.test(name) && !name.includes("..")) return name;
-  const safe = name.toLowerCase().replace(/[^a-z0-9._-]+/g, "_").replace(/\.{2,}/g, "_")
-    .replace(/^[._-]+|[._-]+$/g, "").slice(0, 40);
-  return `${safe || "x"}-${sha256(name).slice(0, 8)}`;
-}
+export { slug };
 
 type Keys = { harness: string; model: string; memory: string };
 
