@@ -117,9 +117,11 @@ export async function evalLog(dir: string, log: EvalLog, labels?: LogLabels): Pr
     const r = await readLog(file, log.cwd ? { cwd: log.cwd } : {});
     row.format = r.format;
     row.coverage = r.coverage;
-    const family = readerOf(r.format)?.name;
+    // `after` names the family of a reader added since: its registry name, preset or harness name
+    const reader = readerOf(r.format);
+    const names = reader ? [reader.name, reader.run?.name, ...reader.harnessNames] : [];
     const own = log.expect === "refuse"
-      ? log.after != null && family === log.after
+      ? log.after != null && names.includes(log.after)
       : r.format === log.expect;
     row.outcome = own ? "read" : "misdetected";
     if (own) row.scored = true;

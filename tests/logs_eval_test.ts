@@ -54,16 +54,17 @@ Deno.test("logs-eval on the planted set: read / refused / misdetected, recall an
   // a mini-SWE-agent trajectory the manifest says is Claude Code: misdetected (read as mini)
   assert.equal(by["mini-as-claude"].outcome, "misdetected");
   assert.equal(by["mini-as-claude"].format, "mini-swe-agent-1");
-  // a Cursor stream with no reader: refused with the reason, not scored
-  assert.equal(by.cursor.outcome, "refused");
-  assert.match(by.cursor.message ?? "", /unsupported log format: looks like .*Cursor/);
-  assert.equal(by.cursor.scored, false);
+  // a Cursor stream, `refuse` when planted with `after: "cursor"`: the Cursor CLI reader (preset
+  // `cursor`) added since reads it, so it counts as read by its own reader
+  assert.equal(by.cursor.outcome, "read");
+  assert.equal(by.cursor.format, "cursor-stream-json");
+  assert.equal(by.cursor.scored, true);
   // a truncated JSONL line: refused (invalid JSON is the right answer for a broken file)
   assert.equal(by.broken.outcome, "refused");
   assert.deepEqual(totals(rows), {
     logs: 5,
-    read: 2,
-    refused: 2,
+    read: 3,
+    refused: 1,
     misdetected: 1,
     shown: 10, // 6 + 2 + 2 (the misdetected log is still scored)
     credited: 6,
@@ -84,7 +85,7 @@ Deno.test("deno task logs-eval exits 1 when a must-not line is credited", async 
   }).output();
   assert.equal(out.code, 1);
   const text = new TextDecoder().decode(out.stdout);
-  assert.match(text, /\| all +\| +5 \| +2 \| +2 \| +1 \| +0\/0 \| +10 \| +6 \| +60\.0 \| +1 \|/);
+  assert.match(text, /\| all +\| +5 \| +3 \| +1 \| +1 \| +0\/0 \| +10 \| +6 \| +60\.0 \| +1 \|/);
 });
 
 Deno.test("data/logs/eval: every log of the manifest exists, has its source, and its labels are current", async () => {

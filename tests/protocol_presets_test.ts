@@ -84,6 +84,57 @@ write_jsonl(os.path.join(HOME, ".gemini", "tmp", "other", "chats", "session-2026
 old(os.path.join(HOME, ".gemini", "tmp", "other", "chats", "session-2026-09-20T10-00-aaaaaaaa.jsonl"))
 print(json.dumps({"response": "done", "stats": {}}))
 `,
+  qwen: `
+argv_log("qwen"); submit()
+a = sys.argv[1:]
+assert a[0] == "-p" and "--yolo" in a and a[a.index("--output-format") + 1] == "json"
+text = open(os.path.join(WS, TARGET)).read().split("\\n")
+out = "Showing lines 1-4 of %d total lines.\\n\\n---\\n\\n" % (len(text) - 1) + "\\n".join(text[:4])
+def rec(u, p, typ, msg, cwd=WS):
+    return {"uuid": u, "parentUuid": p, "sessionId": "q1", "timestamp": "t", "type": typ, "cwd": cwd, "version": "0.24.7", "message": msg}
+chats = os.path.join(HOME, ".qwen", "projects", WS.replace("/", "-"), "chats")
+write_jsonl(os.path.join(chats, "q1.jsonl"), [
+    rec("a1", None, "assistant", {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "read_file", "args": {"file_path": os.path.join(WS, TARGET), "offset": 0, "limit": 4}}}]}),
+    rec("t1", "a1", "tool_result", {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "read_file", "response": {"output": out}}}]})])
+write_jsonl(os.path.join(HOME, ".qwen", "projects", "-elsewhere", "chats", "q2.jsonl"),
+    [rec("a1", None, "user", {"role": "user", "parts": [{"text": "hi"}]}, cwd="/elsewhere")])
+print(json.dumps([{"type": "result", "session_id": "q1"}]))
+`,
+  copilot: `
+argv_log("copilot"); submit()
+a = sys.argv[1:]
+assert a[0] == "-p" and "--allow-all-tools" in a and "--no-ask-user" in a
+text = open(os.path.join(WS, TARGET)).read().split("\\n")
+view = "\\n".join("%d. %s" % (i + 1, text[i]) if text[i] else "%d." % (i + 1) for i in range(2))
+def session(sid, cwd):
+    return [{"type": "session.start", "data": {"sessionId": sid, "producer": "copilot-agent", "context": {"cwd": cwd}}, "id": "e1", "parentId": None},
+        {"type": "assistant.message", "data": {"content": "", "toolRequests": [{"toolCallId": "c1", "name": "view", "arguments": {"path": os.path.join(WS, TARGET), "view_range": [1, 2]}}]}, "id": "e2", "parentId": "e1"},
+        {"type": "tool.execution_complete", "data": {"toolCallId": "c1", "success": True, "result": {"content": view}}, "id": "e3", "parentId": "e2"}]
+state = os.path.join(HOME, ".copilot", "session-state")
+write_jsonl(os.path.join(state, "aaaa", "events.jsonl"), session("aaaa", "/elsewhere"))
+write_jsonl(os.path.join(state, "bbbb", "events.jsonl"), session("bbbb", WS))
+`,
+  goose: `
+argv_log("goose"); submit()
+a = sys.argv[1:]
+assert a[0] == "run" and a[1] == "-t" and a[a.index("--output-format") + 1] == "stream-json"
+body = open(os.path.join(WS, TARGET)).read()
+print("starting session | provider: stub")
+print(json.dumps({"type": "message", "message": {"role": "assistant", "created": 1, "content": [{"type": "toolRequest", "id": "r1", "toolCall": {"status": "success", "value": {"name": "developer__text_editor", "arguments": {"command": "view", "path": os.path.join(WS, TARGET)}}}}]}}))
+print(json.dumps({"type": "message", "message": {"role": "user", "created": 2, "content": [{"type": "toolResponse", "id": "r1", "toolResult": {"status": "success", "value": [{"type": "resource", "resource": {"uri": "file://x", "text": body}, "annotations": {"audience": ["assistant"]}}]}}]}}))
+print(json.dumps({"type": "complete", "total_tokens": 10}))
+`,
+  cursor: `
+argv_log("cursor"); submit()
+a = sys.argv[1:]
+assert a[0] == "-p" and "--force" in a and a[a.index("--output-format") + 1] == "stream-json"
+text = open(os.path.join(WS, TARGET)).read()
+print(json.dumps({"type": "system", "subtype": "init", "apiKeySource": "login", "cwd": WS, "session_id": "s", "model": "m", "permissionMode": "default"}))
+args = {"path": TARGET}
+print(json.dumps({"type": "tool_call", "subtype": "started", "call_id": "t1", "tool_call": {"readToolCall": {"args": args}}, "session_id": "s"}))
+print(json.dumps({"type": "tool_call", "subtype": "completed", "call_id": "t1", "tool_call": {"readToolCall": {"args": args, "result": {"success": {"content": text, "isEmpty": False, "exceededLimit": False}}}}, "session_id": "s"}))
+print(json.dumps({"type": "result", "subtype": "success", "is_error": False, "duration_ms": 10, "session_id": "s"}))
+`,
   opencode: `
 a = sys.argv[1:]
 if a[0] == "export":
@@ -144,6 +195,10 @@ const BIN: Record<string, string> = {
   "claude-code": "claude",
   codex: "codex",
   gemini: "gemini",
+  qwen: "qwen",
+  copilot: "copilot",
+  goose: "goose",
+  cursor: "cursor-agent",
   opencode: "opencode",
   openhands: "openhands",
   aider: "aider",
@@ -258,6 +313,10 @@ Deno.test("run presets: each harness's command line, its session log copied into
         const whole = (await Deno.readTextFile(`${ws}/tinypkg/util.py`)).trimEnd().split("\n");
         const expected: Record<string, [number, number][]> = {
           gemini: [[1, 5]],
+          qwen: [[1, 4]],
+          copilot: [[1, 2]],
+          goose: [[1, whole.length]],
+          cursor: [[1, whole.length]],
           opencode: [[1, 3]],
           openhands: [[1, 3]],
           aider: [[1, whole.length]],

@@ -42,7 +42,8 @@ export function harnessFamily(harness: string): LogReader | undefined {
 export function harnessMismatch(harness: string, format: string): string | undefined {
   const expected = harnessFamily(harness);
   const actual = readerOf(format);
-  if (!expected || !actual || expected === actual) return undefined;
+  // a family may have several readers (Gemini CLI: session recordings and chat exports)
+  if (!expected || !actual || expected.harness === actual.harness) return undefined;
   return `the configuration says "${harness}" but this is a ${format} log (${actual.harness}): ` +
     `a log filed under the wrong configuration?`;
 }

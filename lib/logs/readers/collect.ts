@@ -121,3 +121,43 @@ export async function sha256Hex(s: string): Promise<string> {
   const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
   return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/**
+ * Writes the JSON object lines a harness printed on stdout (its stream output; banner and other
+ * lines dropped) to `log.jsonl` in the turn directory, when one of them is the harness's own
+ * (`own`); returns the files written.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { saveStream } from "./collect.ts";
+ * const dir = await Deno.makeTempDir();
+ * const out = 'starting\n{"type":"a"}\n[1]\n{"type":"b"}\n';
+ * assert.deepEqual(await saveStream(out, dir, (v) => (v as { type?: string }).type === "b"), ["log.jsonl"]);
+ * assert.equal(await Deno.readTextFile(`${dir}/log.jsonl`), '{"type":"a"}\n{"type":"b"}\n');
+ * assert.deepEqual(await saveStream("no json", dir, () => true), []);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function saveStream(
+  stdout: string,
+  turnDir: string,
+  own: (value: unknown) => boolean,
+): Promise<string[]> {
+  const kept: string[] = [];
+  let mine = false;
+  for (const l of stdout.split("\n")) {
+    let v: unknown;
+    try {
+      v = JSON.parse(l);
+    } catch {
+      continue;
+    }
+    if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
+    kept.push(l);
+    mine ||= own(v);
+  }
+  if (!mine) return [];
+  await writeInto(turnDir, "log.jsonl", kept.join("\n") + "\n");
+  return ["log.jsonl"];
+}

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Event, FileSource, LogMeta } from "../types.ts";
-import type { ShownLine } from "../workspace.ts";
+import type { ShownLine, TurnWorkspace } from "../workspace.ts";
+import { toolEvent } from "../event.ts";
 
 /** Options every reader gets. */
 export interface ReaderOptions {
@@ -21,6 +22,33 @@ export interface ReaderResult {
   /** One array of events per agent action (coverage is computed per action). */
   actions: Event[][];
   meta: LogMeta;
+}
+
+/**
+ * The read event of a native tool call that showed `shown` lines of `rel`: the lines the one
+ * content check ({@link TurnWorkspace.credit}) credits, unplaced (with its note) when some are not.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { creditedRead } from "./common.ts";
+ * import { TurnWorkspace } from "../workspace.ts";
+ * const ws = new TurnWorkspace((p) => (p === "a.py" ? "x\ny\n" : undefined), "/r");
+ * const e = creditedRead(ws, 0, "view", { path: "/r/a.py" }, "a.py", [[1, "x"], [2, "y"]]);
+ * assert.ok(e.kind === "read" && JSON.stringify(e.lines) === '{"a.py":[[1,2]]}' && e.placed);
+ * ```
+ */
+export function creditedRead(
+  ws: TurnWorkspace,
+  step: number,
+  tool: string,
+  input: unknown,
+  rel: string,
+  shown: readonly ShownLine[],
+): Event {
+  const c = ws.credit(rel, shown);
+  const lines = c.lines.length ? { [rel]: c.lines } : {};
+  return toolEvent(step, "read", tool, input, [rel], lines, c.note, c.placed);
 }
 
 /** A JSON object, as the readers walk it. */
@@ -56,6 +84,31 @@ export function contentText(v: unknown): string | undefined {
     return parts.length ? parts.join("\n") : undefined;
   }
   return undefined;
+}
+
+/**
+ * The deepest directory common to some absolute posix directories, or undefined when they have
+ * none but the root (a workspace root guessed from a log's absolute paths).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commonDir } from "./common.ts";
+ * assert.equal(commonDir(["/w/p/pkg", "/w/p", "/w/p/tests"]), "/w/p");
+ * assert.equal(commonDir(["/w/p", "/etc"]), undefined);
+ * ```
+ */
+export function commonDir(dirs: readonly string[]): string | undefined {
+  if (!dirs.length) return undefined;
+  let common = dirs[0].split("/");
+  for (const d of dirs.slice(1)) {
+    const parts = d.split("/");
+    let k = 0;
+    while (k < common.length && k < parts.length && common[k] === parts[k]) k++;
+    common = common.slice(0, k);
+  }
+  const dir = common.join("/");
+  return dir.length > 1 ? dir : undefined;
 }
 
 /** Seconds between the first and last of some epoch timestamps (seconds or ms), when ≥ 2. */

@@ -24,7 +24,7 @@ import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
-import { arr, num, obj, str, stripAnsi } from "./common.ts";
+import { arr, commonDir, num, obj, str, stripAnsi } from "./common.ts";
 import { type LogReader, NOT_JSON } from "./reader.ts";
 import { copyInto, findFiles, head, home, PROMPT, sha256Hex, since, writeInto } from "./collect.ts";
 import { bundleLog } from "../bundle.ts";
@@ -123,6 +123,17 @@ interface Ctx {
   step: number;
   actions: Event[][];
   subagents: GeminiSession[];
+  dialect: GeminiDialect;
+}
+
+/** How a Gemini CLI fork's tools differ from Gemini CLI's (Qwen Code). */
+export interface GeminiDialect {
+  /** `grep_search` prints each line trimmed at both ends (Qwen: `L12: ${line.trim()}`). */
+  trimmedGrep?: boolean;
+  /** More tools that read no file (run events). */
+  runTools?: readonly string[];
+  /** More tools that start a sub-agent. */
+  agentTools?: readonly string[];
 }
 
 /** The text the model got back from a tool call, and whether the call failed. */
@@ -149,7 +160,9 @@ function toolResult(call: Json): { text?: string; failed: boolean } {
   return { text: parts.length ? parts.join("\n") : undefined, failed };
 }
 
-const SHOWING = /Showing lines (\d+)-(\d+) of (\d+) total lines/i;
+const SHOWING = /Showing lines (\d+)-(\d+) of (?:at least )?(\d+) total lines/i;
+/** Qwen Code's cut-read header (`read-file.ts`; `\n---\n` for an `@` attachment): text follows. */
+const QWEN_HEAD = /^Showing lines \d+-\d+ of (?:at least )?\d+ total lines\.\n\n?---\n\n?/;
 function rel(ctx: Ctx, p: string | undefined, cwd = ""): string | undefined {
   return p === undefined ? undefined : ctx.ws.resolve(p, cwd);
 }
@@ -178,7 +191,12 @@ function readFile(ctx: Ctx, tool: string, args: Json, text: string | undefined, 
   if (header) {
     [start, end] = [Number(header[1]), Number(header[2])];
     const mark = text.indexOf(CONTENT_MARK);
+    const qwen = text.match(QWEN_HEAD);
     if (mark >= 0) body = splitLines(text.slice(mark + CONTENT_MARK.length));
+    else if (qwen) body = splitLines(text.slice(qwen[0].length));
+  } else if (/^\[File .+ unchanged since last read/.test(text)) {
+    // Qwen Code's read cache stub: the earlier read stands, nothing new shown
+    return toolEvent(ctx.step, "read", tool, args, [r], {}, `unchanged since last read (${r})`);
   } else {
     // no header: the whole file, or the window asked for (start_line, or 0-based offset)
     body = splitLines(text.replace(/\n$/, "") + "\n");
@@ -301,7 +319,16 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
   const lines: Ranges = {};
   const notes: string[] = [];
   let placed = true;
-  for (const [f, shown] of found) {
+  for (const [f, shown0] of found) {
+    let shown = shown0;
+    const content = ctx.dialect.trimmedGrep ? ctx.ws.read(f) : undefined;
+    if (typeof content === "string") {
+      // lines printed trimmed: the file's own line when it trims to the text shown
+      const file = ctx.ws.linesOf(content);
+      shown = shown0.map(([n, t]) =>
+        t !== undefined && file[n - 1]?.trim() === t.trim() ? [n, file[n - 1]] : [n, t]
+      );
+    }
     const c = ctx.ws.credit(f, shown);
     if (c.lines.length) lines[f] = c.lines;
     if (!c.placed) {
@@ -412,10 +439,33 @@ const RUN_TOOLS = new Set([
   "cli_help",
 ]);
 
+/**
+ * A tool output without the project context Gemini CLI appends to it (≥ v0.34,
+ * `tools/jit-context.ts`: `\n\n--- Newly Discovered Project Context ---\n…\n--- End Project
+ * Context ---`): GEMINI.md text found near the file, not the file's lines.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withoutJitContext } from "./gemini.ts";
+ * const t = "a\nb\n\n--- Newly Discovered Project Context ---\nuse tabs\n--- End Project Context ---";
+ * assert.equal(withoutJitContext(t), "a\nb");
+ * ```
+ */
+export function withoutJitContext(text: string): string {
+  if (!text.endsWith(JIT_END)) return text;
+  const at = text.lastIndexOf(JIT_BEGIN);
+  return at < 0 ? text : text.slice(0, at);
+}
+const JIT_BEGIN = "\n\n--- Newly Discovered Project Context ---\n";
+const JIT_END = "\n--- End Project Context ---";
+
 async function toolCall(ctx: Ctx, call: Json): Promise<void> {
   const tool = str(call.name) ?? "?";
   const args = obj(call.args) ?? {};
-  const { text, failed } = toolResult(call);
+  const result = toolResult(call);
+  const failed = result.failed;
+  const text = result.text === undefined ? undefined : withoutJitContext(result.text);
   let events: Event[];
   switch (tool) {
     case "read_file":
@@ -473,6 +523,7 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
     default:
       if (
         tool === "invoke_agent" || tool === "delegate_to_agent" || call.agentId !== undefined ||
+        ctx.dialect.agentTools?.includes(tool) ||
         /_agent$|^codebase_investigator$/.test(tool)
       ) {
         ctx.actions.push([toolEvent(ctx.step, "run", tool, args, [], {})]);
@@ -481,9 +532,10 @@ async function toolCall(ctx: Ctx, call: Json): Promise<void> {
         for (const s of subs) await session(ctx, s, true);
         return;
       }
-      events = RUN_TOOLS.has(tool) || tool.startsWith("mcp_")
-        ? [toolEvent(ctx.step, "run", tool, args, [], {})]
-        : [toolEvent(ctx.step, "other", tool, args, [], {}, `unknown tool: ${tool}`)];
+      events =
+        RUN_TOOLS.has(tool) || tool.startsWith("mcp_") || ctx.dialect.runTools?.includes(tool)
+          ? [toolEvent(ctx.step, "run", tool, args, [], {})]
+          : [toolEvent(ctx.step, "other", tool, args, [], {}, `unknown tool: ${tool}`)];
   }
   ctx.actions.push(events);
 }
@@ -566,16 +618,7 @@ export function geminiRoot(s: GeminiSession): string | undefined {
       else if (d?.startsWith("/")) dirs2.push(d);
     }
   }
-  if (!dirs2.length) return undefined;
-  let common = dirs2[0].split("/");
-  for (const p of dirs2.slice(1)) {
-    const parts = p.split("/");
-    let k = 0;
-    while (k < common.length && k < parts.length && common[k] === parts[k]) k++;
-    common = common.slice(0, k);
-  }
-  const dir = common.join("/");
-  return dir.length > 1 ? dir : undefined;
+  return commonDir(dirs2);
 }
 
 /** Reads a Gemini CLI session (JSON, JSONL, or the bundle with sub-agent sessions). */
@@ -583,6 +626,7 @@ export async function readGemini(
   data: unknown,
   opts: ReaderOptions,
   format: string,
+  dialect: GeminiDialect = {},
 ): Promise<ReaderResult> {
   const bundle = obj(obj(data)?.[GEMINI_BUNDLE_KEY]);
   const main = geminiSession(bundle ? bundle.main : data);
@@ -593,6 +637,7 @@ export async function readGemini(
     step: 0,
     actions: [],
     subagents: subs,
+    dialect,
   };
   await session(ctx, main);
   for (const s of ctx.subagents.splice(0)) await session(ctx, s, true);
@@ -666,7 +711,7 @@ export const reader: LogReader = {
       "`grep_search` (`search_file_content` before PR #18003): `File: <path>` relative to the searched directory and `L12:` / `L12-` lines",
     listing: "`glob`, `list_directory`",
     refused:
-      "`read_file` prints no line numbers, so a whole-file read without a header is placed from line 1; lines cut with `... [truncated]` still count as shown; the workspace root is taken from `directories`, the session context, a relative path seen absolute in a result, or the common directory of absolute paths — give `--cwd` when none applies. Not read yet (refused, saying so): `/chat share` exports and `/chat save` checkpoints (the API `Content[]`), `--output-format json` (holds no tool calls) and `stream-json`",
+      "`read_file` prints no line numbers, so a whole-file read without a header is placed from line 1; lines cut with `... [truncated]` still count as shown; the workspace root is taken from `directories`, the session context, a relative path seen absolute in a result, or the common directory of absolute paths — give `--cwd` when none applies. The project context appended to a tool output (≥ v0.34, `--- Newly Discovered Project Context ---`) is not file text. `/chat share` exports and `/chat save` checkpoints: the Gemini CLI chat reader (`gemini-chat`). `--output-format stream-json`: the stream reader (`gemini-stream-json`; display text only). Refused, saying so: `--output-format json` (holds no tool calls)",
     log:
       '`~/.gemini/tmp/<project>/chats/`. Preset `gemini`: `gemini -p "<prompt>" --approval-mode yolo --output-format json` (Gemini CLI headless docs: `-p/--prompt`, `--approval-mode`); the session written during the turn for this workspace (project hash or path) → `log.json` / `log.jsonl`, with its sub-agent sessions bundled into `log.json`',
   },

@@ -20,12 +20,6 @@ function items(input: LogInput): unknown[] {
   return input.head(8);
 }
 
-/** A Gemini API `Content`: `{role: "user" | "model", parts: [...]}`. */
-function isContent(v: unknown): boolean {
-  const o = obj(v);
-  return !!o && ["user", "model", "function"].includes(str(o.role) ?? "") && Array.isArray(o.parts);
-}
-
 const DOTTED = /^(user|agent|session|span)\.[a-z_]+$/;
 
 const RECOGNISERS: readonly Unsupported[] = [
@@ -36,46 +30,12 @@ const RECOGNISERS: readonly Unsupported[] = [
     test: (input) => /^# aider chat started at \d{4}-\d\d-\d\d/m.test(input.text.slice(0, 4096)),
   },
   {
-    looksLike:
-      "a Gemini CLI chat export or checkpoint (`/chat share` JSON, `/chat save`: the Gemini API's list of {role, parts})",
-    reason:
-      "no reader for it yet; the session recording of the same conversation (~/.gemini/tmp/<project>/chats/session-*.json[l]) is read",
-    test(input) {
-      const v = input.json();
-      const list = Array.isArray(v) ? v : arr(obj(v)?.history);
-      return list.length > 0 && list.every(isContent);
-    },
-  },
-  {
     looksLike: "a Gemini CLI `--output-format json` result ({response, stats})",
     reason:
       "it holds the final answer and tool counts only, no tool output; read the session recording (~/.gemini/tmp/<project>/chats/)",
     test(input) {
       const o = obj(input.json());
       return !!o && "response" in o && !!obj(o.stats) && !("messages" in o);
-    },
-  },
-  {
-    looksLike:
-      "a Gemini CLI `--output-format stream-json` stream (init / tool_use / tool_result events)",
-    reason:
-      "its tool_result output is the display text, not what the model saw; read the session recording (~/.gemini/tmp/<project>/chats/)",
-    test(input) {
-      const vs = input.head(8).map(obj);
-      return vs.some((o) => str(o?.type) === "init" && "session_id" in (o ?? {})) ||
-        vs.some((o) => str(o?.type) === "tool_use" && str(o?.tool_name) !== undefined) ||
-        vs.some((o) => str(o?.type) === "tool_result" && str(o?.tool_id) !== undefined);
-    },
-  },
-  {
-    looksLike: "a Qwen Code session (chats/<sessionId>.jsonl: Gemini {role, parts} messages)",
-    test(input) {
-      return input.head(8).some((v) => {
-        const o = obj(v);
-        return !!o && "sessionId" in o && "uuid" in o &&
-          (!!obj(o.message) && "parts" in obj(o.message)! || "systemPayload" in o ||
-            str(o.type) === "tool_result");
-      });
     },
   },
   {
@@ -88,17 +48,6 @@ const RECOGNISERS: readonly Unsupported[] = [
     },
   },
   {
-    looksLike: "a Cursor CLI `--output-format stream-json` stream (tool_call started / completed)",
-    reason: "no reader for it yet",
-    test: (input) =>
-      input.head(8).some((v) => {
-        const o = obj(v);
-        return (str(o?.type) === "tool_call" && obj(o?.tool_call) !== undefined) ||
-          (str(o?.type) === "system" && str(o?.subtype) === "init" && "apiKeySource" in o! &&
-            !Array.isArray(o!.tools));
-      }),
-  },
-  {
     looksLike:
       "a headless run's final result only (`claude -p` / `cursor-agent` `--output-format json`: one result object)",
     reason:
@@ -109,13 +58,16 @@ const RECOGNISERS: readonly Unsupported[] = [
     },
   },
   {
-    looksLike: "a Claude Code `--output-format json --verbose` array of stream messages",
-    reason: "no reader for it yet; use --output-format stream-json or the session transcript",
+    looksLike: "a Qwen Code `--output-format json` / `stream-json` output (Claude-style messages)",
+    reason:
+      "its tool results are not read yet; read the session (~/.qwen/projects/<project>/chats/<sessionId>.jsonl)",
     test(input) {
       const v = input.json();
-      return Array.isArray(v) && v.length > 0 &&
-        v.some((m) => str(obj(m)?.type) === "system" && str(obj(m)?.subtype) === "init") &&
-        v.every((m) => str(obj(m)?.type) !== undefined && "session_id" in (obj(m) ?? {}));
+      const list = Array.isArray(v) ? v : input.head(8);
+      return list.some((m) =>
+        str(obj(m)?.type) === "system" && str(obj(m)?.subtype) === "session_start" &&
+        "session_id" in (obj(m) ?? {})
+      );
     },
   },
   {
@@ -131,16 +83,6 @@ const RECOGNISERS: readonly Unsupported[] = [
     },
   },
   {
-    looksLike: "a GitHub Copilot CLI session (session-state/<id>/events.jsonl)",
-    reason: "no reader for it yet",
-    test: (input) =>
-      items(input).some((e) => {
-        const o = obj(e);
-        return !!o && /^(session|user|assistant|tool)\.[a-z_.]+$/.test(str(o.type) ?? "") &&
-          !!obj(o.data) && "parentId" in o;
-      }),
-  },
-  {
     looksLike: "a Codex CLI `codex exec --json` event stream (thread / turn / item events)",
     reason:
       "it is the printed stream, not the rollout; read the rollout (~/.codex/sessions/…/rollout-*.jsonl)",
@@ -149,18 +91,6 @@ const RECOGNISERS: readonly Unsupported[] = [
         /^(thread|turn|item)\.[a-z_]+$/.test(str(obj(v)?.type) ?? "") &&
         ("thread_id" in (obj(v) ?? {}) || "item" in (obj(v) ?? {}) || "usage" in (obj(v) ?? {}))
       ),
-  },
-  {
-    looksLike: "a Goose session (sessions/<id>.jsonl: toolRequest / toolResponse messages)",
-    reason: "no reader for it yet",
-    test: (input) =>
-      items(input).some((v) => {
-        const o = obj(v);
-        if (o && "working_dir" in o && "message_count" in o) return true;
-        return arr(o?.content).some((c) =>
-          /^(toolRequest|toolResponse)$/.test(str(obj(c)?.type) ?? "")
-        );
-      }),
   },
 ];
 
@@ -172,8 +102,8 @@ const RECOGNISERS: readonly Unsupported[] = [
  * import assert from "node:assert/strict";
  * import { looksLikeUnsupported } from "./unsupported.ts";
  * import { logInput } from "./reader.ts";
- * const share = JSON.stringify([{ role: "user", parts: [{ text: "hi" }] }]);
- * assert.match(looksLikeUnsupported(logInput(share, "x.json"))!.looksLike, /Gemini CLI chat export/);
+ * const out = JSON.stringify({ response: "done", stats: { tools: {} } });
+ * assert.match(looksLikeUnsupported(logInput(out, "x.json"))!.looksLike, /--output-format json/);
  * assert.equal(looksLikeUnsupported(logInput('{"a":1}', "x.json")), undefined);
  * ```
  */
