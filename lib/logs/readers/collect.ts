@@ -151,7 +151,7 @@ export async function saveStream(
     try {
       v = JSON.parse(l);
     } catch {
-      continue;
+      continue; // not a JSON line (the harness's own progress text): not part of the stream
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
     kept.push(l);

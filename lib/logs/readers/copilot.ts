@@ -367,7 +367,7 @@ export const reader: LogReader = {
         try {
           if (str(obj(obj(obj(JSON.parse(first))?.data)?.context)?.cwd) !== c.workspace) continue;
         } catch {
-          continue;
+          continue; // a first line that is not JSON: not a session of this turn
         }
         await copyInto(f, c.turnDir, "log.jsonl");
         return ["log.jsonl"];
