@@ -29,6 +29,7 @@ import {
   LogFormatError,
   type LogLabels,
   readerOf,
+  READERS,
   readLog,
   type ReadsScore,
   recall,
@@ -117,9 +118,11 @@ export async function evalLog(dir: string, log: EvalLog, labels?: LogLabels): Pr
     const r = await readLog(file, log.cwd ? { cwd: log.cwd } : {});
     row.format = r.format;
     row.coverage = r.coverage;
-    // `after` names the family of a reader added since: its registry name, preset or harness name
+    // `after` names the family of a reader added since: the registry name of any reader of that
+    // family (the same harness), its preset or harness name
     const reader = readerOf(r.format);
-    const names = reader ? [reader.name, reader.run?.name, ...reader.harnessNames] : [];
+    const family = reader ? READERS.filter((x) => x.harness === reader.harness) : [];
+    const names = family.flatMap((x) => [x.name, x.run?.name, ...x.harnessNames]);
     const own = log.expect === "refuse"
       ? log.after != null && names.includes(log.after)
       : r.format === log.expect;
