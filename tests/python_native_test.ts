@@ -15,7 +15,7 @@ import { pythonParser, rootOf, treeDifference } from "../lib/python/direct.ts";
 import { loadNativeParser } from "../lib/python/native.ts";
 import { buildNativeParser, type NativeFiles } from "../lib/python/native_build.ts";
 import { nativeTree, SUMMARY_FIELDS, useNativeSummaries } from "../lib/python/parser_choice.ts";
-import { findExecutable } from "../lib/util/process.ts";
+import { findExecutable } from "../lib/util/mod.ts";
 import { assertSameTree, fixtureTexts } from "./python_fixtures.ts";
 import { summarizeWith } from "../lib/python/summary.ts";
 import { runCli } from "./cli_helpers.ts";

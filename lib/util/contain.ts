@@ -35,7 +35,7 @@
  * ```
  * @module
  */
-import { findExecutable } from "./process.ts";
+import { findExecutable } from "./fs.ts";
 
 /** A containment mechanism (see the module doc). */
 export type Containment = "pidns" | "subreaper" | "group";

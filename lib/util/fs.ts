@@ -441,3 +441,19 @@ export async function writeFresh(path: string, data: string | Uint8Array): Promi
   if (typeof data === "string") await Deno.writeTextFile(path, data, { createNew: true });
   else await Deno.writeFile(path, data, { createNew: true });
 }
+
+/** The path of an executable (a path, or a name looked up in `PATH`), or null. */
+export function findExecutable(name: string, path: string): string | null {
+  const candidates = name.includes("/")
+    ? [name]
+    : path.split(":").filter(Boolean).map((d) => `${d}/${name}`);
+  for (const c of candidates) {
+    try {
+      const info = Deno.statSync(c);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111)) return c;
+    } catch {
+      // next candidate
+    }
+  }
+  return null;
+}

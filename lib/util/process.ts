@@ -13,6 +13,7 @@
  * @module
  */
 import { contain, sweep } from "./contain.ts";
+import { findExecutable } from "./fs.ts";
 
 /** Outcome of {@link runProcess}. */
 export interface ProcessResult {
@@ -228,22 +229,6 @@ function keepEnds(
     Math.floor(max / 2)
   } bytes at most are kept]\n`;
   return { text: dec.decode(h) + (h.at(-1) === 10 ? "" : "\n") + note + dec.decode(t), cut };
-}
-
-/** The path of an executable (a path, or a name looked up in `PATH`), or null. */
-export function findExecutable(name: string, path: string): string | null {
-  const candidates = name.includes("/")
-    ? [name]
-    : path.split(":").filter(Boolean).map((d) => `${d}/${name}`);
-  for (const c of candidates) {
-    try {
-      const info = Deno.statSync(c);
-      if (info.isFile && ((info.mode ?? 0o111) & 0o111)) return c;
-    } catch {
-      // next candidate
-    }
-  }
-  return null;
 }
 
 function killGroup(pid: number): void {

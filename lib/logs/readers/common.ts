@@ -158,17 +158,7 @@ export function consecutiveNumbers(
   text: string,
   match: (line: string) => RegExpMatchArray | null,
 ): number[] {
-  const out: number[] = [];
-  let expect: number | undefined;
-  for (const line of text.split("\n")) {
-    const m = match(line);
-    if (!m) continue;
-    const n = Number(m[1]);
-    if (expect !== undefined && n !== expect) continue;
-    out.push(n);
-    expect = n + 1;
-  }
-  return out;
+  return consecutiveShown(text, match).map(([n]) => n);
 }
 
 /**
