@@ -7,10 +7,21 @@
  * @module
  */
 import { LogFormatError } from "./errors.ts";
-import { OPENHANDS_DIR_KEY } from "./readers/openhands.ts";
-import { GEMINI_BUNDLE_KEY } from "./readers/gemini.ts";
 import { jsonlValues } from "./readers/jsonl.ts";
 import { checkTotal, type LogBudget, logBudget, readLogHead, readLogText } from "./files.ts";
+
+/**
+ * The key of the one-record text {@link bundleLog} builds from an OpenHands conversation
+ * directory (`{ [OPENHANDS_DIR_KEY]: { events, subagents } }`); the OpenHands reader reads it.
+ */
+export const OPENHANDS_DIR_KEY = "openhands_conversation_dir";
+
+/**
+ * The key of the one-record text {@link bundleLog} builds when sub-agent session files sit next
+ * to a Gemini CLI session (`{ [GEMINI_BUNDLE_KEY]: { main, subagents } }`); the Gemini reader
+ * reads it.
+ */
+export const GEMINI_BUNDLE_KEY = "gemini_session_bundle";
 
 async function isDir(p: string): Promise<boolean> {
   try {

@@ -27,10 +27,7 @@ import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, commonDir, num, obj, str, stripAnsi } from "./common.ts";
 import { type LogReader, NOT_JSON } from "./reader.ts";
 import { copyInto, findFiles, head, home, PROMPT, sha256Hex, since, writeInto } from "./collect.ts";
-import { bundleLog } from "../bundle.ts";
-
-/** The bundle `readLog` builds when sub-agent session files sit next to a session. */
-export const GEMINI_BUNDLE_KEY = "gemini_session_bundle";
+import { bundleLog, GEMINI_BUNDLE_KEY } from "../bundle.ts";
 
 /** True when a parsed value is a Gemini CLI ConversationRecord (JSON era). */
 export function isGeminiRecord(v: unknown): boolean {

@@ -31,10 +31,7 @@ import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, consecutiveNumbers, consecutiveShown, num, obj, str, stripAnsi } from "./common.ts";
 import { type LogInput, type LogReader, NOT_JSON } from "./reader.ts";
 import { home, statMs, writeInto } from "./collect.ts";
-import { bundleLog } from "../bundle.ts";
-
-/** The bundle `readLogDir` builds from an OpenHands conversation directory. */
-export const OPENHANDS_DIR_KEY = "openhands_conversation_dir";
+import { bundleLog, OPENHANDS_DIR_KEY } from "../bundle.ts";
 
 /** True when a value is a V0 event dict (`action` or `observation` key). */
 export function isV0Event(v: unknown): boolean {

@@ -3,7 +3,7 @@
  * agents wrap commands in `powershell -Command "…"` / `pwsh -c '…'`): the script is split into
  * statements and pipelines, each pipeline simulated stage by stage over the workspace like a
  * bash one (commands.ts), and its events credited by the same alignment and content check as
- * bash (analyze.ts `segEvents`, `TurnWorkspace.credit`).
+ * bash (align.ts `segEvents`, `TurnWorkspace.credit`).
  *
  * Simulated (Microsoft's cmdlet reference; parameters case-insensitive, unambiguous prefixes,
  * `-Name:value`):
@@ -32,7 +32,7 @@ import { splitLines, type TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import { type Call, type OutLine, runStage, type StageResult, type Stream } from "./commands.ts";
 import { existing, fileArgs, resolve, shownPath, tagged } from "./stream.ts";
 import { isLoud, type Seg } from "./interp.ts";
-import { segEvents, type ShellContext, type ShellObservation } from "./analyze.ts";
+import { segEvents, type ShellContext, type ShellObservation } from "./align.ts";
 
 // ------------------------------------------------------------------------------ tokens
 
