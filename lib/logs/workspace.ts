@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { FileSource } from "./types.ts";
+import type { FileSource, Ranges } from "./types.ts";
 import { rangesOf } from "./ranges.ts";
 
 const rangesOfLines = (ns: number[]): [number, number][] => rangesOf(ns);
@@ -309,6 +309,40 @@ export class TurnWorkspace {
       note: `${bad} of ${shown.length} lines shown do not match ${rel} (${file.length} lines): ` +
         `not credited`,
     };
+  }
+
+  /**
+   * {@link credit} for the lines a read or search showed of several files: the lines credited
+   * per file (files with none left out), false `placed` when any file's were not all credited,
+   * and the notes saying why, in file order.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { TurnWorkspace } from "./workspace.ts";
+   * const ws = new TurnWorkspace((p) => (p === "a.py" ? "x = 1\ny = 2\n" : undefined), "/r");
+   * const c = ws.creditFiles(new Map([["a.py", [[2, "y = 2"]] as const], ["gone.py", [[1, "z"]] as const]]));
+   * assert.deepEqual(c.lines, { "a.py": [[2, 2]] });
+   * assert.ok(!c.placed && c.notes[0] === "gone.py is not a regular file in the workspace: nothing credited");
+   * ```
+   */
+  creditFiles(shown: Iterable<readonly [string, readonly ShownLine[]]>): {
+    lines: Ranges;
+    placed: boolean;
+    notes: string[];
+  } {
+    const lines: Ranges = {};
+    const notes: string[] = [];
+    let placed = true;
+    for (const [rel, list] of shown) {
+      const c = this.credit(rel, list);
+      if (c.lines.length) lines[rel] = c.lines;
+      if (!c.placed) {
+        placed = false;
+        if (c.note) notes.push(c.note);
+      }
+    }
+    return { lines, placed, notes };
   }
 
   /** Records a write (text, or UNKNOWN when the new content cannot be reproduced). */

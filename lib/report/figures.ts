@@ -324,13 +324,19 @@ function paperPoints(values: Record<string, unknown>[]): Record<string, unknown>
   return out;
 }
 
-function scatter(
-  values: Record<string, unknown>[],
+/**
+ * One point per configuration of `turns` (x and y: configuration metrics), with the paper's
+ * values linked where it has them; `heading` gets the memory setting appended.
+ */
+function configScatter(
+  turns: pl.DataFrame | TurnRow[],
   x: { field: string; title: string; zero?: boolean },
   y: { field: string; title: string },
-  t: string,
+  heading: string,
   opts: FigureOptions,
 ): Chart {
+  const values = configValues(asTurnRows(turns));
+  const t = `${heading}${memorySuffix(values)}`;
   const layout = opts.layout ?? SCREEN;
   const reference = opts.paper === false ? [] : paperPoints(values);
   const modelList = values.map((v) => String(v.model));
@@ -444,12 +450,11 @@ export function reuseResolveFigure(
   turns: pl.DataFrame | TurnRow[],
   opts: FigureOptions = {},
 ): Chart {
-  const values = configValues(asTurnRows(turns));
-  return scatter(
-    values,
+  return configScatter(
+    turns,
     { field: "reuse_repo", title: "Repository reuse (%)" },
     { field: "resolve", title: "Resolve rate (%)" },
-    `Reuse vs resolve across configurations${memorySuffix(values)}`,
+    "Reuse vs resolve across configurations",
     opts,
   );
 }
@@ -459,12 +464,11 @@ export function linesRecallFigure(
   turns: pl.DataFrame | TurnRow[],
   opts: FigureOptions = {},
 ): Chart {
-  const values = configValues(asTurnRows(turns));
-  return scatter(
-    values,
+  return configScatter(
+    turns,
     { field: "lines", title: "Distinct source lines viewed per turn", zero: true },
     { field: "recall_repo", title: "Repository recall (%)" },
-    `Lines viewed vs repository recall${memorySuffix(values)}`,
+    "Lines viewed vs repository recall",
     opts,
   );
 }

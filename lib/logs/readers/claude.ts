@@ -29,7 +29,7 @@
  *
  * @module
  */
-import type { Event, EventKind, LogMeta, Ranges } from "../types.ts";
+import type { Event, EventKind, LogMeta } from "../types.ts";
 import { type EventFields, makeEvent, otherEvent, outsideNote, pathNote } from "../event.ts";
 import { analyzeShell, type ShellObservation } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
@@ -358,16 +358,9 @@ function grepEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event 
     else if (at.length > 1) placed = false;
   }
   if (!placed) notes.push("some matched lines carry no numbers and could not be placed");
-  const r: Ranges = {};
-  for (const [f, shown] of got) {
-    const c = ctx.ws.credit(f, shown);
-    if (c.lines.length) r[f] = c.lines;
-    if (!c.placed) {
-      placed = false;
-      if (c.note) notes.push(c.note);
-    }
-  }
-  return ev(call, "search", op.paths, r, notes.join("; ") || undefined, placed);
+  const c = ctx.ws.creditFiles(got);
+  notes.push(...c.notes);
+  return ev(call, "search", op.paths, c.lines, notes.join("; ") || undefined, placed && c.placed);
 }
 
 function writeEvent(ctx: Ctx, call: Call, text: string, isError: boolean): Event {

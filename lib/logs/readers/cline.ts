@@ -338,17 +338,9 @@ function searchFiles(ctx: Ctx, call: Call, text: string): Event[] {
       shown.set(file, l);
     }
   }
-  const lines: Event["lines"] = {};
-  let placed = true;
-  const notes: string[] = [];
-  for (const [f, l] of shown) {
-    const c = ctx.ws.credit(f, l);
-    if (c.lines.length) lines[f] = c.lines;
-    if (!c.placed) {
-      placed = false;
-      if (c.note) notes.push(c.note);
-    }
-  }
+  const credited = ctx.ws.creditFiles(shown);
+  const { lines, notes } = credited;
+  let placed = credited.placed;
   if (!shown.size && /^│/m.test(text)) {
     placed = false;
     notes.push("matched lines are shown without line numbers (Cline): not placed");

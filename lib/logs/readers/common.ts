@@ -51,6 +51,25 @@ export function creditedRead(
   return toolEvent(step, "read", tool, input, [rel], lines, c.note, c.placed);
 }
 
+/** The note of a tool call whose result the log does not hold (it did not run, or the log ended). */
+export const NO_RESULT = "no result in the log";
+
+/**
+ * The event of a tool call that runs something (no file read, searched or written): noted
+ * {@link NO_RESULT} when the log holds no result for it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runEvent } from "./common.ts";
+ * assert.equal(runEvent(3, "shell", { command: "make" }, true).note, undefined);
+ * assert.equal(runEvent(3, "shell", { command: "make" }, false).note, "no result in the log");
+ * ```
+ */
+export function runEvent(step: number, tool: string, input: unknown, answered: boolean): Event {
+  return toolEvent(step, "run", tool, input, [], {}, answered ? undefined : NO_RESULT);
+}
+
 /** A JSON object, as the readers walk it. */
 export type Json = Record<string, unknown>;
 

@@ -22,12 +22,21 @@
  *
  * @module
  */
-import type { Event, FileSource, LogMeta, Ranges } from "../types.ts";
+import type { Event, FileSource, LogMeta } from "../types.ts";
 import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { arr, consecutiveShown, creditedRead, type Json, obj, str, stripAnsi } from "./common.ts";
+import {
+  arr,
+  consecutiveShown,
+  creditedRead,
+  type Json,
+  obj,
+  runEvent,
+  str,
+  stripAnsi,
+} from "./common.ts";
 import type { LogReader } from "./reader.ts";
 import { copyInto, exists, findFiles, head, home, PROMPT, since } from "./collect.ts";
 
@@ -134,17 +143,7 @@ function grepEvent(ctx: Ctx, c: Call, text: string | undefined, ok: boolean): Ev
     if (!found.has(rel)) found.set(rel, []);
     found.get(rel)!.push([Number(m[2]), m[3]]);
   }
-  const lines: Ranges = {};
-  const notes: string[] = [];
-  let placed = true;
-  for (const [f, shown] of found) {
-    const cr = ctx.ws.credit(f, shown);
-    if (cr.lines.length) lines[f] = cr.lines;
-    if (!cr.placed) {
-      placed = false;
-      if (cr.note) notes.push(cr.note);
-    }
-  }
+  const { lines, notes, placed } = ctx.ws.creditFiles(found);
   return toolEvent(
     c.step,
     "search",
@@ -241,17 +240,7 @@ async function callEvents(ctx: Ctx, c: Call): Promise<Event[]> {
       return [toolEvent(c.step, "run", c.name, c.args, [], {}, "PowerShell command: not analysed")];
     default:
       if (RUN_TOOLS.has(c.name) || c.name.includes("-")) {
-        return [
-          toolEvent(
-            c.step,
-            "run",
-            c.name,
-            c.args,
-            [],
-            {},
-            done ? undefined : "no result in the log",
-          ),
-        ];
+        return [runEvent(c.step, c.name, c.args, !!done)];
       }
       return [toolEvent(c.step, "other", c.name, c.args, [], {}, `unknown tool: ${c.name}`)];
   }

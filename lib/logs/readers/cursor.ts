@@ -25,7 +25,16 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { creditedRead, type Json, num, obj, str, stripAnsi } from "./common.ts";
+import {
+  creditedRead,
+  type Json,
+  NO_RESULT,
+  num,
+  obj,
+  runEvent,
+  str,
+  stripAnsi,
+} from "./common.ts";
 import type { LogReader } from "./reader.ts";
 import { PROMPT, saveStream } from "./collect.ts";
 
@@ -156,7 +165,7 @@ async function callEvents(ctx: Ctx, c: Call): Promise<Event[]> {
         ? undefined
         : done
         ? "tool call failed"
-        : "no result in the log";
+        : NO_RESULT;
       return [toolEvent(c.step, "write", c.kind, { path: raw }, rel ? [rel] : [], {}, note)];
     }
     case "grepToolCall":
@@ -172,9 +181,7 @@ async function callEvents(ctx: Ctx, c: Call): Promise<Event[]> {
       return [toolEvent(c.step, kind, c.kind, c.args, [shownPath(rel)], {}, note)];
     }
     default:
-      return [
-        toolEvent(c.step, "run", c.kind, c.args, [], {}, done ? undefined : "no result in the log"),
-      ];
+      return [runEvent(c.step, c.kind, c.args, done)];
   }
 }
 

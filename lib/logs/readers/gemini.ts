@@ -313,26 +313,20 @@ function grepEvent(ctx: Ctx, tool: string, args: Json, text: string | undefined,
       if (r !== undefined && !found.has(r)) found.set(r, []);
     }
   }
-  const lines: Ranges = {};
-  const notes: string[] = [];
-  let placed = true;
-  for (const [f, shown0] of found) {
-    let shown = shown0;
-    const content = ctx.dialect.trimmedGrep ? ctx.ws.read(f) : undefined;
-    if (typeof content === "string") {
+  const { lines, notes, placed } = ctx.ws.creditFiles(
+    [...found].map(([f, shown]): [string, ShownLine[]] => {
+      const content = ctx.dialect.trimmedGrep ? ctx.ws.read(f) : undefined;
+      if (typeof content !== "string") return [f, shown];
       // lines printed trimmed: the file's own line when it trims to the text shown
       const file = ctx.ws.linesOf(content);
-      shown = shown0.map(([n, t]) =>
-        t !== undefined && file[n - 1]?.trim() === t.trim() ? [n, file[n - 1]] : [n, t]
-      );
-    }
-    const c = ctx.ws.credit(f, shown);
-    if (c.lines.length) lines[f] = c.lines;
-    if (!c.placed) {
-      placed = false;
-      if (c.note) notes.push(c.note);
-    }
-  }
+      return [
+        f,
+        shown.map(([n, t]) =>
+          t !== undefined && file[n - 1]?.trim() === t.trim() ? [n, file[n - 1]] : [n, t]
+        ),
+      ];
+    }),
+  );
   return toolEvent(
     ctx.step,
     "search",

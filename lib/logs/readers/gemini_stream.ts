@@ -23,7 +23,7 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { creditedRead, type Json, num, obj, str, stripAnsi } from "./common.ts";
+import { creditedRead, type Json, num, obj, runEvent, str, stripAnsi } from "./common.ts";
 import type { LogReader } from "./reader.ts";
 
 /** True when a JSONL value is a Gemini CLI stream-json event of its own kind. */
@@ -177,17 +177,7 @@ async function callEvents(ctx: Ctx, c: Call): Promise<Event[]> {
       return [toolEvent(c.step, "write", c.name, { file_path: raw }, rel ? [rel] : [], {}, note)];
     }
     default:
-      return [
-        toolEvent(
-          c.step,
-          "run",
-          c.name,
-          c.args,
-          [],
-          {},
-          c.result ? undefined : "no result in the log",
-        ),
-      ];
+      return [runEvent(c.step, c.name, c.args, !!c.result)];
   }
 }
 

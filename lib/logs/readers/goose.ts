@@ -26,7 +26,17 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
 import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
-import { arr, commonDir, creditedRead, type Json, num, obj, str, stripAnsi } from "./common.ts";
+import {
+  arr,
+  commonDir,
+  creditedRead,
+  type Json,
+  num,
+  obj,
+  runEvent,
+  str,
+  stripAnsi,
+} from "./common.ts";
 import type { LogReader } from "./reader.ts";
 import { PROMPT, saveStream } from "./collect.ts";
 
@@ -168,7 +178,7 @@ async function toolEvents(
   if (tool === "tree" || tool === "list_windows" || tool === "analyze") {
     return [toolEvent(step, "list", name, args, rel ? [shownPath(rel)] : [], {})];
   }
-  return [toolEvent(step, "run", name, args, [], {}, result ? undefined : "no result in the log")];
+  return [runEvent(step, name, args, !!result)];
 }
 
 /** The workspace root: the metadata's `working_dir`, else the common directory of absolute paths. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Event, EventKind, Ranges } from "../types.ts";
+import type { Event, EventKind } from "../types.ts";
 import { type EventFields, makeEvent, outsideNote } from "../event.ts";
 import { type ShownLine, splitLines, type TurnWorkspace } from "../workspace.ts";
 import { isLoud, type Seg } from "./interp.ts";
@@ -317,15 +317,10 @@ export function segEvents(
       }
     }
     // every line shown is checked against its file: the one check of reads (workspace.ts)
-    const lines: Ranges = {};
-    for (const [file, list] of shown) {
-      const c = ctx.ws.credit(file, list);
-      if (c.lines.length) lines[file] = c.lines;
-      if (!c.placed) {
-        placed = false;
-        if (c.note) note.push(c.note);
-      }
-    }
+    const c = ctx.ws.creditFiles(shown);
+    const lines = c.lines;
+    if (!c.placed) placed = false;
+    note.push(...c.notes);
     if (res.kind === "search" && res.paths.length === 0 && paths.length === 0) {
       paths = Object.keys(lines);
     }
