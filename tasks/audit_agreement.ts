@@ -20,34 +20,22 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { isTestPath, packageModules, parents, repoRoot } from "../lib/audit/mod.ts";
-import { runGit } from "../lib/util/mod.ts";
+import {
+  isTestPath,
+  packageModules,
+  parents,
+  repoRoot,
+  writePythonTree,
+} from "../lib/audit/mod.ts";
 import { isReimplemented, REUSE_KINDS } from "../lib/metrics/mod.ts";
 import { type PackageFile, Project, summarizeFiles } from "../lib/python/mod.ts";
-
-async function* walk(dir: string, prefix = ""): AsyncGenerator<string> {
-  for await (const e of Deno.readDir(`${dir}/${prefix}`)) {
-    const p = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory) yield* walk(dir, p);
-    else if (e.isFile && p.endsWith(".py")) yield p;
-  }
-}
 
 /** The code model of a commit's tree (its `.py` files; summaries come from the cache). */
 async function projectAt(root: string, commit: string): Promise<Project> {
   const dir = await Deno.makeTempDir({ prefix: "audit-agreement-" });
   try {
-    const tar = await runGit(root, ["archive", "--format=tar", commit, "--", ":(glob)**/*.py"]);
-    await Deno.writeFile(`${dir}/tree.tar`, tar);
     await Deno.mkdir(`${dir}/t`);
-    const x = await new Deno.Command("tar", {
-      args: ["-x", "-f", `${dir}/tree.tar`, "-C", `${dir}/t`],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    if (!x.success) throw new Error(`${commit}: tar failed`);
-    const paths: string[] = [];
-    for await (const p of walk(`${dir}/t`)) paths.push(p);
+    const paths = await writePythonTree(root, commit, `${dir}/t`);
     const modules = packageModules(paths);
     const files: PackageFile[] = paths.map((p) => ({
       path: `${dir}/t/${p}`,

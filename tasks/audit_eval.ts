@@ -23,6 +23,7 @@
  */
 import { parseArgs } from "node:util";
 import { auditHistory, historyFromJson, type HistoryJson } from "../lib/audit/mod.ts";
+import type { Fragment, JscpdCommit } from "./audit_jscpd.ts";
 
 /** One labelled finding (or jscpd clone). */
 interface Label {
@@ -69,20 +70,6 @@ type Row = {
   within: boolean;
   notes: string[];
 };
-
-interface JscpdFragment {
-  file: string;
-  start: number;
-  end: number;
-  added: number;
-  function: string | null;
-  context: string;
-}
-interface JscpdCommit {
-  commit: string;
-  seconds: number;
-  clones: { lines: number; tokens: number | null; a: JscpdFragment; b: JscpdFragment }[];
-}
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
@@ -175,7 +162,7 @@ if (values.jscpd) {
   }
 }
 /** A fragment inside a function (or a def nested in it). */
-const inside = (f: JscpdFragment, id: string) =>
+const inside = (f: Fragment, id: string) =>
   f.function !== null && (f.function === id || f.function.startsWith(id + "."));
 const jscpdFound = (d: Duplication) =>
   (jscpd?.get(d.commit)?.clones ?? []).some((c) =>

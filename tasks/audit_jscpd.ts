@@ -28,6 +28,7 @@ import {
   packageModules,
   parents,
   repoRoot,
+  writePythonTree,
 } from "../lib/audit/mod.ts";
 import { summarize } from "../lib/python/mod.ts";
 import { runGit } from "../lib/util/mod.ts";
@@ -42,6 +43,21 @@ export interface Fragment {
   /** Innermost function or method around the fragment's first line (null: module level). */
   function: string | null;
   context: string;
+}
+
+/** A clone the commit introduced: jscpd's size of it and its two fragments. */
+export interface Clone {
+  lines: number;
+  tokens: number | null;
+  a: Fragment;
+  b: Fragment;
+}
+
+/** One line of the output: a commit, its seconds, its clones. */
+export interface JscpdCommit {
+  commit: string;
+  seconds: number;
+  clones: Clone[];
 }
 
 /** Lines added per file by a commit (`git diff -U0` hunks), as sorted [start, end] ranges. */
@@ -67,15 +83,6 @@ function overlap(ranges: [number, number][] | undefined, start: number, end: num
   let n = 0;
   for (const [a, b] of ranges ?? []) n += Math.max(0, Math.min(b, end) - Math.max(a, start) + 1);
   return n;
-}
-
-/** Every file path under `dir`, relative to it. */
-async function* walk(dir: string, prefix = ""): AsyncGenerator<string> {
-  for await (const e of Deno.readDir(`${dir}/${prefix}`)) {
-    const p = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory) yield* walk(dir, p);
-    else if (e.isFile) yield p;
-  }
 }
 
 interface JscpdDuplicate {
@@ -158,7 +165,7 @@ if (import.meta.main) {
       ]),
     );
     const added = addedLines(diff);
-    const clones: { lines: number; tokens: number | null; a: Fragment; b: Fragment }[] = [];
+    const clones: Clone[] = [];
     let codeAdded = 0;
     for (const [file, ranges] of added) {
       if (isTestPath(file)) continue;
@@ -172,20 +179,12 @@ if (import.meta.main) {
     if ([...added.values()].some((r) => r.length)) {
       const dir = await Deno.makeTempDir({ prefix: "audit-jscpd-" });
       try {
-        const tar = await runGit(root, ["archive", "--format=tar", commit, "--", ":(glob)**/*.py"]);
-        await Deno.writeFile(`${dir}/tree.tar`, tar);
         await Deno.mkdir(`${dir}/t`);
-        const x = await new Deno.Command("tar", {
-          args: ["-x", "-f", `${dir}/tree.tar`, "-C", `${dir}/t`],
-          stdout: "null",
-          stderr: "null",
-        }).output();
-        if (!x.success) throw new Error(`${commit}: tar failed`);
+        let allPaths = await writePythonTree(root, commit, `${dir}/t`);
         if (values["skip-tests"]) {
           // test files out of jscpd's input: clones between tests are not looked for
-          const tests: string[] = [];
-          for await (const p of walk(`${dir}/t`)) if (isTestPath(p)) tests.push(p);
-          for (const p of tests) await Deno.remove(`${dir}/t/${p}`);
+          for (const p of allPaths) if (isTestPath(p)) await Deno.remove(`${dir}/t/${p}`);
+          allPaths = allPaths.filter((p) => !isTestPath(p));
         }
         const run = await new Deno.Command(values.jscpd, {
           args: [
@@ -225,8 +224,6 @@ if (import.meta.main) {
         // the function around each kept fragment, from the code model of its file
         const paths = new Set<string>();
         for (const d of kept) paths.add(rel(d.firstFile.name)).add(rel(d.secondFile.name));
-        const allPaths: string[] = [];
-        for await (const e of walk(`${dir}/t`)) allPaths.push(e);
         const modules = packageModules(allPaths);
         const defsOf = new Map<string, { id: string; start: number; end: number }[]>();
         for (const p of paths) {

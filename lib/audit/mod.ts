@@ -36,6 +36,7 @@ export {
   type TreeFile,
 } from "./git.ts";
 export { type DefShape, fileShapes, SHAPE_VERSION, similarity } from "./shape.ts";
+export { writePythonTree } from "./tree_dir.ts";
 export {
   fileContexts,
   isDefShapes,
