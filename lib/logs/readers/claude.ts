@@ -441,15 +441,8 @@ function attachmentRead(ctx: Ctx, o: Json, step: number): Event | undefined {
   }
   const text = splitLines(f.content).slice(0, n);
   const shown: ShownLine[] = Array.from({ length: n }, (_, i) => [start + i, text[i]]);
-  const c = ctx.ws.credit(rel, shown);
-  return ev(
-    call,
-    "read",
-    [rel],
-    c.lines.length ? { [rel]: c.lines } : {},
-    c.note ? `attached file; ${c.note}` : "attached file",
-    c.placed,
-  );
+  const c = ctx.ws.creditFiles([[rel, shown]]);
+  return ev(call, "read", [rel], c.lines, ["attached file", ...c.notes].join("; "), c.placed);
 }
 
 /** The sub-agent id a Task/Agent result names. */

@@ -251,13 +251,13 @@ function readEvent(
   const rel = raw === undefined ? undefined : ctx.ws.resolve(raw, ctx.cwd);
   if (rel === undefined || rel === "") return ev(call, "read", [], {}, pathNote(raw));
   if (!shown.length) return ev(call, "read", [rel], {}, note ?? "no lines shown");
-  const c = ctx.ws.credit(rel, shown);
+  const c = ctx.ws.creditFiles([[rel, shown]]);
   return ev(
     call,
     "read",
     [rel],
-    c.lines.length ? { [rel]: c.lines } : {},
-    [note, c.note].filter(Boolean).join("; ") || undefined,
+    c.lines,
+    [note, ...c.notes].filter(Boolean).join("; ") || undefined,
     c.placed,
   );
 }
