@@ -374,6 +374,7 @@ Deno.test("A...B: the merge base of A and B against B (a pull request's range)",
     candidate: json.summary.candidate,
     within: 0,
     preexisting: 0,
+    extracted: 0,
     pairs: { reimplementation: 1, clone: 0 },
   });
   assert.equal(json.findings[0].target.id, G);
@@ -450,6 +451,69 @@ Deno.test("targets and notes: local defs and tests are no targets; pre-existing,
   ]).find((x) => x.target.id === "p.u.g")!;
   assert.deepEqual(kg.notes, ["extracted", "target-rewritten"]);
   assert.ok(kg.confidence < 0.3);
+  // an extraction is listed apart (the code exists once: g reuses k) and never fails the check,
+  // whatever the threshold
+  const { sections, failing } = await import("../lib/audit/mod.ts");
+  const r5 = auditChange(
+    side([g], [["p/u.py", "1"]]),
+    side([gx, def("p.n.k", "p/n.py", abc)], [["p/u.py", "6"], ["p/n.py", "5"]]),
+  );
+  assert.deepEqual(r5.findings.map((x) => [x.function.id, x.target.id, x.notes]), [
+    ["p.n.k", "p.u.g", ["extracted", "target-rewritten"]],
+  ]);
+  const report = {
+    ...r5,
+    repo: "r",
+    base: { rev: "b", commit: null },
+    head: { rev: "h", commit: null },
+  } as Parameters<typeof sections>[0];
+  assert.deepEqual(sections(report).map((x) => [x.key, x.findings.length]), [["extracted", 1]]);
+  assert.deepEqual(failing(report, { threshold: 0 }), []);
+});
+
+Deno.test("idioms: one helper's API counted as three callees (same-api); clones alike in shape only (template)", async () => {
+  const { auditChange, DEFAULT_FAIL_ON, NOTE_FACTOR } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  // the class p.h.X with two methods: defined in the repository (ids), not functions of the audit
+  const classIds = ["p.h.X", "p.h.X.get_a", "p.h.X.get_b"];
+  const side = (defs: SideDef[]): Side => ({
+    rev: "x",
+    files: [...new Set(defs.map((d) => d.file))].map((path) => ({ path, oid: path + defs.length })),
+    modules: {},
+    defs,
+    ids: [...defs.map((d) => d.id), ...classIds],
+    errors: [],
+  });
+  // G builds X and calls two of its methods (one resolved, one on a value of unknown type)
+  const api = ["p.h.X", "p.h.X.get_a", ".get_b"];
+  const g = sideDef("p.u.g", "p/u.py", api);
+  const f = sideDef("p.n.f", "p/n.py", [...api, "p.z.other"]);
+  const r = auditChange(side([g]), side([g, f]));
+  assert.deepEqual(r.findings.map((x) => [x.kind, x.target.id, x.notes]), [
+    ["reimplementation", "p.u.g", ["same-api"]],
+  ]);
+  assert.ok(r.findings[0].confidence < DEFAULT_FAIL_ON);
+  // the same API among three independent helpers: the rule holds on helpers too, no note
+  const g2 = sideDef("p.u.g", "p/u.py", ["p.h.X", "p.h.X.get_a", "p.u.clean", "p.v.fmt"]);
+  const f2 = sideDef("p.n.f", "p/n.py", ["p.h.X", "p.h.X.get_a", "p.u.clean", "p.v.fmt"]);
+  const r2 = auditChange(side([g2]), side([g2, f2]));
+  assert.deepEqual(r2.findings.map((x) => [x.kind, x.notes]), [["reimplementation", []]]);
+  // two clones of the same shape (60 nodes): sharing none of G's helpers is a template
+  const big = (d: SideDef): SideDef => ({ ...d, size: 60, features: [7, 30, 9, 30] });
+  const v = big(sideDef("p.v.MinLen.check", "p/v.py", ["p.x.fmt", "p.x.min_len"]));
+  const w = big(sideDef("p.v.MaxLen.check", "p/v.py", ["p.x.max_len", "p.y.fmt"]));
+  const r3 = auditChange(side([v]), side([v, w]));
+  assert.deepEqual(r3.findings.map((x) => [x.kind, x.target.id, x.notes]), [
+    ["clone", "p.v.MinLen.check", ["template"]],
+  ]);
+  // the same clone sharing G's helper: a copy of what it does, not noted
+  const w2 = big(sideDef("p.v.MaxLen.check", "p/v.py", ["p.x.fmt", "p.x.min_len"]));
+  const r4 = auditChange(side([v]), side([v, w2]));
+  assert.deepEqual(r4.findings.map((x) => [x.kind, x.notes]), [["clone", []]]);
+  assert.ok(
+    Math.abs(r3.findings[0].confidence - NOTE_FACTOR.template * r4.findings[0].confidence) < 0.1,
+  );
 });
 
 Deno.test("idioms: wrappers delegating to one function are noted clones; twin names across async markers", async () => {

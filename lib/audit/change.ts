@@ -47,9 +47,10 @@ import {
 import type { Side, SideDef } from "./side.ts";
 import { featureTotal, similarity } from "./shape.ts";
 import { type Context, globMatcher } from "./context.ts";
-import { asyncTwin, sameDelegate } from "./idiom.ts";
+import { asyncTwin, type ClassIds, sameApi, sameDelegate, template } from "./idiom.ts";
 import {
   adjust,
+  apartNote,
   type CalleeWeights,
   calleeWeights,
   candidateConfidence,
@@ -112,7 +113,7 @@ export interface Pair {
   context: Context;
   /** G is itself new in this change (a duplicate made within the change). */
   within: boolean;
-  /** Facts that lowered the confidence (`preexisting`, `extracted`, `target-rewritten`). */
+  /** Facts that lowered the confidence (lib/audit/evidence.ts `Note`), each stated in reports. */
   notes: Note[];
 }
 
@@ -212,6 +213,8 @@ interface SideIndex {
   sorted: SideDef[];
   weights: CalleeWeights;
   keys: Map<SideDef, string[]>;
+  /** The side's classes (ids that are no function or method), for `same-api`. */
+  classes: ClassIds;
 }
 
 const sideIndexes = new WeakMap<Side, SideIndex>();
@@ -223,7 +226,12 @@ function sideIndex(side: Side): SideIndex {
   const sorted = [...side.defs].sort((a, b) => cmp(a.id, b.id));
   const keys = new Map<SideDef, string[]>();
   for (const d of side.defs) keys.set(d, calleeSet(d));
-  ix = { byId, sorted, weights: calleeWeights(keys.values()), keys };
+  const ids = new Set(side.ids);
+  const classes: ClassIds = {
+    isClass: (id) => ids.has(id) && !byId.has(id),
+    has: (id) => ids.has(id),
+  };
+  ix = { byId, sorted, weights: calleeWeights(keys.values()), keys, classes };
   sideIndexes.set(side, ix);
   return ix;
 }
@@ -522,11 +530,24 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   const weights = bix.weights.functions > 0 ? bix.weights : hix.weights;
   const contextOf = (f: SideDef, g: SideDef): Context =>
     f.context !== "code" ? f.context : g.context;
-  /** The idiomatic-twin notes of a pair (lib/audit/idiom.ts): lowered, never dropped. */
-  const idioms = (f: SideDef, g: SideDef, calls: ReadonlySet<string>, gCallees: string[]) => {
+  /**
+   * The idiom notes of a pair (lib/audit/idiom.ts): lowered, never dropped. `same-api` is asked
+   * of rule hits, `template` of clones (`shared`: G's callees F calls).
+   */
+  const idioms = (
+    kind: "reimplementation" | "clone",
+    f: SideDef,
+    g: SideDef,
+    calls: ReadonlySet<string>,
+    gCallees: string[],
+    shared: readonly string[],
+    classes: ClassIds,
+  ) => {
     const out: Note[] = [];
     if (asyncTwin(f, g)) out.push("async-twin");
     if (sameDelegate(calls, gCallees)) out.push("same-delegate");
+    if (kind === "reimplementation" && sameApi(calls, gCallees, classes)) out.push("same-api");
+    if (kind === "clone" && template(shared)) out.push("template");
     return out;
   };
 
@@ -632,8 +653,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (
           gh.hash !== g0.hash && !isReimplemented(called, hix.keys.get(gh)!, calls).reimplemented
         ) notes.push("target-rewritten");
-        notes.push(...idioms(h, gh, calls, callees));
         const ev = evidence(callees, calls);
+        notes.push(...idioms("reimplementation", h, gh, calls, callees, ev.shared, bix.classes));
         const sim = similarity(h.features, gh.features);
         const raw = ruleConfidence({
           weightedOverlap: ev.weightedOverlap ?? 0,
@@ -663,8 +684,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) {
           notes.push("preexisting");
         }
-        notes.push(...idioms(h, g, calls, bix.keys.get(g0)!));
         const ev = evidence(bix.keys.get(g0)!, calls);
+        notes.push(...idioms("clone", h, g, calls, bix.keys.get(g0)!, ev.shared, bix.classes));
         const raw = cloneConfidence({
           similarity: sim,
           size: Math.min(h.size, g0.size),
@@ -746,7 +767,16 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           });
           flagged.add(g);
           pairs.push(
-            pair("reimplementation", h, g, ev, sim, raw, true, idioms(h, g, calls, callees)),
+            pair(
+              "reimplementation",
+              h,
+              g,
+              ev,
+              sim,
+              raw,
+              true,
+              idioms("reimplementation", h, g, calls, callees, ev.shared, hix.classes),
+            ),
           );
         }
       }
@@ -761,7 +791,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           size: Math.min(h.size, g.size),
           weightedOverlap: ev.weightedOverlap ?? 0,
         });
-        pairs.push(pair("clone", h, g, ev, sim, raw, true, idioms(h, g, calls, hix.keys.get(g)!)));
+        const notes = idioms("clone", h, g, calls, hix.keys.get(g)!, ev.shared, hix.classes);
+        pairs.push(pair("clone", h, g, ev, sim, raw, true, notes));
       }
     }
   }
@@ -808,11 +839,12 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
 
 /**
  * Which of a function's pairs leads its finding: what the change made (re-implementations, then
- * clones) before what was already so (`preexisting`), candidates last.
+ * clones) before what it did not (`preexisting`, `extracted`: lib/audit/evidence.ts
+ * `APART_NOTES`), candidates last.
  */
 function pairRank(p: Pair): number {
   if (p.kind === "candidate") return 4;
-  return KIND_ORDER[p.kind] + (p.notes.includes("preexisting") ? 2 : 0);
+  return KIND_ORDER[p.kind] + (apartNote(p) ? 2 : 0);
 }
 
 /** Whether a pair was already so before the change (its F's old version did the same). */
