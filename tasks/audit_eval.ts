@@ -9,9 +9,10 @@
  * audits the labelled range of the clone again (`auditHistory`, the same options; or reads a
  * history already written by `audit --history … --max-targets 0`), takes the **top findings** —
  * the first section of a report: primary pairs in the project's own code (re-implementations,
- * clones, duplicates within a change) that the commit introduced (not `preexisting`), most
- * confident first — and prints strict precision (labelled `real`: F should call G or share a
- * helper with it), lenient precision (`real` or `idiomatic`: a near-copy by idiom, such as
+ * clones, duplicates within a change) that the commit introduced (not `preexisting` nor
+ * `extracted`, lib/audit/evidence.ts `APART_NOTES`), most confident first — and prints strict
+ * precision (labelled `real`: F should call G or share a helper with it) of that top and of its
+ * findings at or above the default `--fail-on`, lenient precision (`real` or `idiomatic`: a near-copy by idiom, such as
  * sync/async twins) and recall on the labelled sample of real duplications (found when any
  * re-implementation or clone pair of that commit, primary or alternative, in any context, joins
  * the two functions). With `--jscpd` (the output of tasks/audit_jscpd.ts on the same commits) it
@@ -22,7 +23,13 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { auditHistory, historyFromJson, type HistoryJson } from "../lib/audit/mod.ts";
+import {
+  APART_NOTES,
+  auditHistory,
+  DEFAULT_FAIL_ON,
+  historyFromJson,
+  type HistoryJson,
+} from "../lib/audit/mod.ts";
 
 /** One labelled finding (or jscpd clone). */
 interface Label {
@@ -132,19 +139,22 @@ function precision(
   );
 }
 
+const apart = (r: Row) => APART_NOTES.some((n) => r.notes.includes(n));
 const introduced = rows.filter((r) =>
-  r.primary && r.context === "code" && r.kind !== "candidate" && !r.notes.includes("preexisting")
+  r.primary && r.context === "code" && r.kind !== "candidate" && !apart(r)
 );
 const top = introduced.sort((a, b) =>
   b.confidence - a.confidence || a.commit.localeCompare(b.commit) ||
   a.function.localeCompare(b.function)
 ).slice(0, L.top);
-const preexisting =
+const apartCount = (note: string) =>
   rows.filter((r) =>
-    r.primary && r.context === "code" && r.kind !== "candidate" && r.notes.includes("preexisting")
+    r.primary && r.context === "code" && r.kind !== "candidate" && r.notes.includes(note)
   ).length;
 console.log(
-  `${L.project}: ${commits.size} commits (${L.range}); ${introduced.length} finding(s) introduced in the project's code, ${preexisting} pre-existing pair(s) re-touched (apart)`,
+  `${L.project}: ${commits.size} commits (${L.range}); ${introduced.length} finding(s) introduced in the project's code; apart: ${
+    apartCount("preexisting")
+  } pre-existing pair(s) re-touched, ${apartCount("extracted")} extraction(s)`,
 );
 precision(
   `audit: top ${top.length}`,
@@ -153,6 +163,17 @@ precision(
     text: `${r.confidence.toFixed(3)} ${r.commit.slice(0, 8)} ${r.kind}${
       r.within ? " (within)" : ""
     }${r.notes.length ? ` [${r.notes.join(",")}]` : ""}`,
+  })),
+  L.labels,
+);
+const confident = top.filter((r) => r.confidence >= DEFAULT_FAIL_ON);
+precision(
+  `audit: of that top, the ${confident.length} at or above the default --fail-on (${DEFAULT_FAIL_ON}; re-implementations among them fail the check)`,
+  confident.map((r) => ({
+    ...r,
+    text: `${r.confidence.toFixed(3)} ${r.commit.slice(0, 8)} ${r.kind}${
+      r.within ? " (within)" : ""
+    }`,
   })),
   L.labels,
 );

@@ -289,7 +289,7 @@ Deno.test("bad input: one-line errors, exit 2, never a crash", async (t) => {
       assert.equal(await main(["audit", repo, "--fail-contexts", "code,docs"]), 2);
       assert.match(
         errors.pop()!,
-        /--fail-contexts takes code, test, vendored, generated, got 'docs'/,
+        /--fail-contexts takes code, test, example, vendored, generated, got 'docs'/,
       );
       assert.equal(await main(["audit", repo, "--max-targets=-1"]), 2);
       assert.match(errors.pop()!, /--max-targets must be a non-negative integer/);
@@ -374,6 +374,7 @@ Deno.test("A...B: the merge base of A and B against B (a pull request's range)",
     candidate: json.summary.candidate,
     within: 0,
     preexisting: 0,
+    extracted: 0,
     pairs: { reimplementation: 1, clone: 0 },
   });
   assert.equal(json.findings[0].target.id, G);
@@ -450,6 +451,111 @@ Deno.test("targets and notes: local defs and tests are no targets; pre-existing,
   ]).find((x) => x.target.id === "p.u.g")!;
   assert.deepEqual(kg.notes, ["extracted", "target-rewritten"]);
   assert.ok(kg.confidence < 0.3);
+  // an extraction is listed apart (the code exists once: g reuses k) and never fails the check,
+  // whatever the threshold
+  const { sections, failing } = await import("../lib/audit/mod.ts");
+  const r5 = auditChange(
+    side([g], [["p/u.py", "1"]]),
+    side([gx, def("p.n.k", "p/n.py", abc)], [["p/u.py", "6"], ["p/n.py", "5"]]),
+  );
+  assert.deepEqual(r5.findings.map((x) => [x.function.id, x.target.id, x.notes]), [
+    ["p.n.k", "p.u.g", ["extracted", "target-rewritten"]],
+  ]);
+  const report = {
+    ...r5,
+    repo: "r",
+    base: { rev: "b", commit: null },
+    head: { rev: "h", commit: null },
+  } as Parameters<typeof sections>[0];
+  assert.deepEqual(sections(report).map((x) => [x.key, x.findings.length]), [["extracted", 1]]);
+  assert.deepEqual(failing(report, { threshold: 0 }), []);
+});
+
+Deno.test("within the change: two modified functions given the same block are a duplicate the change made; a pair already so before is not", async () => {
+  const { auditChange } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  const side = (defs: SideDef[]): Side => ({
+    rev: "x",
+    files: defs.map((d) => ({ path: d.file, oid: d.hash ?? d.id })),
+    modules: {},
+    defs,
+    ids: defs.map((d) => d.id),
+    errors: [],
+  });
+  const block = ["p.u.c1", "p.u.c2", "p.u.c3"];
+  // one commit pastes the same three calls into m1 and m2 (both existed before)
+  const m1 = sideDef("p.a.m1", "p/a.py", ["p.x.a"], "m1-old");
+  const m2 = sideDef("p.b.m2", "p/b.py", [], "m2-old");
+  const m1b = sideDef("p.a.m1", "p/a.py", ["p.x.a", ...block], "m1-new");
+  const m2b = sideDef("p.b.m2", "p/b.py", block, "m2-new");
+  const r = auditChange(side([m1, m2]), side([m1b, m2b]));
+  assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [
+    ["p.a.m1", "modified"],
+    ["p.b.m2", "modified"],
+  ]);
+  assert.deepEqual(
+    r.findings.map((f) => [f.kind, f.function.id, f.target.id, f.within, f.notes]),
+    [["reimplementation", "p.a.m1", "p.b.m2", true, []]],
+  );
+  // the same pair already joined before the change (both edited again): pre-existing, not within
+  const m1o = sideDef("p.a.m1", "p/a.py", ["p.x.a", ...block], "m1-old");
+  const m2o = sideDef("p.b.m2", "p/b.py", block, "m2-old");
+  const r2 = auditChange(side([m1o, m2o]), side([m1b, m2b]));
+  assert.deepEqual(
+    r2.findings.map((f) => [f.kind, f.function.id, f.target.id, f.within, f.notes]),
+    [["reimplementation", "p.a.m1", "p.b.m2", false, ["preexisting"]]],
+  );
+});
+
+Deno.test("idioms: one helper's API counted as three callees (same-api); clones alike in shape only (template)", async () => {
+  const { auditChange, DEFAULT_FAIL_ON, NOTE_FACTOR } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  // the class p.h.X with two methods: defined in the repository (ids), not functions of the audit
+  const classIds = ["p.h.X", "p.h.X.get_a", "p.h.X.get_b"];
+  const side = (defs: SideDef[]): Side => ({
+    rev: "x",
+    files: [...new Set(defs.map((d) => d.file))].map((path) => ({ path, oid: path + defs.length })),
+    modules: {},
+    defs,
+    ids: [...defs.map((d) => d.id), ...classIds],
+    errors: [],
+  });
+  // G builds X and calls two of its methods (one resolved, one on a value of unknown type)
+  const api = ["p.h.X", "p.h.X.get_a", ".get_b"];
+  const g = sideDef("p.u.g", "p/u.py", api);
+  const f = sideDef("p.n.f", "p/n.py", [...api, "p.z.other"]);
+  const r = auditChange(side([g]), side([g, f]));
+  assert.deepEqual(r.findings.map((x) => [x.kind, x.target.id, x.notes]), [
+    ["reimplementation", "p.u.g", ["same-api"]],
+  ]);
+  assert.ok(r.findings[0].confidence < DEFAULT_FAIL_ON);
+  // the same API among three independent helpers: the rule holds on helpers too, no note
+  const g2 = sideDef("p.u.g", "p/u.py", ["p.h.X", "p.h.X.get_a", "p.u.clean", "p.v.fmt"]);
+  const f2 = sideDef("p.n.f", "p/n.py", ["p.h.X", "p.h.X.get_a", "p.u.clean", "p.v.fmt"]);
+  const r2 = auditChange(side([g2]), side([g2, f2]));
+  assert.deepEqual(r2.findings.map((x) => [x.kind, x.notes]), [["reimplementation", []]]);
+  // two clones of the same shape (60 nodes): sharing none of G's helpers is a template
+  const big = (d: SideDef): SideDef => ({ ...d, size: 60, features: [7, 30, 9, 30] });
+  const v = big(sideDef("p.v.MinLen.check", "p/v.py", ["p.x.fmt", "p.x.min_len"]));
+  const w = big(sideDef("p.v.MaxLen.check", "p/v.py", ["p.x.max_len", "p.y.fmt"]));
+  const r3 = auditChange(side([v]), side([v, w]));
+  assert.deepEqual(r3.findings.map((x) => [x.kind, x.target.id, x.notes]), [
+    ["clone", "p.v.MinLen.check", ["template"]],
+  ]);
+  // the same code (equal hashes) calling nothing of G's: a verbatim copy, not a template
+  const v0 = big(sideDef("p.v.A.is_valid", "p/v.py", [], "same-code"));
+  const w0 = big(sideDef("p.w.B.is_valid", "p/w.py", [], "same-code"));
+  const r0 = auditChange(side([v0]), side([v0, w0]));
+  assert.deepEqual(r0.findings.map((x) => [x.kind, x.notes]), [["clone", []]]);
+  // the same clone sharing G's helper: a copy of what it does, not noted
+  const w2 = big(sideDef("p.v.MaxLen.check", "p/v.py", ["p.x.fmt", "p.x.min_len"]));
+  const r4 = auditChange(side([v]), side([v, w2]));
+  assert.deepEqual(r4.findings.map((x) => [x.kind, x.notes]), [["clone", []]]);
+  assert.ok(
+    Math.abs(r3.findings[0].confidence - NOTE_FACTOR.template * r4.findings[0].confidence) < 0.1,
+  );
 });
 
 Deno.test("idioms: wrappers delegating to one function are noted clones; twin names across async markers", async () => {

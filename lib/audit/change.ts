@@ -47,9 +47,10 @@ import {
 import type { Side, SideDef } from "./side.ts";
 import { featureTotal, similarity } from "./shape.ts";
 import { type Context, globMatcher } from "./context.ts";
-import { asyncTwin, sameDelegate } from "./idiom.ts";
+import { asyncTwin, type ClassIds, sameApi, sameDelegate, template } from "./idiom.ts";
 import {
   adjust,
+  apartNote,
   type CalleeWeights,
   calleeWeights,
   candidateConfidence,
@@ -110,9 +111,9 @@ export interface Pair {
   confidence: number;
   /** F's context, or G's when F is in the project's own code. */
   context: Context;
-  /** G is itself new in this change (a duplicate made within the change). */
+  /** G is itself new or changed in this change, and the change made the pair (within the change). */
   within: boolean;
-  /** Facts that lowered the confidence (`preexisting`, `extracted`, `target-rewritten`). */
+  /** Facts that lowered the confidence (lib/audit/evidence.ts `Note`), each stated in reports. */
   notes: Note[];
 }
 
@@ -169,8 +170,8 @@ export const CLONE_MIN_SIZE = 40;
 /** Default number of alternatives shown per finding. */
 export const MAX_TARGETS = 5;
 /**
- * Duplicates within a change are searched among at most this many new functions (outside
- * generated files); a larger change is listed as a problem instead.
+ * Duplicates within a change are searched among at most this many new or changed functions
+ * (outside generated files); a larger change is listed as a problem instead.
  */
 export const MAX_WITHIN = 20000;
 
@@ -212,6 +213,8 @@ interface SideIndex {
   sorted: SideDef[];
   weights: CalleeWeights;
   keys: Map<SideDef, string[]>;
+  /** The side's classes (ids that are no function or method), for `same-api`. */
+  classes: ClassIds;
 }
 
 const sideIndexes = new WeakMap<Side, SideIndex>();
@@ -223,7 +226,12 @@ function sideIndex(side: Side): SideIndex {
   const sorted = [...side.defs].sort((a, b) => cmp(a.id, b.id));
   const keys = new Map<SideDef, string[]>();
   for (const d of side.defs) keys.set(d, calleeSet(d));
-  ix = { byId, sorted, weights: calleeWeights(keys.values()), keys };
+  const ids = new Set(side.ids);
+  const classes: ClassIds = {
+    isClass: (id) => ids.has(id) && !byId.has(id),
+    has: (id) => ids.has(id),
+  };
+  ix = { byId, sorted, weights: calleeWeights(keys.values()), keys, classes };
   sideIndexes.set(side, ix);
   return ix;
 }
@@ -522,11 +530,24 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   const weights = bix.weights.functions > 0 ? bix.weights : hix.weights;
   const contextOf = (f: SideDef, g: SideDef): Context =>
     f.context !== "code" ? f.context : g.context;
-  /** The idiomatic-twin notes of a pair (lib/audit/idiom.ts): lowered, never dropped. */
-  const idioms = (f: SideDef, g: SideDef, calls: ReadonlySet<string>, gCallees: string[]) => {
+  /**
+   * The idiom notes of a pair (lib/audit/idiom.ts): lowered, never dropped. `same-api` is asked
+   * of rule hits, `template` of clones (`shared`: G's callees F calls).
+   */
+  const idioms = (
+    kind: "reimplementation" | "clone",
+    f: SideDef,
+    g: SideDef,
+    calls: ReadonlySet<string>,
+    gCallees: string[],
+    shared: readonly string[],
+    classes: ClassIds,
+  ) => {
     const out: Note[] = [];
     if (asyncTwin(f, g)) out.push("async-twin");
     if (sameDelegate(calls, gCallees)) out.push("same-delegate");
+    if (kind === "reimplementation" && sameApi(calls, gCallees, classes)) out.push("same-api");
+    if (kind === "clone" && template(shared, f, g)) out.push("template");
     return out;
   };
 
@@ -632,8 +653,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (
           gh.hash !== g0.hash && !isReimplemented(called, hix.keys.get(gh)!, calls).reimplemented
         ) notes.push("target-rewritten");
-        notes.push(...idioms(h, gh, calls, callees));
         const ev = evidence(callees, calls);
+        notes.push(...idioms("reimplementation", h, gh, calls, callees, ev.shared, bix.classes));
         const sim = similarity(h.features, gh.features);
         const raw = ruleConfidence({
           weightedOverlap: ev.weightedOverlap ?? 0,
@@ -663,8 +684,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) {
           notes.push("preexisting");
         }
-        notes.push(...idioms(h, g, calls, bix.keys.get(g0)!));
         const ev = evidence(bix.keys.get(g0)!, calls);
+        notes.push(...idioms("clone", h, g, calls, bix.keys.get(g0)!, ev.shared, bix.classes));
         const raw = cloneConfidence({
           similarity: sim,
           size: Math.min(h.size, g0.size),
@@ -707,18 +728,34 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     pairs.push(...found.slice(0, maxCandidates));
   }
 
-  // ---- duplicates made within the change: two new functions ----------------------------------
-  const fresh = audited.filter(({ h }) =>
-    status.get(h.id)?.status === "added" && headById.get(h.id) === h && callable(h, hix) &&
-    h.context !== "generated"
-  );
+  // ---- duplicates made within the change: two functions it added or modified, joined by the
+  // rule or the clone threshold after the change and not before it (a pair of modified functions
+  // already so before is pre-existing, not made by the change) ---------------------------------
+  const fresh = audited.filter(({ h }) => {
+    const s = status.get(h.id)?.status;
+    return (s === "added" || s === "modified") && headById.get(h.id) === h && callable(h, hix) &&
+      h.context !== "generated";
+  });
+  /** Pairs the search against the base side made (any kind, either way): not repeated within. */
+  const againstBase = new Set(pairs.map((p) => `${p.function.id}\0${p.target.id}`));
+  /** Both modified, and the rule (or, for a clone, the shape) already joined their old versions. */
+  const joinedBefore = (kind: "reimplementation" | "clone", h: SideDef, g: SideDef) => {
+    const hs = status.get(h.id), gs = status.get(g.id);
+    if (hs?.status !== "modified" || gs?.status !== "modified" || !hs.from || !gs.from) {
+      return false;
+    }
+    if (kind === "clone") return similarity(hs.from.features, gs.from.features) >= cloneThreshold;
+    const old = scopeOf(bix, hs.from);
+    return isReimplemented(old.uses.has(gs.from.id), bix.keys.get(gs.from) ?? [], old.calls)
+      .reimplemented;
+  };
   if (fresh.length > MAX_WITHIN) {
     problems.push({
       side: "head",
       file: fresh[0].h.file,
       line: null,
       message:
-        `${fresh.length} new functions: duplicates within the change not searched (more than ${MAX_WITHIN})`,
+        `${fresh.length} new or changed functions: duplicates within the change not searched (more than ${MAX_WITHIN})`,
     });
   } else if (fresh.length > 1) {
     const within = ruleIndex(fresh.map((x) => x.h), hix, minCallees);
@@ -727,7 +764,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     for (const { h, uses, calls } of fresh) {
       const other = (g: SideDef) =>
         g !== h && freshSet.has(g) && !nested(g.id, h.id) && !nested(h.id, g.id) &&
-        !uses.has(g.id) && !g.uses.includes(h.id);
+        !uses.has(g.id) && !g.uses.includes(h.id) && !againstBase.has(`${h.id}\0${g.id}`) &&
+        !againstBase.has(`${g.id}\0${h.id}`);
       const flagged = new Set<SideDef>();
       const seen = new Set<SideDef>();
       for (const c of calls) {
@@ -736,6 +774,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           seen.add(g);
           const callees = hix.keys.get(g)!;
           if (!isReimplemented(uses.has(g.id), callees, calls).reimplemented) continue;
+          if (joinedBefore("reimplementation", h, g)) continue;
           const ev = evidence(callees, calls);
           const sim = similarity(h.features, g.features);
           const raw = ruleConfidence({
@@ -746,7 +785,16 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           });
           flagged.add(g);
           pairs.push(
-            pair("reimplementation", h, g, ev, sim, raw, true, idioms(h, g, calls, callees)),
+            pair(
+              "reimplementation",
+              h,
+              g,
+              ev,
+              sim,
+              raw,
+              true,
+              idioms("reimplementation", h, g, calls, callees, ev.shared, hix.classes),
+            ),
           );
         }
       }
@@ -754,14 +802,15 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       for (const g of shapeCandidates(withinShapes, h)) {
         if (flagged.has(g) || !other(g)) continue;
         const sim = similarity(h.features, g.features);
-        if (sim < cloneThreshold) continue;
+        if (sim < cloneThreshold || joinedBefore("clone", h, g)) continue;
         const ev = evidence(hix.keys.get(g)!, calls);
         const raw = cloneConfidence({
           similarity: sim,
           size: Math.min(h.size, g.size),
           weightedOverlap: ev.weightedOverlap ?? 0,
         });
-        pairs.push(pair("clone", h, g, ev, sim, raw, true, idioms(h, g, calls, hix.keys.get(g)!)));
+        const notes = idioms("clone", h, g, calls, hix.keys.get(g)!, ev.shared, hix.classes);
+        pairs.push(pair("clone", h, g, ev, sim, raw, true, notes));
       }
     }
   }
@@ -779,8 +828,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     const c = back.confidence - p.confidence || back.sharedWeight - p.sharedWeight ||
       back.similarity - p.similarity;
     if (c !== 0) return c < 0;
-    return cmp(p.function.file, back.function.file) > 0 ||
-      (p.function.file === back.function.file && p.function.line > back.function.line);
+    return (cmp(p.function.file, back.function.file) ||
+      p.function.line - back.function.line || cmp(p.function.id, back.function.id)) > 0;
   });
   const groups = new Map<string, (Pair & { sharedWeight: number })[]>();
   for (const p of kept) {
@@ -808,11 +857,12 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
 
 /**
  * Which of a function's pairs leads its finding: what the change made (re-implementations, then
- * clones) before what was already so (`preexisting`), candidates last.
+ * clones) before what it did not (`preexisting`, `extracted`: lib/audit/evidence.ts
+ * `APART_NOTES`), candidates last.
  */
 function pairRank(p: Pair): number {
   if (p.kind === "candidate") return 4;
-  return KIND_ORDER[p.kind] + (p.notes.includes("preexisting") ? 2 : 0);
+  return KIND_ORDER[p.kind] + (apartNote(p) ? 2 : 0);
 }
 
 /** Whether a pair was already so before the change (its F's old version did the same). */

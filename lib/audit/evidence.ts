@@ -112,21 +112,25 @@ export function candidateConfidence(score: number): number {
 
 /**
  * Notes that lower a finding's confidence (each stated in the report): `preexisting` (F's old
- * version already did the same: not introduced by the change, reported in a section of its own
- * and never failing the check), `extracted` (G now calls F), `target-rewritten` (the change
- * rewrote G so that the rule no longer holds for it), and the idiomatic twins of
- * lib/audit/idiom.ts, `async-twin` and `same-delegate`.
+ * version already did the same: not introduced by the change), `extracted` (G now calls F: the
+ * change moved code out of G into F — the code exists once, G reuses it), `target-rewritten`
+ * (the change rewrote G so that the rule no longer holds for it), and the idioms of
+ * lib/audit/idiom.ts: `async-twin`, `same-delegate`, `same-api` (the rule holds only when one
+ * class and its methods count as separate helpers) and `template` (a clone in shape only,
+ * sharing none of G's helpers).
  */
 export type Note =
   | "preexisting"
   | "extracted"
   | "target-rewritten"
   | "async-twin"
-  | "same-delegate";
+  | "same-delegate"
+  | "same-api"
+  | "template";
 
 /**
- * What each note multiplies the confidence by. An idiomatic twin's factor keeps it below the
- * default `--fail-on` threshold (0.5) on its own: reported, never failing a check by default.
+ * What each note multiplies the confidence by. An idiom's factor keeps it below the default
+ * `--fail-on` threshold (0.5) on its own: reported, never failing a check by default.
  */
 export const NOTE_FACTOR: Record<Note, number> = {
   preexisting: 0.4,
@@ -134,12 +138,27 @@ export const NOTE_FACTOR: Record<Note, number> = {
   "target-rewritten": 0.7,
   "async-twin": 0.45,
   "same-delegate": 0.45,
+  "same-api": 0.45,
+  template: 0.45,
 };
+
+/**
+ * Notes that put a pair apart from what the change introduced: listed in a section of its own
+ * (the first such note names it), never leading a function's finding over an introduced pair and
+ * never failing `--fail-on`, whatever the confidence.
+ */
+export const APART_NOTES = ["preexisting", "extracted"] as const satisfies readonly Note[];
+
+/** The note that puts a pair apart ({@link APART_NOTES}), or null when the change introduced it. */
+export function apartNote(p: { notes: readonly Note[] }): (typeof APART_NOTES)[number] | null {
+  return APART_NOTES.find((n) => p.notes.includes(n)) ?? null;
+}
 
 /** What each context multiplies the confidence by. */
 export const CONTEXT_FACTOR: Record<Context, number> = {
   code: 1,
   test: 0.6,
+  example: 0.6,
   vendored: 0.6,
   generated: 0.4,
 };

@@ -27,6 +27,7 @@
  */
 import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/mod.ts";
 import { type Finding, type FindingKind, type Pair, preexisting } from "./change.ts";
+import { apartNote } from "./evidence.ts";
 import type { Context } from "./context.ts";
 import type { AuditReport } from "./report.ts";
 import { mdCode, mdText, slug, uriPath, visible } from "../util/mod.ts";
@@ -79,24 +80,29 @@ const TITLE: Record<FindingKind, string> = {
 
 const CONTEXT_TITLE: Record<Exclude<Context, "code">, string> = {
   test: "Test code",
+  example: "Examples and documentation",
   vendored: "Vendored code",
   generated: "Generated code",
 };
 
 const NOTE_TEXT: Record<string, string> = {
   preexisting: "already so before the change",
-  extracted: "the target now calls this function (code extracted from it)",
+  extracted: "the target now calls this function (code moved out of it)",
   "target-rewritten": "the change rewrote the target",
   "async-twin": "the synchronous/asynchronous twin of the target (an idiom: lower confidence)",
   "same-delegate":
     "both only delegate to the same function, already their shared helper (an idiom: lower confidence)",
+  "same-api":
+    "shares one helper's API (a class and its methods), not a piece of behaviour: counted as one helper each, the rule does not hold (lower confidence)",
+  template:
+    "alike in shape only: shares none of the target's helpers (parallel code written to one template: lower confidence)",
 };
 
 /**
  * Sections of a report, in order: a title and the findings in it. The first, `code`, holds what
  * the change introduced in the project's own code; pairs the change only re-touched
- * (`preexisting`: F's old version already did the same) and the test, vendored and generated
- * contexts each have their own.
+ * (`preexisting`: F's old version already did the same), code it moved out of a function that
+ * now calls it (`extracted`) and the test, vendored and generated contexts each have their own.
  */
 export function sections(r: AuditReport): { key: string; title: string; findings: Finding[] }[] {
   const out: { key: string; title: string; findings: Finding[] }[] = [
@@ -104,7 +110,13 @@ export function sections(r: AuditReport): { key: string; title: string; findings
     { key: "within", title: "Duplicated within the change", findings: [] },
     { key: "candidate", title: "Existing functions it could call", findings: [] },
     { key: "preexisting", title: "Already duplicated before the change", findings: [] },
+    {
+      key: "extracted",
+      title: "Moved out of an existing function (which now calls it)",
+      findings: [],
+    },
     { key: "test", title: CONTEXT_TITLE.test, findings: [] },
+    { key: "example", title: CONTEXT_TITLE.example, findings: [] },
     { key: "vendored", title: CONTEXT_TITLE.vendored, findings: [] },
     { key: "generated", title: CONTEXT_TITLE.generated, findings: [] },
   ];
@@ -112,13 +124,7 @@ export function sections(r: AuditReport): { key: string; title: string; findings
   for (const f of r.findings) {
     const key = f.context !== "code"
       ? f.context
-      : preexisting(f)
-      ? "preexisting"
-      : f.within
-      ? "within"
-      : f.kind === "candidate"
-      ? "candidate"
-      : "code";
+      : apartNote(f) ?? (f.within ? "within" : f.kind === "candidate" ? "candidate" : "code");
     at.get(key)!.findings.push(f);
   }
   return out.filter((s) => s.findings.length);
@@ -162,7 +168,7 @@ function notes(p: Pair): string {
 }
 
 function counts(r: AuditReport) {
-  const by = (k: FindingKind) => r.findings.filter((f) => f.kind === k && !preexisting(f)).length;
+  const by = (k: FindingKind) => r.findings.filter((f) => f.kind === k && !apartNote(f)).length;
   const pairs = (k: FindingKind) =>
     r.findings.reduce(
       (n, f) =>
@@ -176,6 +182,7 @@ function counts(r: AuditReport) {
     candidate: by("candidate"),
     within: r.findings.filter((f) => f.within).length,
     preexisting: r.findings.filter(preexisting).length,
+    extracted: r.findings.filter((f) => apartNote(f) === "extracted").length,
     pairs: { reimplementation: pairs("reimplementation"), clone: pairs("clone") },
   };
 }
@@ -205,7 +212,8 @@ export function formatText(r: AuditReport): string {
   out.push(
     `${c.reimplementation} re-implementation(s), ${c.clone} structural clone(s), ${c.candidate} candidate(s)` +
       (c.within ? ` (${c.within} within the change)` : "") +
-      (c.preexisting ? `; ${c.preexisting} already so before the change` : ""),
+      (c.preexisting ? `; ${c.preexisting} already so before the change` : "") +
+      (c.extracted ? `; ${c.extracted} moved out of an existing function` : ""),
   );
   for (const s of sections(r)) {
     out.push("", `== ${s.title} ==`);
@@ -313,6 +321,12 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
       ? [
         "",
         `${c.preexisting} changed function(s) only re-touch a duplication that existed before the change (listed apart; they do not fail the check).`,
+      ]
+      : []),
+    ...(c.extracted
+      ? [
+        "",
+        `${c.extracted} new function(s) hold code moved out of an existing function that now calls them (listed apart; they do not fail the check).`,
       ]
       : []),
   ];
@@ -570,7 +584,8 @@ export interface FailOn {
 /**
  * The re-implementations that fail the check: those at or above the threshold, in the contexts
  * that count, made by the change (a duplicate made within the change counts like any other; a
- * pair already so before the change, `preexisting`, never fails it).
+ * pair already so before the change, `preexisting`, or code moved out of G that G now calls,
+ * `extracted`, never fails it).
  */
 export function failing(r: AuditReport, failOn: FailOn): Pair[] {
   const threshold = failOn.threshold;
@@ -578,7 +593,7 @@ export function failing(r: AuditReport, failOn: FailOn): Pair[] {
   const contexts = new Set(failOn.contexts ?? DEFAULT_FAIL_CONTEXTS);
   return r.findings.flatMap((f) => [f, ...f.alternatives]).filter((p) =>
     p.kind === "reimplementation" && p.confidence >= threshold && contexts.has(p.context) &&
-    !preexisting(p)
+    !apartNote(p)
   );
 }
 

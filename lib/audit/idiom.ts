@@ -10,12 +10,22 @@
  *   / `Client`, `pkg._async.pool` / `pkg._sync.pool`);
  * - **`same-delegate`**: both only delegate to one and the same function (`def put(url, **kw):
  *   return request("PUT", url, **kw)` beside `post`): they already share their helper; what
- *   repeats is the parameter list passed through.
+ *   repeats is the parameter list passed through;
+ * - **`same-api`**: the rule holds only when one class and its methods count as separate
+ *   helpers — F and G both build the same helper object and call its methods (`X(...)`,
+ *   `.get_a()`, `.get_b()`: three callee keys, one helper). Counted as one helper each (a class,
+ *   its methods resolved or called as `.method` on a value of unknown type), the rule
+ *   (`isReimplemented` of lib/metrics, unchanged) no longer holds: the pair shares a helper's
+ *   API, not a piece of behaviour;
+ * - **`template`**: a structural clone that shares none of G's helpers (G calls none, or F calls
+ *   none of them) and is not the same code: parallel code written to one template — a
+ *   constructor made of `self.x = x`, validators with another check — alike in shape, not in
+ *   what it does.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { asyncTwin, sameDelegate } from "./idiom.ts";
+ * import { asyncTwin, sameApi, sameDelegate } from "./idiom.ts";
  * const d = (id: string, signature: string) => ({ id, name: id.split(".").pop()!, signature });
  * assert.ok(asyncTwin(d("p.c.AsyncClient.request", "async def request(self, m)"),
  *   d("p.c.Client.request", "def request(self, m)")));
@@ -24,9 +34,17 @@
  * assert.ok(!asyncTwin(d("p.c.Client.get", "def get(self)"), d("p.c.Session.get", "def get(self)")));
  * assert.ok(sameDelegate(["p.api.request"], ["p.api.request"]));
  * assert.ok(!sameDelegate(["p.api.request", "p.u.clean"], ["p.api.request"]));
+ * const classes = { isClass: (id: string) => id === "p.X", has: (id: string) => id.startsWith("p.X.") };
+ * // three callee keys, one helper: X and two of its methods
+ * const api = ["p.X", "p.X.get_a", ".get_b"];
+ * assert.ok(sameApi(new Set([...api, "p.u.other"]), api, classes));
+ * // X (with its method) and two other helpers: three helpers, the rule holds on them too
+ * const g = ["p.X", "p.X.get_a", "p.u.clean", "p.v.fmt"];
+ * assert.ok(!sameApi(new Set(g), g, classes));
  * ```
  * @module
  */
+import { isReimplemented } from "../metrics/mod.ts";
 
 /** What idiom detection needs of a def. */
 export interface IdiomDef {
@@ -85,4 +103,63 @@ export function sameDelegate(fCalls: Iterable<string>, gCallees: Iterable<string
   if (a.size !== 1 || b.size !== 1) return false;
   const [x] = a, [y] = b;
   return x === y;
+}
+
+/** What {@link sameApi} needs to know of a side's classes. */
+export interface ClassIds {
+  /** Whether an id is a class of the repository. */
+  isClass(id: string): boolean;
+  /** Whether an id is defined in the repository (a class's method: `pkg.mod.C.m`). */
+  has(id: string): boolean;
+}
+
+/**
+ * The helper a callee key belongs to: a method of a class (`pkg.C.m`, or `.m` when one of
+ * `context`'s keys is a class defining `m`) belongs to its class; any other key is its own.
+ */
+export function helperOf(key: string, context: ReadonlySet<string>, classes: ClassIds): string {
+  if (key.startsWith(".")) {
+    let best: string | null = null;
+    for (const k of context) {
+      if (
+        !k.startsWith(".") && (best === null || k < best) && classes.isClass(k) &&
+        classes.has(k + key)
+      ) best = k;
+    }
+    return best ?? key;
+  }
+  for (let i = key.lastIndexOf("."); i > 0; i = key.lastIndexOf(".", i - 1)) {
+    const prefix = key.slice(0, i);
+    if (classes.isClass(prefix)) return prefix;
+  }
+  return key;
+}
+
+/**
+ * The rule holds for F's calls and G's callees, but not once each class and its methods count as
+ * one helper (see module doc).
+ */
+export function sameApi(
+  fCalls: ReadonlySet<string>,
+  gCallees: readonly string[],
+  classes: ClassIds,
+): boolean {
+  if (!isReimplemented(false, gCallees, fCalls).reimplemented) return false;
+  const context = new Set(gCallees);
+  const unit = (k: string) => helperOf(k, context, classes);
+  const f = new Set([...fCalls].map(unit));
+  return !isReimplemented(false, gCallees.map(unit), f).reimplemented;
+}
+
+/**
+ * A structural clone sharing none of G's helpers, and not the same code (see module doc): a
+ * verbatim copy (equal code hashes: the same code up to the name, comments and docstring) is a
+ * copy even when it calls nothing.
+ */
+export function template(
+  shared: readonly string[],
+  f: { hash: string | null },
+  g: { hash: string | null },
+): boolean {
+  return shared.length === 0 && (f.hash === null || f.hash !== g.hash);
 }

@@ -66,7 +66,17 @@ export {
   type Pair,
   preexisting,
 } from "./change.ts";
-export { asyncTwin, isAsync, sameDelegate, twinNames, withoutAsync } from "./idiom.ts";
+export {
+  asyncTwin,
+  type ClassIds,
+  helperOf,
+  isAsync,
+  sameApi,
+  sameDelegate,
+  template,
+  twinNames,
+  withoutAsync,
+} from "./idiom.ts";
 export {
   type Context,
   CONTEXTS,
@@ -79,6 +89,8 @@ export {
 } from "./context.ts";
 export {
   adjust,
+  APART_NOTES,
+  apartNote,
   type CalleeWeights,
   calleeWeights,
   CONTEXT_FACTOR,

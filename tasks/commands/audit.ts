@@ -65,13 +65,17 @@ Gates, all of them:
               (shown beside each callee), shape similarity, the share of F's calls that are G's;
               lowered in test code (x0.6), vendored code (x0.6), generated files (x0.4), and by
               notes: the pair was already so before the change (x0.4), G now calls F (code
-              extracted from G, x0.3), the change rewrote G (x0.7), idiomatic twins (x0.45:
-              F is G's sync/async twin, or both only delegate to one same function, so an
-              idiom alone stays below the default --fail-on). It orders every report.
-  pre-existing a pair F's old version already formed (the change only re-touched it) is listed
-              in a section of its own and never fails the check.
+              extracted from G, x0.3), the change rewrote G (x0.7), idioms (x0.45 each, so an
+              idiom alone stays below the default --fail-on): F is G's sync/async twin; both
+              only delegate to one same function; the rule holds only by counting one class
+              and its methods as several helpers (same-api); a clone sharing none of G's
+              helpers (template). It orders every report; no note removes a finding.
+  apart       a pair F's old version already formed (the change only re-touched it), and a new
+              F holding code moved out of a G that now calls it (extracted), are each listed in
+              a section of their own and never fail the check.
   contexts    test code (tests?/, testing/, */testsuite/, test_*.py, *_test.py, conftest.py,
-              Test* and *TestCase classes, test* functions), vendored code (vendor/, _vendor/,
+              Test* and *TestCase classes, test* functions), examples and documentation
+              (examples?/, demos?/, samples?/, docs?/, tutorials?/ that are no package), vendored code (vendor/, _vendor/,
               third_party/, extern/, a package's packages/, a module present twice under
               different roots), generated files (>= ${
     GENERATED_MIN_BYTES / 1048576
