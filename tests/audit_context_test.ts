@@ -63,3 +63,33 @@ Deno.test("a file that only mentions generation is the project's code", () => {
   assert.ok(!generatedFile("pkg/ids.py", enc(prose)));
   assert.ok(!generatedFile("pkg/plain.py", enc("import os\n\n\ndef f():\n    return os.sep\n")));
 });
+
+Deno.test("examples and documentation: directories that are no package, at any depth", async () => {
+  const { fileContexts } = await import("../lib/audit/side.ts");
+  const paths = [
+    "examples/shorty/__init__.py",
+    "examples/shorty/views.py",
+    "examples/flask_example.py",
+    "docs/conf.py",
+    "doc/tutorial/step1.py",
+    "src/pkg/__init__.py",
+    "src/pkg/examples/__init__.py",
+    "src/pkg/examples/data.py",
+    "src/pkg/docstring.py",
+    "tests/docs/test_conf.py",
+  ];
+  assert.deepEqual(Object.fromEntries(fileContexts(paths)), {
+    "examples/shorty/__init__.py": "example",
+    "examples/shorty/views.py": "example",
+    "examples/flask_example.py": "example",
+    "docs/conf.py": "example",
+    "doc/tutorial/step1.py": "example",
+    "src/pkg/__init__.py": "code",
+    // a package of the project's named examples is its code
+    "src/pkg/examples/__init__.py": "code",
+    "src/pkg/examples/data.py": "code",
+    "src/pkg/docstring.py": "code",
+    // tests win
+    "tests/docs/test_conf.py": "test",
+  });
+});

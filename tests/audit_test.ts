@@ -289,7 +289,7 @@ Deno.test("bad input: one-line errors, exit 2, never a crash", async (t) => {
       assert.equal(await main(["audit", repo, "--fail-contexts", "code,docs"]), 2);
       assert.match(
         errors.pop()!,
-        /--fail-contexts takes code, test, vendored, generated, got 'docs'/,
+        /--fail-contexts takes code, test, example, vendored, generated, got 'docs'/,
       );
       assert.equal(await main(["audit", repo, "--max-targets=-1"]), 2);
       assert.match(errors.pop()!, /--max-targets must be a non-negative integer/);
@@ -471,6 +471,43 @@ Deno.test("targets and notes: local defs and tests are no targets; pre-existing,
   assert.deepEqual(failing(report, { threshold: 0 }), []);
 });
 
+Deno.test("within the change: two modified functions given the same block are a duplicate the change made; a pair already so before is not", async () => {
+  const { auditChange } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  const side = (defs: SideDef[]): Side => ({
+    rev: "x",
+    files: defs.map((d) => ({ path: d.file, oid: d.hash ?? d.id })),
+    modules: {},
+    defs,
+    ids: defs.map((d) => d.id),
+    errors: [],
+  });
+  const block = ["p.u.c1", "p.u.c2", "p.u.c3"];
+  // one commit pastes the same three calls into m1 and m2 (both existed before)
+  const m1 = sideDef("p.a.m1", "p/a.py", ["p.x.a"], "m1-old");
+  const m2 = sideDef("p.b.m2", "p/b.py", [], "m2-old");
+  const m1b = sideDef("p.a.m1", "p/a.py", ["p.x.a", ...block], "m1-new");
+  const m2b = sideDef("p.b.m2", "p/b.py", block, "m2-new");
+  const r = auditChange(side([m1, m2]), side([m1b, m2b]));
+  assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [
+    ["p.a.m1", "modified"],
+    ["p.b.m2", "modified"],
+  ]);
+  assert.deepEqual(
+    r.findings.map((f) => [f.kind, f.function.id, f.target.id, f.within, f.notes]),
+    [["reimplementation", "p.a.m1", "p.b.m2", true, []]],
+  );
+  // the same pair already joined before the change (both edited again): pre-existing, not within
+  const m1o = sideDef("p.a.m1", "p/a.py", ["p.x.a", ...block], "m1-old");
+  const m2o = sideDef("p.b.m2", "p/b.py", block, "m2-old");
+  const r2 = auditChange(side([m1o, m2o]), side([m1b, m2b]));
+  assert.deepEqual(
+    r2.findings.map((f) => [f.kind, f.function.id, f.target.id, f.within, f.notes]),
+    [["reimplementation", "p.a.m1", "p.b.m2", false, ["preexisting"]]],
+  );
+});
+
 Deno.test("idioms: one helper's API counted as three callees (same-api); clones alike in shape only (template)", async () => {
   const { auditChange, DEFAULT_FAIL_ON, NOTE_FACTOR } = await import("../lib/audit/mod.ts");
   type SideDef = import("../lib/audit/mod.ts").SideDef;
@@ -507,6 +544,11 @@ Deno.test("idioms: one helper's API counted as three callees (same-api); clones 
   assert.deepEqual(r3.findings.map((x) => [x.kind, x.target.id, x.notes]), [
     ["clone", "p.v.MinLen.check", ["template"]],
   ]);
+  // the same code (equal hashes) calling nothing of G's: a verbatim copy, not a template
+  const v0 = big(sideDef("p.v.A.is_valid", "p/v.py", [], "same-code"));
+  const w0 = big(sideDef("p.w.B.is_valid", "p/w.py", [], "same-code"));
+  const r0 = auditChange(side([v0]), side([v0, w0]));
+  assert.deepEqual(r0.findings.map((x) => [x.kind, x.notes]), [["clone", []]]);
   // the same clone sharing G's helper: a copy of what it does, not noted
   const w2 = big(sideDef("p.v.MaxLen.check", "p/v.py", ["p.x.fmt", "p.x.min_len"]));
   const r4 = auditChange(side([v]), side([v, w2]));

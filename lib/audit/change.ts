@@ -111,7 +111,7 @@ export interface Pair {
   confidence: number;
   /** F's context, or G's when F is in the project's own code. */
   context: Context;
-  /** G is itself new in this change (a duplicate made within the change). */
+  /** G is itself new or changed in this change, and the change made the pair (within the change). */
   within: boolean;
   /** Facts that lowered the confidence (lib/audit/evidence.ts `Note`), each stated in reports. */
   notes: Note[];
@@ -170,8 +170,8 @@ export const CLONE_MIN_SIZE = 40;
 /** Default number of alternatives shown per finding. */
 export const MAX_TARGETS = 5;
 /**
- * Duplicates within a change are searched among at most this many new functions (outside
- * generated files); a larger change is listed as a problem instead.
+ * Duplicates within a change are searched among at most this many new or changed functions
+ * (outside generated files); a larger change is listed as a problem instead.
  */
 export const MAX_WITHIN = 20000;
 
@@ -547,7 +547,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     if (asyncTwin(f, g)) out.push("async-twin");
     if (sameDelegate(calls, gCallees)) out.push("same-delegate");
     if (kind === "reimplementation" && sameApi(calls, gCallees, classes)) out.push("same-api");
-    if (kind === "clone" && template(shared)) out.push("template");
+    if (kind === "clone" && template(shared, f, g)) out.push("template");
     return out;
   };
 
@@ -728,18 +728,34 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     pairs.push(...found.slice(0, maxCandidates));
   }
 
-  // ---- duplicates made within the change: two new functions ----------------------------------
-  const fresh = audited.filter(({ h }) =>
-    status.get(h.id)?.status === "added" && headById.get(h.id) === h && callable(h, hix) &&
-    h.context !== "generated"
-  );
+  // ---- duplicates made within the change: two functions it added or modified, joined by the
+  // rule or the clone threshold after the change and not before it (a pair of modified functions
+  // already so before is pre-existing, not made by the change) ---------------------------------
+  const fresh = audited.filter(({ h }) => {
+    const s = status.get(h.id)?.status;
+    return (s === "added" || s === "modified") && headById.get(h.id) === h && callable(h, hix) &&
+      h.context !== "generated";
+  });
+  /** Pairs the search against the base side made (any kind, either way): not repeated within. */
+  const againstBase = new Set(pairs.map((p) => `${p.function.id}\0${p.target.id}`));
+  /** Both modified, and the rule (or, for a clone, the shape) already joined their old versions. */
+  const joinedBefore = (kind: "reimplementation" | "clone", h: SideDef, g: SideDef) => {
+    const hs = status.get(h.id), gs = status.get(g.id);
+    if (hs?.status !== "modified" || gs?.status !== "modified" || !hs.from || !gs.from) {
+      return false;
+    }
+    if (kind === "clone") return similarity(hs.from.features, gs.from.features) >= cloneThreshold;
+    const old = scopeOf(bix, hs.from);
+    return isReimplemented(old.uses.has(gs.from.id), bix.keys.get(gs.from) ?? [], old.calls)
+      .reimplemented;
+  };
   if (fresh.length > MAX_WITHIN) {
     problems.push({
       side: "head",
       file: fresh[0].h.file,
       line: null,
       message:
-        `${fresh.length} new functions: duplicates within the change not searched (more than ${MAX_WITHIN})`,
+        `${fresh.length} new or changed functions: duplicates within the change not searched (more than ${MAX_WITHIN})`,
     });
   } else if (fresh.length > 1) {
     const within = ruleIndex(fresh.map((x) => x.h), hix, minCallees);
@@ -748,7 +764,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     for (const { h, uses, calls } of fresh) {
       const other = (g: SideDef) =>
         g !== h && freshSet.has(g) && !nested(g.id, h.id) && !nested(h.id, g.id) &&
-        !uses.has(g.id) && !g.uses.includes(h.id);
+        !uses.has(g.id) && !g.uses.includes(h.id) && !againstBase.has(`${h.id}\0${g.id}`) &&
+        !againstBase.has(`${g.id}\0${h.id}`);
       const flagged = new Set<SideDef>();
       const seen = new Set<SideDef>();
       for (const c of calls) {
@@ -757,6 +774,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           seen.add(g);
           const callees = hix.keys.get(g)!;
           if (!isReimplemented(uses.has(g.id), callees, calls).reimplemented) continue;
+          if (joinedBefore("reimplementation", h, g)) continue;
           const ev = evidence(callees, calls);
           const sim = similarity(h.features, g.features);
           const raw = ruleConfidence({
@@ -784,7 +802,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       for (const g of shapeCandidates(withinShapes, h)) {
         if (flagged.has(g) || !other(g)) continue;
         const sim = similarity(h.features, g.features);
-        if (sim < cloneThreshold) continue;
+        if (sim < cloneThreshold || joinedBefore("clone", h, g)) continue;
         const ev = evidence(hix.keys.get(g)!, calls);
         const raw = cloneConfidence({
           similarity: sim,
@@ -810,8 +828,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     const c = back.confidence - p.confidence || back.sharedWeight - p.sharedWeight ||
       back.similarity - p.similarity;
     if (c !== 0) return c < 0;
-    return cmp(p.function.file, back.function.file) > 0 ||
-      (p.function.file === back.function.file && p.function.line > back.function.line);
+    return (cmp(p.function.file, back.function.file) ||
+      p.function.line - back.function.line || cmp(p.function.id, back.function.id)) > 0;
   });
   const groups = new Map<string, (Pair & { sharedWeight: number })[]>();
   for (const p of kept) {

@@ -158,6 +158,7 @@ export function apartNote(p: { notes: readonly Note[] }): (typeof APART_NOTES)[n
 export const CONTEXT_FACTOR: Record<Context, number> = {
   code: 1,
   test: 0.6,
+  example: 0.6,
   vendored: 0.6,
   generated: 0.4,
 };

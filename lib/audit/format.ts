@@ -80,6 +80,7 @@ const TITLE: Record<FindingKind, string> = {
 
 const CONTEXT_TITLE: Record<Exclude<Context, "code">, string> = {
   test: "Test code",
+  example: "Examples and documentation",
   vendored: "Vendored code",
   generated: "Generated code",
 };
@@ -115,6 +116,7 @@ export function sections(r: AuditReport): { key: string; title: string; findings
       findings: [],
     },
     { key: "test", title: CONTEXT_TITLE.test, findings: [] },
+    { key: "example", title: CONTEXT_TITLE.example, findings: [] },
     { key: "vendored", title: CONTEXT_TITLE.vendored, findings: [] },
     { key: "generated", title: CONTEXT_TITLE.generated, findings: [] },
   ];

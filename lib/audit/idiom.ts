@@ -18,8 +18,9 @@
  *   (`isReimplemented` of lib/metrics, unchanged) no longer holds: the pair shares a helper's
  *   API, not a piece of behaviour;
  * - **`template`**: a structural clone that shares none of G's helpers (G calls none, or F calls
- *   none of them): parallel code written to one template — a constructor made of `self.x = x`,
- *   validators with another check — alike in shape, not in what it does.
+ *   none of them) and is not the same code: parallel code written to one template — a
+ *   constructor made of `self.x = x`, validators with another check — alike in shape, not in
+ *   what it does.
  *
  * @example
  * ```ts
@@ -150,7 +151,15 @@ export function sameApi(
   return !isReimplemented(false, gCallees.map(unit), f).reimplemented;
 }
 
-/** A structural clone sharing none of G's helpers (see module doc). */
-export function template(shared: readonly string[]): boolean {
-  return shared.length === 0;
+/**
+ * A structural clone sharing none of G's helpers, and not the same code (see module doc): a
+ * verbatim copy (equal code hashes: the same code up to the name, comments and docstring) is a
+ * copy even when it calls nothing.
+ */
+export function template(
+  shared: readonly string[],
+  f: { hash: string | null },
+  g: { hash: string | null },
+): boolean {
+  return shared.length === 0 && (f.hash === null || f.hash !== g.hash);
 }

@@ -74,7 +74,8 @@ Gates, all of them:
               F holding code moved out of a G that now calls it (extracted), are each listed in
               a section of their own and never fail the check.
   contexts    test code (tests?/, testing/, */testsuite/, test_*.py, *_test.py, conftest.py,
-              Test* and *TestCase classes, test* functions), vendored code (vendor/, _vendor/,
+              Test* and *TestCase classes, test* functions), examples and documentation
+              (examples?/, demos?/, samples?/, docs?/, tutorials?/ that are no package), vendored code (vendor/, _vendor/,
               third_party/, extern/, a package's packages/, a module present twice under
               different roots), generated files (>= ${
     GENERATED_MIN_BYTES / 1048576
