@@ -141,7 +141,9 @@ const apartCount = (note: string) =>
 console.log(
   `${L.project}: ${commits.size} commits (${L.range}); ${introduced.length} finding(s) introduced in the project's code; apart: ${
     apartCount("preexisting")
-  } pre-existing pair(s) re-touched, ${apartCount("extracted")} extraction(s)`,
+  } pre-existing pair(s) re-touched, ${apartCount("extracted")} extraction(s), ${
+    apartCount("relocated")
+  } relocation(s)`,
 );
 precision(
   `audit: top ${top.length}`,

@@ -95,3 +95,35 @@ Deno.test("examples and documentation: directories that are no package, at any d
     "tests/docs/test_conf.py": "test",
   });
 });
+
+Deno.test("scripts and tools outside the packages: a directory below the root with no package on its path", async () => {
+  const { fileContexts } = await import("../lib/audit/side.ts");
+  const paths = [
+    "jinja2/__init__.py",
+    "jinja2/ext.py",
+    "ext/django2jinja/django2jinja.py",
+    "scripts/release.py",
+    "benchmarks/run.py",
+    "setup.py",
+    "src/six.py",
+    // a namespace directory inside a package is the package's code
+    "jinja2/middleware/cors.py",
+    "tests/test_ext.py",
+  ];
+  assert.deepEqual(Object.fromEntries(fileContexts(paths)), {
+    "jinja2/__init__.py": "code",
+    "jinja2/ext.py": "code",
+    "ext/django2jinja/django2jinja.py": "script",
+    "scripts/release.py": "script",
+    "benchmarks/run.py": "script",
+    "setup.py": "code",
+    "src/six.py": "code",
+    "jinja2/middleware/cors.py": "code",
+    "tests/test_ext.py": "test",
+  });
+  // a repository of scripts with no package at all: its code
+  assert.deepEqual(Object.fromEntries(fileContexts(["tools/a.py", "b.py"])), {
+    "tools/a.py": "code",
+    "b.py": "code",
+  });
+});

@@ -289,7 +289,7 @@ Deno.test("bad input: one-line errors, exit 2, never a crash", async (t) => {
       assert.equal(await main(["audit", repo, "--fail-contexts", "code,docs"]), 2);
       assert.match(
         errors.pop()!,
-        /--fail-contexts takes code, test, example, vendored, generated, got 'docs'/,
+        /--fail-contexts takes code, test, example, script, vendored, generated, got 'docs'/,
       );
       assert.equal(await main(["audit", repo, "--max-targets=-1"]), 2);
       assert.match(errors.pop()!, /--max-targets must be a non-negative integer/);
@@ -375,6 +375,7 @@ Deno.test("A...B: the merge base of A and B against B (a pull request's range)",
     within: 0,
     preexisting: 0,
     extracted: 0,
+    relocated: 0,
     pairs: { reimplementation: 1, clone: 0 },
   });
   assert.equal(json.findings[0].target.id, G);
@@ -509,7 +510,9 @@ Deno.test("within the change: two modified functions given the same block are a 
 });
 
 Deno.test("idioms: one helper's API counted as three callees (same-api); clones alike in shape only (template)", async () => {
-  const { auditChange, DEFAULT_FAIL_ON, NOTE_FACTOR } = await import("../lib/audit/mod.ts");
+  const { auditChange, DEFAULT_FAIL_ON, NOTE_FACTOR, SAME_API_MAX_SIMILARITY } = await import(
+    "../lib/audit/mod.ts"
+  );
   type SideDef = import("../lib/audit/mod.ts").SideDef;
   type Side = import("../lib/audit/mod.ts").Side;
   // the class p.h.X with two methods: defined in the repository (ids), not functions of the audit
@@ -524,13 +527,19 @@ Deno.test("idioms: one helper's API counted as three callees (same-api); clones 
   });
   // G builds X and calls two of its methods (one resolved, one on a value of unknown type)
   const api = ["p.h.X", "p.h.X.get_a", ".get_b"];
-  const g = sideDef("p.u.g", "p/u.py", api);
+  // in another structure (shape similarity below SAME_API_MAX_SIMILARITY)
+  const g = { ...sideDef("p.u.g", "p/u.py", api), features: [1, 3, 2, 9] };
   const f = sideDef("p.n.f", "p/n.py", [...api, "p.z.other"]);
   const r = auditChange(side([g]), side([g, f]));
   assert.deepEqual(r.findings.map((x) => [x.kind, x.target.id, x.notes]), [
     ["reimplementation", "p.u.g", ["same-api"]],
   ]);
+  assert.ok(r.findings[0].similarity < SAME_API_MAX_SIMILARITY);
   assert.ok(r.findings[0].confidence < DEFAULT_FAIL_ON);
+  // the same calls in the same structure: a pasted block, not a use of the API
+  const gp = { ...g, features: f.features };
+  const pasted = auditChange(side([gp]), side([gp, f]));
+  assert.deepEqual(pasted.findings.map((x) => [x.target.id, x.notes]), [["p.u.g", []]]);
   // the same API among three independent helpers: the rule holds on helpers too, no note
   const g2 = sideDef("p.u.g", "p/u.py", ["p.h.X", "p.h.X.get_a", "p.u.clean", "p.v.fmt"]);
   const f2 = sideDef("p.n.f", "p/n.py", ["p.h.X", "p.h.X.get_a", "p.u.clean", "p.v.fmt"]);
@@ -611,4 +620,127 @@ Deno.test("idioms: wrappers delegating to one function are noted clones; twin na
   assert.ok(asyncTwin(d("p._async.pool.Pool.handle"), d("p._sync.pool.Pool.handle")));
   // two sync methods of the same name in unrelated classes are no twins
   assert.ok(!asyncTwin(d("p.a.Reader.read"), d("p.b.Writer.read")));
+});
+
+Deno.test("a function renamed in place keeps its old version: its pre-existing pair is not new; a new sibling still is", async () => {
+  const { auditChange, RENAME_SIMILARITY } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  const side = (defs: SideDef[], oid: string): Side => ({
+    rev: "x",
+    files: [{ path: "p/life.py", oid }],
+    modules: {},
+    defs,
+    ids: defs.map((d) => d.id),
+    errors: [],
+  });
+  const calls = ["p.life.put", "p.life.wait", "p.life.timeout"];
+  const startup = sideDef("p.life.C.wait_startup", "p/life.py", calls, "s");
+  const cleanup = sideDef("p.life.C.wait_cleanup", "p/life.py", calls, "c");
+  // the change renames wait_cleanup to wait_shutdown (same shape, one edit)
+  const shutdown = { ...sideDef("p.life.C.wait_shutdown", "p/life.py", calls, "d") };
+  const r = auditChange(side([startup, cleanup], "1"), side([startup, shutdown], "2"));
+  assert.deepEqual(r.changed.map((c) => [c.id, c.status, c.from?.id]), [
+    ["p.life.C.wait_shutdown", "modified", "p.life.C.wait_cleanup"],
+  ]);
+  assert.deepEqual(r.findings.map((f) => [f.function.id, f.target.id, f.notes]), [
+    ["p.life.C.wait_shutdown", "p.life.C.wait_startup", ["preexisting"]],
+  ]);
+  // not alike in shape: a new function, its pair introduced
+  const other = { ...shutdown, features: [1, 3, 2, 9] };
+  assert.ok(RENAME_SIMILARITY > 0.5);
+  const r2 = auditChange(side([startup, cleanup], "1"), side([startup, other], "2"));
+  assert.deepEqual(r2.changed.map((c) => [c.id, c.status]), [["p.life.C.wait_shutdown", "added"]]);
+  assert.deepEqual(r2.findings.map((f) => [f.function.id, f.target.id, f.notes]), [
+    ["p.life.C.wait_shutdown", "p.life.C.wait_startup", []],
+  ]);
+  // removed from another module: not a rename (the new function is new there)
+  const elsewhere = sideDef("p.other.wait_shutdown", "p/other.py", calls, "d");
+  const r3 = auditChange(side([startup, cleanup], "1"), {
+    ...side([startup, elsewhere], "2"),
+    files: [{ path: "p/life.py", oid: "2" }, { path: "p/other.py", oid: "3" }],
+  });
+  assert.deepEqual(r3.changed.map((c) => [c.id, c.status]), [["p.other.wait_shutdown", "added"]]);
+});
+
+Deno.test("same-api: methods of a parameter of unknown type resolve to the class defining them; the paper's rule still decides", async () => {
+  const { auditChange } = await import("../lib/audit/mod.ts");
+  const { isReimplemented } = await import("../lib/metrics/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  // converters each take a `writer` and call its methods (keys `.start_block`, …: unknown type)
+  const writer = [
+    "p.w.Writer",
+    "p.w.Writer.start_block",
+    "p.w.Writer.write",
+    "p.w.Writer.end_block",
+  ];
+  const side = (defs: SideDef[]): Side => ({
+    rev: "x",
+    files: [...new Set(defs.map((d) => d.file))].map((path) => ({ path, oid: path + defs.length })),
+    modules: {},
+    defs,
+    ids: [...defs.map((d) => d.id), ...writer],
+    errors: [],
+  });
+  const api = [".start_block", ".write", ".end_block"];
+  const ifTag = {
+    ...sideDef("p.conv.if_tag", "p/conv.py", [...api, "p.conv.node"]),
+    features: [1, 3, 2, 9],
+  };
+  const forTag = sideDef("p.conv.for_tag", "p/conv.py", [...api, "p.conv.node", "p.conv.body"]);
+  assert.ok(isReimplemented(false, ifTag.callees, new Set(forTag.callees)).reimplemented);
+  const r = auditChange(side([ifTag]), side([ifTag, forTag]));
+  assert.deepEqual(r.findings.map((f) => [f.kind, f.function.id, f.target.id, f.notes]), [
+    ["reimplementation", "p.conv.for_tag", "p.conv.if_tag", ["same-api"]],
+  ]);
+  // the same calls with no class of the repository defining them: no note
+  const bare: Side = { ...side([ifTag]), ids: [ifTag.id] };
+  const r2 = auditChange(bare, { ...side([ifTag, forTag]), ids: [ifTag.id, forTag.id] });
+  assert.deepEqual(r2.findings.map((f) => f.notes), [[]]);
+});
+
+Deno.test("relocated: a new function holding the old code of a function the change rewrote is listed apart, never failing", async () => {
+  const { auditChange, failing, sections } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  const side = (defs: SideDef[]): Side => ({
+    rev: "x",
+    files: defs.map((d) => ({ path: d.file, oid: d.hash ?? d.id })),
+    modules: {},
+    defs,
+    ids: defs.map((d) => d.id),
+    errors: [],
+  });
+  const abc = ["p.seg.line", "p.seg.pad", "p.seg.style"];
+  // bar.Bar becomes progress_bar.ProgressBar; bar.Bar is given other code (the old BlockBar's)
+  const bar0 = sideDef("p.bar.Bar.render", "p/bar.py", abc, "bar-old");
+  const progress = sideDef(
+    "p.progress_bar.ProgressBar.render",
+    "p/progress_bar.py",
+    abc,
+    "bar-old",
+  );
+  const bar1 = {
+    ...sideDef("p.bar.Bar.render", "p/bar.py", ["p.seg.block"], "bar-new"),
+    features: [1, 3, 2, 9],
+  };
+  const r = auditChange(side([bar0]), side([bar1, progress]));
+  assert.deepEqual(r.findings.map((f) => [f.function.id, f.target.id, f.notes]), [
+    ["p.progress_bar.ProgressBar.render", "p.bar.Bar.render", ["target-rewritten", "relocated"]],
+  ]);
+  const report = {
+    ...r,
+    repo: "r",
+    base: { rev: "b", commit: null },
+    head: { rev: "h", commit: null },
+  } as Parameters<typeof sections>[0];
+  assert.deepEqual(sections(report).map((s) => [s.key, s.findings.length]), [["relocated", 1]]);
+  assert.deepEqual(failing(report, { threshold: 0 }), []);
+  // G edited but still alike: a copy of G, introduced by the change
+  const bar2 = { ...sideDef("p.bar.Bar.render", "p/bar.py", abc, "bar-2") };
+  const r2 = auditChange(side([bar0]), side([bar2, progress]));
+  assert.deepEqual(r2.findings.map((f) => [f.function.id, f.target.id, f.notes]), [
+    ["p.progress_bar.ProgressBar.render", "p.bar.Bar.render", []],
+  ]);
 });

@@ -47,7 +47,14 @@ import {
 import type { Side, SideDef } from "./side.ts";
 import { featureTotal, similarity } from "./shape.ts";
 import { type Context, globMatcher } from "./context.ts";
-import { asyncTwin, type ClassIds, sameApi, sameDelegate, template } from "./idiom.ts";
+import {
+  asyncTwin,
+  type ClassIds,
+  SAME_API_MAX_SIMILARITY,
+  sameApi,
+  sameDelegate,
+  template,
+} from "./idiom.ts";
 import {
   adjust,
   apartNote,
@@ -199,6 +206,17 @@ function loc(d: SideDef): Location {
 }
 
 /** Whether `inner` is defined inside `outer` (ids: `outer.inner…`). */
+/** The class or module an id is defined in (`pkg.mod.C.m` → `pkg.mod.C`). */
+function container(id: string): string {
+  return id.slice(0, Math.max(0, id.lastIndexOf(".")));
+}
+
+/**
+ * A new function this alike in shape (lib/audit/shape.ts) to one the change removed from the same
+ * class or module is that function renamed: its old version is the removed one's.
+ */
+export const RENAME_SIMILARITY = 0.8;
+
 function nested(inner: string, outer: string): boolean {
   return inner.startsWith(outer + ".");
 }
@@ -227,9 +245,23 @@ function sideIndex(side: Side): SideIndex {
   const keys = new Map<SideDef, string[]>();
   for (const d of side.defs) keys.set(d, calleeSet(d));
   const ids = new Set(side.ids);
+  const isClass = (id: string) => ids.has(id) && !byId.has(id);
+  let definers: Map<string, string[]> | null = null;
   const classes: ClassIds = {
-    isClass: (id) => ids.has(id) && !byId.has(id),
+    isClass,
     has: (id) => ids.has(id),
+    definers(method) {
+      if (!definers) {
+        definers = new Map();
+        for (const id of ids) {
+          const dot = id.lastIndexOf(".");
+          if (dot > 0 && isClass(id.slice(0, dot))) {
+            post(definers, id.slice(dot + 1), id.slice(0, dot));
+          }
+        }
+      }
+      return definers.get(method) ?? [];
+    },
   };
   ix = { byId, sorted, weights: calleeWeights(keys.values()), keys, classes };
   sideIndexes.set(side, ix);
@@ -256,7 +288,7 @@ interface KeyIndex {
   postings: Map<string, SideDef[]>;
 }
 
-function post(index: Map<string, SideDef[]>, key: string | number, d: SideDef): void {
+function post<T>(index: Map<string, T[]>, key: string | number, d: T): void {
   const k = String(key);
   const list = index.get(k);
   if (list) list.push(d);
@@ -414,8 +446,9 @@ function shapeCandidates(ix: ShapeIndex, f: SideDef): Set<SideDef> {
  * before the change (as the benchmark takes W0's). For every such pair the rule holds for, a
  * re-implementation is reported; notes lower its confidence when F's old version already
  * re-implemented G (`preexisting`), when G now calls F (`extracted`: the change moved code out of
- * G into F) or when the change rewrote G so that the rule no longer holds for it
- * (`target-rewritten`).
+ * G into F), when the change rewrote G so that the rule no longer holds for it
+ * (`target-rewritten`), and when F holds G's old code while G was rewritten into something else
+ * (`relocated`: the code exists once).
  */
 export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): ChangeAudit {
   const minCallees = Math.max(opts.minCallees ?? REIMPLEMENTATION_MIN_CALLEES, 1);
@@ -480,10 +513,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     }
   }
   // moved and edited: a removed def of the same name and a similar body
-  for (const h of changedDefs) {
-    if (status.has(h.id) || baseById.has(h.id)) continue;
-    let best: SideDef | null = null, bestSim = 0.6;
-    for (const d of removedByName.get(h.name) ?? []) {
+  const edited = (h: SideDef, from: readonly SideDef[], min: number) => {
+    let best: SideDef | null = null, bestSim = min;
+    for (const d of from) {
       if (used.has(d.id)) continue;
       const s = similarity(h.features, d.features);
       if (s >= bestSim) [best, bestSim] = [d, s];
@@ -491,7 +523,18 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     if (best) {
       used.add(best.id);
       status.set(h.id, { status: "modified", from: best });
-    } else status.set(h.id, { status: "added", from: null });
+    }
+  };
+  for (const h of changedDefs) {
+    if (!status.has(h.id) && !baseById.has(h.id)) edited(h, removedByName.get(h.name) ?? [], 0.6);
+  }
+  // renamed in place: a removed def of the same class or module, alike in shape
+  const removedByContainer = new Map<string, SideDef[]>();
+  for (const d of removed) post(removedByContainer, container(d.id), d);
+  for (const h of changedDefs) {
+    if (status.has(h.id) || baseById.has(h.id)) continue;
+    edited(h, removedByContainer.get(container(h.id)) ?? [], RENAME_SIMILARITY);
+    if (!status.has(h.id)) status.set(h.id, { status: "added", from: null });
   }
 
   // ---- what a function calls: its own keys and those of the defs nested in it ----------------
@@ -546,10 +589,24 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     const out: Note[] = [];
     if (asyncTwin(f, g)) out.push("async-twin");
     if (sameDelegate(calls, gCallees)) out.push("same-delegate");
-    if (kind === "reimplementation" && sameApi(calls, gCallees, classes)) out.push("same-api");
+    if (
+      kind === "reimplementation" && similarity(f.features, g.features) < SAME_API_MAX_SIMILARITY &&
+      sameApi(calls, gCallees, classes)
+    ) out.push("same-api");
     if (kind === "clone" && template(shared, f, g)) out.push("template");
     return out;
   };
+
+  /**
+   * G's old code now lives in F: F is a clone of G's version before the change, and the change
+   * rewrote G so that neither the shape nor the rule joins F to its new version (a class renamed
+   * and another given its old name: `bar.Bar` → `progress_bar.ProgressBar`, `block_bar.BlockBar` →
+   * `bar.Bar`). The code exists once.
+   */
+  const relocated = (f: SideDef, g0: SideDef, gh: SideDef, calls: ReadonlySet<string>) =>
+    gh.hash !== g0.hash && similarity(f.features, g0.features) >= cloneThreshold &&
+    similarity(f.features, gh.features) < cloneThreshold &&
+    !isReimplemented(false, hix.keys.get(gh)!, calls).reimplemented;
 
   const evidence = (callees: readonly string[], calls: ReadonlySet<string>) => {
     const shared: string[] = [], missing: string[] = [];
@@ -653,6 +710,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (
           gh.hash !== g0.hash && !isReimplemented(called, hix.keys.get(gh)!, calls).reimplemented
         ) notes.push("target-rewritten");
+        if (relocated(h, g0, gh, calls)) notes.push("relocated");
         const ev = evidence(callees, calls);
         notes.push(...idioms("reimplementation", h, gh, calls, callees, ev.shared, bix.classes));
         const sim = similarity(h.features, gh.features);
@@ -684,6 +742,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) {
           notes.push("preexisting");
         }
+        if (relocated(h, g0, g, calls)) notes.push("relocated");
         const ev = evidence(bix.keys.get(g0)!, calls);
         notes.push(...idioms("clone", h, g, calls, bix.keys.get(g0)!, ev.shared, bix.classes));
         const raw = cloneConfidence({

@@ -114,7 +114,8 @@ export function candidateConfidence(score: number): number {
  * Notes that lower a finding's confidence (each stated in the report): `preexisting` (F's old
  * version already did the same: not introduced by the change), `extracted` (G now calls F: the
  * change moved code out of G into F — the code exists once, G reuses it), `target-rewritten`
- * (the change rewrote G so that the rule no longer holds for it), and the idioms of
+ * (the change rewrote G so that the rule no longer holds for it), `relocated` (F holds G's old
+ * code, and the change rewrote G into something else: the code exists once), and the idioms of
  * lib/audit/idiom.ts: `async-twin`, `same-delegate`, `same-api` (the rule holds only when one
  * class and its methods count as separate helpers) and `template` (a clone in shape only,
  * sharing none of G's helpers).
@@ -123,6 +124,7 @@ export type Note =
   | "preexisting"
   | "extracted"
   | "target-rewritten"
+  | "relocated"
   | "async-twin"
   | "same-delegate"
   | "same-api"
@@ -136,6 +138,7 @@ export const NOTE_FACTOR: Record<Note, number> = {
   preexisting: 0.4,
   extracted: 0.3,
   "target-rewritten": 0.7,
+  relocated: 0.3,
   "async-twin": 0.45,
   "same-delegate": 0.45,
   "same-api": 0.45,
@@ -147,7 +150,11 @@ export const NOTE_FACTOR: Record<Note, number> = {
  * (the first such note names it), never leading a function's finding over an introduced pair and
  * never failing `--fail-on`, whatever the confidence.
  */
-export const APART_NOTES = ["preexisting", "extracted"] as const satisfies readonly Note[];
+export const APART_NOTES = [
+  "preexisting",
+  "extracted",
+  "relocated",
+] as const satisfies readonly Note[];
 
 /** The note that puts a pair apart ({@link APART_NOTES}), or null when the change introduced it. */
 export function apartNote(p: { notes: readonly Note[] }): (typeof APART_NOTES)[number] | null {
@@ -159,6 +166,7 @@ export const CONTEXT_FACTOR: Record<Context, number> = {
   code: 1,
   test: 0.6,
   example: 0.6,
+  script: 0.6,
   vendored: 0.6,
   generated: 0.4,
 };

@@ -28,7 +28,7 @@
 import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/mod.ts";
 import { type Finding, type FindingKind, type Pair, preexisting } from "./change.ts";
 import { apartNote } from "./evidence.ts";
-import type { Context } from "./context.ts";
+import { type Context, CONTEXTS } from "./context.ts";
 import type { AuditReport } from "./report.ts";
 import { mdCode, mdText, slug, uriPath, visible } from "../util/mod.ts";
 
@@ -81,6 +81,7 @@ const TITLE: Record<FindingKind, string> = {
 const CONTEXT_TITLE: Record<Exclude<Context, "code">, string> = {
   test: "Test code",
   example: "Examples and documentation",
+  script: "Scripts and tools outside the packages",
   vendored: "Vendored code",
   generated: "Generated code",
 };
@@ -89,6 +90,8 @@ const NOTE_TEXT: Record<string, string> = {
   preexisting: "already so before the change",
   extracted: "the target now calls this function (code moved out of it)",
   "target-rewritten": "the change rewrote the target",
+  relocated:
+    "holds the target's old code, and the change rewrote the target into something else (code moved, not copied)",
   "async-twin": "the synchronous/asynchronous twin of the target (an idiom: lower confidence)",
   "same-delegate":
     "both only delegate to the same function, already their shared helper (an idiom: lower confidence)",
@@ -102,7 +105,8 @@ const NOTE_TEXT: Record<string, string> = {
  * Sections of a report, in order: a title and the findings in it. The first, `code`, holds what
  * the change introduced in the project's own code; pairs the change only re-touched
  * (`preexisting`: F's old version already did the same), code it moved out of a function that
- * now calls it (`extracted`) and the test, vendored and generated contexts each have their own.
+ * now calls it (`extracted`), code of a function the change rewrote (`relocated`) and the test,
+ * example, script, vendored and generated contexts each have their own.
  */
 export function sections(r: AuditReport): { key: string; title: string; findings: Finding[] }[] {
   const out: { key: string; title: string; findings: Finding[] }[] = [
@@ -115,10 +119,16 @@ export function sections(r: AuditReport): { key: string; title: string; findings
       title: "Moved out of an existing function (which now calls it)",
       findings: [],
     },
-    { key: "test", title: CONTEXT_TITLE.test, findings: [] },
-    { key: "example", title: CONTEXT_TITLE.example, findings: [] },
-    { key: "vendored", title: CONTEXT_TITLE.vendored, findings: [] },
-    { key: "generated", title: CONTEXT_TITLE.generated, findings: [] },
+    {
+      key: "relocated",
+      title: "Moved from an existing function the change rewrote",
+      findings: [],
+    },
+    ...CONTEXTS.filter((c) => c !== "code").map((c) => ({
+      key: c,
+      title: CONTEXT_TITLE[c as Exclude<Context, "code">],
+      findings: [] as Finding[],
+    })),
   ];
   const at = new Map(out.map((s) => [s.key, s]));
   for (const f of r.findings) {
@@ -183,6 +193,7 @@ function counts(r: AuditReport) {
     within: r.findings.filter((f) => f.within).length,
     preexisting: r.findings.filter(preexisting).length,
     extracted: r.findings.filter((f) => apartNote(f) === "extracted").length,
+    relocated: r.findings.filter((f) => apartNote(f) === "relocated").length,
     pairs: { reimplementation: pairs("reimplementation"), clone: pairs("clone") },
   };
 }
@@ -213,7 +224,8 @@ export function formatText(r: AuditReport): string {
     `${c.reimplementation} re-implementation(s), ${c.clone} structural clone(s), ${c.candidate} candidate(s)` +
       (c.within ? ` (${c.within} within the change)` : "") +
       (c.preexisting ? `; ${c.preexisting} already so before the change` : "") +
-      (c.extracted ? `; ${c.extracted} moved out of an existing function` : ""),
+      (c.extracted ? `; ${c.extracted} moved out of an existing function` : "") +
+      (c.relocated ? `; ${c.relocated} moved from a function the change rewrote` : ""),
   );
   for (const s of sections(r)) {
     out.push("", `== ${s.title} ==`);
@@ -327,6 +339,12 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
       ? [
         "",
         `${c.extracted} new function(s) hold code moved out of an existing function that now calls them (listed apart; they do not fail the check).`,
+      ]
+      : []),
+    ...(c.relocated
+      ? [
+        "",
+        `${c.relocated} changed function(s) hold the old code of a function the change rewrote into something else (listed apart; they do not fail the check).`,
       ]
       : []),
   ];

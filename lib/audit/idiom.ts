@@ -14,9 +14,13 @@
  * - **`same-api`**: the rule holds only when one class and its methods count as separate
  *   helpers — F and G both build the same helper object and call its methods (`X(...)`,
  *   `.get_a()`, `.get_b()`: three callee keys, one helper). Counted as one helper each (a class,
- *   its methods resolved or called as `.method` on a value of unknown type), the rule
+ *   its methods resolved or called as `.method` on a value of unknown type — of that class when
+ *   it is among G's callees, else of the repository's class defining most of the pair's such
+ *   methods, {@link receiverClasses}), the rule
  *   (`isReimplemented` of lib/metrics, unchanged) no longer holds: the pair shares a helper's
- *   API, not a piece of behaviour;
+ *   API, not a piece of behaviour — unless the two are alike in shape
+ *   ({@link SAME_API_MAX_SIMILARITY} or more): the same calls in the same structure are a pasted
+ *   block, whatever API it calls;
  * - **`template`**: a structural clone that shares none of G's helpers (G calls none, or F calls
  *   none of them) and is not the same code: parallel code written to one template — a
  *   constructor made of `self.x = x`, validators with another check — alike in shape, not in
@@ -41,6 +45,12 @@
  * // X (with its method) and two other helpers: three helpers, the rule holds on them too
  * const g = ["p.X", "p.X.get_a", "p.u.clean", "p.v.fmt"];
  * assert.ok(!sameApi(new Set(g), g, classes));
+ * // a writer passed as a parameter: `.start`, `.write`, `.end` are all Writer's methods
+ * const writer = { isClass: (id: string) => id === "p.w.Writer", has: (id: string) => /^p\.w\.Writer\.(start|write|end)$/.test(id),
+ *   definers: (m: string) => ["start", "write", "end"].includes(m) ? ["p.w.Writer"] : [] };
+ * const conv = [".start", ".write", ".end", "p.t.node"];
+ * assert.ok(sameApi(new Set([".start", ".write", ".end", "p.t.node", "p.u.x"]), conv, writer));
+ * assert.ok(!sameApi(new Set([".start", ".write", ".end", "p.t.node", "p.u.x"]), conv, classes));
  * ```
  * @module
  */
@@ -105,12 +115,20 @@ export function sameDelegate(fCalls: Iterable<string>, gCallees: Iterable<string
   return x === y;
 }
 
+/**
+ * A pair at least this alike in shape (lib/audit/shape.ts) is never `same-api`: the same calls of
+ * one API in the same structure are a pasted block, not two uses of the API.
+ */
+export const SAME_API_MAX_SIMILARITY = 0.75;
+
 /** What {@link sameApi} needs to know of a side's classes. */
 export interface ClassIds {
   /** Whether an id is a class of the repository. */
   isClass(id: string): boolean;
   /** Whether an id is defined in the repository (a class's method: `pkg.mod.C.m`). */
   has(id: string): boolean;
+  /** The repository's classes defining a method of this name (`write` → `pkg.w.Writer`, …). */
+  definers?(method: string): readonly string[];
 }
 
 /**
@@ -146,9 +164,42 @@ export function sameApi(
 ): boolean {
   if (!isReimplemented(false, gCallees, fCalls).reimplemented) return false;
   const context = new Set(gCallees);
-  const unit = (k: string) => helperOf(k, context, classes);
+  const receivers = receiverClasses([...fCalls, ...gCallees], context, classes);
+  const unit = (k: string) => receivers.get(k) ?? helperOf(k, context, classes);
   const f = new Set([...fCalls].map(unit));
   return !isReimplemented(false, gCallees.map(unit), f).reimplemented;
+}
+
+/**
+ * Methods called on values of unknown type (`.write`, `.start_block`: `writer.write(…)` on a
+ * parameter) that one class of the repository defines together: each such key is given the class
+ * defining the most of the pair's keys (at least two; ties to the first id), when no class among
+ * G's callees defines it ({@link helperOf}). `writer.start_block()`, `.write()`, `.end_block()`
+ * are three calls of one `Writer`.
+ */
+export function receiverClasses(
+  keys: Iterable<string>,
+  context: ReadonlySet<string>,
+  classes: ClassIds,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!classes.definers) return out;
+  const open = [...new Set(keys)].filter((k) =>
+    k.startsWith(".") && helperOf(k, context, classes) === k
+  );
+  const count = new Map<string, number>();
+  for (const k of open) {
+    for (const c of classes.definers(k.slice(1))) count.set(c, (count.get(c) ?? 0) + 1);
+  }
+  for (const k of open) {
+    let best: string | null = null, n = 1;
+    for (const c of classes.definers(k.slice(1))) {
+      const m = count.get(c)!;
+      if (m > n || (m === n && best !== null && c < best)) [best, n] = [c, m];
+    }
+    if (best) out.set(k, best);
+  }
+  return out;
 }
 
 /**

@@ -66,12 +66,15 @@ export {
   nameWords,
   type Pair,
   preexisting,
+  RENAME_SIMILARITY,
 } from "./change.ts";
 export {
   asyncTwin,
   type ClassIds,
   helperOf,
   isAsync,
+  receiverClasses,
+  SAME_API_MAX_SIMILARITY,
   sameApi,
   sameDelegate,
   template,

@@ -58,7 +58,7 @@ import {
 } from "./context.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 8;
+export const SIDE_VERSION = 9;
 
 /** A function or method of a side. */
 export interface SideDef {

@@ -75,7 +75,9 @@ Gates, all of them:
               a section of their own and never fail the check.
   contexts    test code (tests?/, testing/, */testsuite/, test_*.py, *_test.py, conftest.py,
               Test* and *TestCase classes, test* functions), examples and documentation
-              (examples?/, demos?/, samples?/, docs?/, tutorials?/ that are no package), vendored code (vendor/, _vendor/,
+              (examples?/, demos?/, samples?/, docs?/, tutorials?/ that are no package),
+              scripts outside the packages (a directory below the root, not src/, with no
+              package on its path: ext/, scripts/, tools/), vendored code (vendor/, _vendor/,
               third_party/, extern/, a package's packages/, a module present twice under
               different roots), generated files (>= ${
     GENERATED_MIN_BYTES / 1048576
