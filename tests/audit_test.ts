@@ -487,7 +487,8 @@ Deno.test("within the change: two modified functions given the same block are a 
   const block = ["p.u.c1", "p.u.c2", "p.u.c3"];
   // one commit pastes the same three calls into m1 and m2 (both existed before)
   const m1 = sideDef("p.a.m1", "p/a.py", ["p.x.a"], "m1-old");
-  const m2 = sideDef("p.b.m2", "p/b.py", [], "m2-old");
+  // (their old versions unlike in shape: not twins before)
+  const m2 = { ...sideDef("p.b.m2", "p/b.py", [], "m2-old"), features: [1, 3, 2, 9] };
   const m1b = sideDef("p.a.m1", "p/a.py", ["p.x.a", ...block], "m1-new");
   const m2b = sideDef("p.b.m2", "p/b.py", block, "m2-new");
   const r = auditChange(side([m1, m2]), side([m1b, m2b]));
@@ -743,4 +744,43 @@ Deno.test("relocated: a new function holding the old code of a function the chan
   assert.deepEqual(r2.findings.map((f) => [f.function.id, f.target.id, f.notes]), [
     ["p.progress_bar.ProgressBar.render", "p.bar.Bar.render", []],
   ]);
+});
+
+Deno.test("twins edited together: a pair whose old versions were already alike in shape is pre-existing, not made by the change", async () => {
+  const { auditChange, PREEXISTING_SIMILARITY } = await import("../lib/audit/mod.ts");
+  type SideDef = import("../lib/audit/mod.ts").SideDef;
+  type Side = import("../lib/audit/mod.ts").Side;
+  const side = (defs: SideDef[]): Side => ({
+    rev: "x",
+    files: defs.map((d) => ({ path: d.file, oid: d.hash ?? d.id })),
+    modules: {},
+    defs,
+    ids: defs.map((d) => d.id),
+    errors: [],
+  });
+  // two protocol twins calling two helpers: below the rule's 3 callees before the change
+  const twin = [1, 4, 3, 6, 8, 2];
+  const h11 = {
+    ...sideDef("p.h11.P.__init__", "p/h11.py", ["p.c.cfg", "p.c.loop"], "a"),
+    features: twin,
+  };
+  const ht = {
+    ...sideDef("p.ht.P.__init__", "p/ht.py", ["p.c.cfg", "p.c.loop"], "b"),
+    features: twin,
+  };
+  // one commit gives both the same third call (the rule now holds between them)
+  const edit = ["p.c.cfg", "p.c.loop", "p.c.limit"];
+  const h11b = { ...h11, hash: "a2", callees: edit, uses: edit };
+  const htb = { ...ht, hash: "b2", callees: edit, uses: edit };
+  const r = auditChange(side([h11, ht]), side([h11b, htb]));
+  // nothing introduced (G's old version had too few callees to be a target of the rule, and the
+  // within-change pair was joined before the change)
+  assert.deepEqual(r.findings.filter((f) => !f.notes.includes("preexisting")), []);
+  // the same edit where the old versions were not alike: the change made the duplication
+  const other = { ...ht, features: [2, 9, 5, 1] };
+  assert.ok(PREEXISTING_SIMILARITY < 1);
+  const r2 = auditChange(side([h11, other]), side([h11b, { ...htb, features: [2, 9, 5, 1] }]));
+  assert.ok(
+    r2.findings.some((f) => f.kind === "reimplementation" && !f.notes.includes("preexisting")),
+  );
 });

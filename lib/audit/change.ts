@@ -217,6 +217,13 @@ function container(id: string): string {
  */
 export const RENAME_SIMILARITY = 0.8;
 
+/**
+ * A changed F whose old version was at least this alike in shape to G's (twins: the same code for
+ * another case) already duplicated G before the change: the pair is pre-existing, whatever the
+ * change did to either (an edit made to both twins, lines of both moved into a shared helper).
+ */
+export const PREEXISTING_SIMILARITY = 0.75;
+
 function nested(inner: string, outer: string): boolean {
   return inner.startsWith(outer + ".");
 }
@@ -598,6 +605,14 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   };
 
   /**
+   * F's old version was already a near-copy of G's (twins, {@link PREEXISTING_SIMILARITY} alike in
+   * shape): a change that edits F, or both, did not make the duplication.
+   */
+  const alikeBefore = (from: SideDef | null | undefined, g0: SideDef) =>
+    !!from &&
+    similarity(from.features, g0.features) >= Math.min(PREEXISTING_SIMILARITY, cloneThreshold);
+
+  /**
    * G's old code now lives in F: F is a clone of G's version before the change, and the change
    * rewrote G so that neither the shape nor the rule joins F to its new version (a class renamed
    * and another given its old name: `bar.Bar` → `progress_bar.ProgressBar`, `block_bar.BlockBar` →
@@ -702,7 +717,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         const gh = headById.get(g0.id)!;
         const notes: Note[] = [];
         if (
-          before && isReimplemented(before.uses.has(g0.id), callees, before.calls).reimplemented
+          before && (isReimplemented(before.uses.has(g0.id), callees, before.calls).reimplemented ||
+            alikeBefore(st.from, g0))
         ) {
           notes.push("preexisting");
         }
@@ -739,9 +755,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (sim < cloneThreshold) continue;
         const notes: Note[] = [];
         // a clone already before the change (both edited alike)
-        if (st.from && similarity(st.from.features, g0.features) >= cloneThreshold) {
-          notes.push("preexisting");
-        }
+        if (alikeBefore(st.from, g0)) notes.push("preexisting");
         if (relocated(h, g0, g, calls)) notes.push("relocated");
         const ev = evidence(bix.keys.get(g0)!, calls);
         notes.push(...idioms("clone", h, g, calls, bix.keys.get(g0)!, ev.shared, bix.classes));
@@ -803,7 +817,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     if (hs?.status !== "modified" || gs?.status !== "modified" || !hs.from || !gs.from) {
       return false;
     }
-    if (kind === "clone") return similarity(hs.from.features, gs.from.features) >= cloneThreshold;
+    if (alikeBefore(hs.from, gs.from)) return true;
+    if (kind === "clone") return false;
     const old = scopeOf(bix, hs.from);
     return isReimplemented(old.uses.has(gs.from.id), bix.keys.get(gs.from) ?? [], old.calls)
       .reimplemented;

@@ -66,6 +66,7 @@ export {
   nameWords,
   type Pair,
   preexisting,
+  PREEXISTING_SIMILARITY,
   RENAME_SIMILARITY,
 } from "./change.ts";
 export {
