@@ -127,3 +127,26 @@ Deno.test("scripts and tools outside the packages: a directory below the root wi
     "b.py": "code",
   });
 });
+
+Deno.test("a module that says it comes from another project is vendored, wherever it lives", async () => {
+  const { vendoredFile } = await import("../lib/audit/context.ts");
+  const enc = (s: string) => new TextEncoder().encode(s);
+  for (
+    const head of [
+      '"""\nSelectors module.\n\nThis module is adapted from trollius.selectors.\n"""\n',
+      "# -*- coding: utf-8 -*-\n# Copied from Django 1.4 (django/utils/timezone.py).\n",
+      '"""Backport of the stdlib ipaddress module."""\n',
+      "# Vendored from pip._internal.utils.compat\n",
+      '"""\n    ordereddict\n    ~~~~~~~~~~~\n\n    Taken verbatim from http://code.activestate.com/recipes/576693/\n"""\n',
+    ]
+  ) assert.ok(vendoredFile(enc(head)), head);
+  for (
+    const head of [
+      '"""Sorting helpers.\n\nThe merge step is adapted from Knuth, vol. 3.\n"""\n',
+      "# this function was ported to the new API in 2.0\nimport os\n",
+      "import os\n\n\ndef f():\n    return os.sep\n",
+    ]
+  ) assert.ok(!vendoredFile(enc(head)), head);
+  // only the first 2 KiB count
+  assert.ok(!vendoredFile(enc("x = 1\n".repeat(400) + "# adapted from somewhere\n")));
+});

@@ -8,7 +8,8 @@
  *   / `close`, `__aenter__` / `__enter__`, `fetch_async` / `fetch`, `async_send` / `send`) and
  *   either exactly one of the two is `async def`, or they live in twin containers (`AsyncClient`
  *   / `Client`, `pkg._async.pool` / `pkg._sync.pool`);
- * - **`same-delegate`**: both only delegate to one and the same function (`def put(url, **kw):
+ * - **`same-delegate`**: both only delegate to one and the same function of the repository or a
+ *   library — not a method of a value of unknown type (`def put(url, **kw):
  *   return request("PUT", url, **kw)` beside `post`): they already share their helper; what
  *   repeats is the parameter list passed through;
  * - **`same-api`**: the rule holds only when one class and its methods count as separate
@@ -38,6 +39,7 @@
  * assert.ok(!asyncTwin(d("p.c.Client.get", "def get(self)"), d("p.c.Session.get", "def get(self)")));
  * assert.ok(sameDelegate(["p.api.request"], ["p.api.request"]));
  * assert.ok(!sameDelegate(["p.api.request", "p.u.clean"], ["p.api.request"]));
+ * assert.ok(!sameDelegate([".start"], [".start"])); // `match.start()`: a value's method
  * const classes = { isClass: (id: string) => id === "p.X", has: (id: string) => id.startsWith("p.X.") };
  * // three callee keys, one helper: X and two of its methods
  * const api = ["p.X", "p.X.get_a", ".get_b"];
@@ -112,7 +114,8 @@ export function sameDelegate(fCalls: Iterable<string>, gCallees: Iterable<string
   const a = new Set(fCalls), b = new Set(gCallees);
   if (a.size !== 1 || b.size !== 1) return false;
   const [x] = a, [y] = b;
-  return x === y;
+  // a method of a value of unknown type (`m.start()`) is no function both delegate to
+  return x === y && !x.startsWith(".");
 }
 
 /**

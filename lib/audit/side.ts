@@ -55,10 +55,11 @@ import {
   generatedFile,
   isTestClass,
   isTestName,
+  vendoredFile,
 } from "./context.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 9;
+export const SIDE_VERSION = 10;
 
 /** A function or method of a side. */
 export interface SideDef {
@@ -492,8 +493,9 @@ async function buildSide(
     const contexts = fileContexts(files.map((f) => f.path));
     for (const f of files) {
       const bytes = blobs.get(f.oid);
-      if (contexts.get(f.path) === "code" && bytes && generatedFile(f.path, bytes)) {
-        contexts.set(f.path, "generated");
+      if (contexts.get(f.path) === "code" && bytes) {
+        if (generatedFile(f.path, bytes)) contexts.set(f.path, "generated");
+        else if (vendoredFile(bytes)) contexts.set(f.path, "vendored");
       }
     }
     const defs: SideDef[] = [];
