@@ -79,7 +79,8 @@ Gates, all of them:
               scripts outside the packages (a directory below the root, not src/, with no
               package on its path: ext/, scripts/, tools/), vendored code (vendor/, _vendor/,
               third_party/, extern/, a package's packages/, a module present twice under
-              different roots), generated files (>= ${
+              different roots, a module saying it is "adapted from"/"copied from"/"a backport
+              of" another project), generated files (>= ${
     GENERATED_MIN_BYTES / 1048576
   } MiB, *_pb2.py, a generator's statement in the
               first 2 KiB): each in its own section, and not failing the check by default.
