@@ -176,7 +176,7 @@ export function sameApi(
 /**
  * Methods called on values of unknown type (`.write`, `.start_block`: `writer.write(…)` on a
  * parameter) that one class of the repository defines together: each such key is given the class
- * defining the most of the pair's keys (at least two; ties to the first id), when no class among
+ * defining the most of the pair's keys (if it defines two or more; ties to the first id), when no class among
  * G's callees defines it ({@link helperOf}). `writer.start_block()`, `.write()`, `.end_block()`
  * are three calls of one `Writer`.
  */
