@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { SideDef } from "../lib/audit/mod.ts";
+import type { Side, SideDef } from "../lib/audit/mod.ts";
 
 /**
  * A def of a hand-made side (lib/audit/side.ts) calling `callees`, one shape for all (so shape
@@ -34,6 +34,23 @@ export function sideDef(
     uses,
     context: file.startsWith("tests/") ? "test" : "code",
     test: name.startsWith("test"),
+  };
+}
+
+/**
+ * A hand-made side holding `defs`: one file per def's path, whose blob id changes with the hashes
+ * of the defs in it (so a changed def changes its file), and the defs' ids.
+ */
+export function handSide(defs: SideDef[]): Side {
+  const oid = new Map<string, string>();
+  for (const d of defs) oid.set(d.file, (oid.get(d.file) ?? "") + (d.hash ?? d.id) + ";");
+  return {
+    rev: "x",
+    files: [...oid].map(([path, o]) => ({ path, oid: o })),
+    modules: {},
+    defs,
+    ids: defs.map((d) => d.id),
+    errors: [],
   };
 }
 

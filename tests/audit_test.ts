@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { auditHistory, auditReport, formatSarif, gitBlobId } from "../lib/audit/mod.ts";
 import { main } from "../tasks/cli.ts";
-import { commit, seabornRepo, sh, sideDef, write } from "./audit_helpers.ts";
+import { commit, handSide, seabornRepo, sh, sideDef, write } from "./audit_helpers.ts";
 
 const G = "seaborn._core.properties.Color._get_values";
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-cache-" });
@@ -476,14 +476,7 @@ Deno.test("within the change: two modified functions given the same block are a 
   const { auditChange } = await import("../lib/audit/mod.ts");
   type SideDef = import("../lib/audit/mod.ts").SideDef;
   type Side = import("../lib/audit/mod.ts").Side;
-  const side = (defs: SideDef[]): Side => ({
-    rev: "x",
-    files: defs.map((d) => ({ path: d.file, oid: d.hash ?? d.id })),
-    modules: {},
-    defs,
-    ids: defs.map((d) => d.id),
-    errors: [],
-  });
+  const side = handSide;
   const block = ["p.u.c1", "p.u.c2", "p.u.c3"];
   // one commit pastes the same three calls into m1 and m2 (both existed before)
   const m1 = sideDef("p.a.m1", "p/a.py", ["p.x.a"], "m1-old");
@@ -705,14 +698,7 @@ Deno.test("relocated: a new function holding the old code of a function the chan
   const { auditChange, failing, sections } = await import("../lib/audit/mod.ts");
   type SideDef = import("../lib/audit/mod.ts").SideDef;
   type Side = import("../lib/audit/mod.ts").Side;
-  const side = (defs: SideDef[]): Side => ({
-    rev: "x",
-    files: defs.map((d) => ({ path: d.file, oid: d.hash ?? d.id })),
-    modules: {},
-    defs,
-    ids: defs.map((d) => d.id),
-    errors: [],
-  });
+  const side = handSide;
   const abc = ["p.seg.line", "p.seg.pad", "p.seg.style"];
   // bar.Bar becomes progress_bar.ProgressBar; bar.Bar is given other code (the old BlockBar's)
   const bar0 = sideDef("p.bar.Bar.render", "p/bar.py", abc, "bar-old");
@@ -750,14 +736,7 @@ Deno.test("twins edited together: a pair whose old versions were already alike i
   const { auditChange, PREEXISTING_SIMILARITY } = await import("../lib/audit/mod.ts");
   type SideDef = import("../lib/audit/mod.ts").SideDef;
   type Side = import("../lib/audit/mod.ts").Side;
-  const side = (defs: SideDef[]): Side => ({
-    rev: "x",
-    files: defs.map((d) => ({ path: d.file, oid: d.hash ?? d.id })),
-    modules: {},
-    defs,
-    ids: defs.map((d) => d.id),
-    errors: [],
-  });
+  const side = handSide;
   // two protocol twins calling two helpers: below the rule's 3 callees before the change
   const twin = [1, 4, 3, 6, 8, 2];
   const h11 = {
