@@ -205,7 +205,6 @@ function loc(d: SideDef): Location {
   return { id: d.id, file: d.file, line: d.start, end: d.end };
 }
 
-/** Whether `inner` is defined inside `outer` (ids: `outer.inner…`). */
 /** The class or module an id is defined in (`pkg.mod.C.m` → `pkg.mod.C`). */
 function container(id: string): string {
   return id.slice(0, Math.max(0, id.lastIndexOf(".")));
@@ -224,6 +223,7 @@ export const RENAME_SIMILARITY = 0.8;
  */
 export const PREEXISTING_SIMILARITY = 0.75;
 
+/** Whether `inner` is defined inside `outer` (ids: `outer.inner…`). */
 function nested(inner: string, outer: string): boolean {
   return inner.startsWith(outer + ".");
 }
