@@ -152,6 +152,11 @@ function outsidePackages(parts: readonly string[], paths: ReadonlySet<string>): 
   return has;
 }
 
+/** A file's first {@link MARKER_BYTES} bytes as text, where generator and origin markers are looked for. */
+function fileHead(bytes: Uint8Array): string {
+  return new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, MARKER_BYTES));
+}
+
 /**
  * A module's own statement, at the start of a comment or docstring line in its first
  * {@link MARKER_BYTES} bytes, that it comes from another project: "adapted from X", "copied from
@@ -164,14 +169,14 @@ const VENDORED_MARKER =
 
 /** Whether a file says it comes from another project (a vendored module, see module doc). */
 export function vendoredFile(bytes: Uint8Array): boolean {
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, MARKER_BYTES));
+  const head = fileHead(bytes);
   return VENDORED_MARKER.test(head);
 }
 
 /** Whether a file is generated, from its path, size and first bytes (see module doc). */
 export function generatedFile(path: string, bytes: Uint8Array): boolean {
   if (GENERATED_FILE.test(path) || bytes.length >= GENERATED_MIN_BYTES) return true;
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, MARKER_BYTES));
+  const head = fileHead(bytes);
   return GENERATED_MARKER.test(head);
 }
 
