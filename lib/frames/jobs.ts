@@ -12,7 +12,12 @@ import { JobError, WorkerPool } from "../util/mod.ts";
 /** Parse a log against W_{t-1}: W0 read from `workspace` on disk, overlaid with `overlays`. */
 export interface LogJob {
   type: "log";
-  text: string;
+  /**
+   * The log: its text, or its raw bytes (decoded as UTF-8 in the worker). Bytes are moved to the
+   * worker, not copied ({@link JobPool.run}): the scorer's main thread then never holds a log's
+   * text, which over a large corpus was the bulk of what it allocated.
+   */
+  text: string | Uint8Array;
   /** Name of the log for error messages. */
   file: string;
   cwd?: string;
@@ -67,7 +72,8 @@ export async function runJob(job: Job): Promise<ReadsResult | ModuleSummary> {
   const base = w0Source(job.workspace);
   const files: FileSource = (path) =>
     Object.hasOwn(job.overlays, path) ? job.overlays[path] : base(path);
-  return await parseLog(job.text, {
+  const text = typeof job.text === "string" ? job.text : new TextDecoder().decode(job.text);
+  return await parseLog(text, {
     file: job.file,
     files,
     cwd: job.cwd,
@@ -90,11 +96,12 @@ export class JobPool {
     return this.#pool.size;
   }
 
-  /** Runs a job on the first free worker. */
+  /** Runs a job on the first free worker; a log's bytes move to the worker (unusable after). */
   run(job: LogJob): Promise<ReadsResult>;
   run(job: SummaryJob): Promise<ModuleSummary>;
   run(job: Job): Promise<unknown> {
-    return this.#pool.run(job);
+    const moved = job.type === "log" && typeof job.text !== "string" ? [job.text.buffer] : [];
+    return this.#pool.run(job, 0, moved as ArrayBuffer[]);
   }
 
   /** Stops the workers. */

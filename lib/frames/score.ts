@@ -664,9 +664,11 @@ async function scoreOne(scoring: Scoring, k: Keyed): Promise<TurnResult> {
   const pkgDir = join(chain.repo.workspace, chain.repo.package);
   const overlays: Record<string, string> = {};
   for (const e of earlier) overlays[e.path] = e.text;
+  const bytes = k.logBytes ?? Deno.readFileSync(log);
+  k.logBytes = undefined; // moved to the worker below: a later use reads the file again
   const readsP = scoring.pool.run({
     type: "log",
-    text: new TextDecoder().decode(k.logBytes ?? Deno.readFileSync(log)),
+    text: bytes,
     file: scoring.rel(log),
     cwd: config.cwd,
     workspace: chain.repo.workspace,

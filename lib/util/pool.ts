@@ -29,6 +29,7 @@ export class JobError extends Error {
 interface Queued<J> {
   job: J;
   priority: number;
+  transfer: Transferable[];
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
 }
@@ -60,9 +61,10 @@ export class WorkerPool<J, R> {
   /**
    * Runs a job on the first free worker (inline when the pool has none). Queued jobs go out by
    * `priority`, highest first (in order of arrival among equals): a job's size, say, so that the
-   * workers finish together.
+   * workers finish together. `transfer` lists buffers of the job that move to the worker instead
+   * of being copied (the caller must not use them after; inline, they stay where they are).
    */
-  run(job: J, priority = 0): Promise<R> {
+  run(job: J, priority = 0, transfer: Transferable[] = []): Promise<R> {
     if (this.size === 0) {
       if (!this.#opts.inline) return Promise.reject(new Error("WorkerPool of size 0 needs inline"));
       return this.#opts.inline(job).catch((e) => {
@@ -79,7 +81,13 @@ export class WorkerPool<J, R> {
         if (q[mid].priority >= priority) lo = mid + 1;
         else hi = mid;
       }
-      q.splice(lo, 0, { job, priority, resolve: resolve as (v: unknown) => void, reject });
+      q.splice(lo, 0, {
+        job,
+        priority,
+        transfer,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
       this.#pump();
     });
   }
@@ -95,7 +103,8 @@ export class WorkerPool<J, R> {
         const q = this.#queue.shift()!;
         const id = this.#next++;
         this.#held[i].set(id, q);
-        this.#workers[i].postMessage({ id, job: q.job });
+        this.#workers[i].postMessage({ id, job: q.job }, q.transfer);
+        q.transfer = [];
       }
     }
   }
