@@ -298,12 +298,15 @@ export async function scoreStream(
   opts: ScoreOptions,
   emit: (rows: GroupRows) => void,
 ): Promise<StreamedRun> {
-  const { corpus, problems } = await readCorpus(dir);
+  const { corpus: whole, problems } = await readCorpus(dir);
   const shard = opts.shard;
   const mine = (r: FoundTurn) => !shard || shardOf(r.config, r.chain, shard.count) === shard.index;
-  const runs = corpus.runs.filter(mine);
+  const errors = errorRows(whole, problems);
+  const runs = whole.runs.filter(mine);
+  // the shard's run turns only: the others' entries are not held while a shard scores
+  const corpus = { ...whole, runs };
   const scoring = await startScoring(corpus, runs, opts);
-  scoring.errors.push(...errorRows(corpus, problems));
+  scoring.errors.push(...errors);
   const groups = sortedGroups(scoring, groupRuns(runs));
   try {
     const lanes = Math.max(4, scoring.pool.size * 4);

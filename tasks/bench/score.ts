@@ -22,6 +22,8 @@
  * turns per CPU second and peak RSS per K. `--baseline REV` scores the same corpora with another
  * revision's CLI too (checked out in a temporary worktree), alternating the two for each K so that
  * both see the same load; `--shards N` also runs `score --shard i/N` as N processes at once.
+ * `--pin` runs each process on one core (`taskset`): the single run on core 0, shard i on core
+ * i mod the cores — per-core scaling, with `--workers 0` so that a process is one core's work.
  *
  * Run: `deno task bench score` (or `deno run -A tasks/bench/score.ts [--scale small]`),
  * `deno task bench score --replicate 1,10 --baseline main`.
@@ -49,21 +51,25 @@ const { values } = parseArgs({
     baseline: { type: "string" },
     shards: { type: "string" },
     workers: { type: "string" },
+    pin: { type: "boolean", default: false },
   },
 });
 const scale = values.scale === "small" ? "small" : "paper";
 const secs = (ms: number) => (ms / 1000).toFixed(1);
+/** The tree this benchmark belongs to ("this tree"). */
+const here = new URL("../../", import.meta.url).pathname;
 if (values.replicate !== undefined) Deno.exit(await replicated());
 const root = await Deno.makeTempDir({ prefix: "reporeuse-bench-score-" });
 const corpus = `${root}/corpus`;
 const cache = `${root}/cache`;
-const cli = new URL("../cli.ts", import.meta.url).pathname;
 
 async function score(label: string, out: string): Promise<number> {
   const t0 = performance.now();
   const c0 = cpuSeconds("self", "children");
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", cli, "score", corpus, "--out", out],
+  const [cmd, ...args] = await scoreCommand(here, corpus, out);
+  const { code, stderr } = await new Deno.Command(cmd, {
+    args,
+    cwd: here,
     env: { REPOREUSE_CACHE_DIR: cache },
     stdout: "null",
     stderr: "piped",
@@ -136,9 +142,27 @@ interface Measured {
   rssMb: number;
 }
 
-/** `score <corpus> --out <out> …` of the tree it runs in (relative to that tree). */
-function scoreCommand(corpus: string, out: string, ...more: string[]): string[] {
-  return [Deno.execPath(), "run", "-A", "tasks/cli.ts", "score", corpus, "--out", out, ...more];
+/**
+ * `score <corpus> --out <out> …` as `deno task reporeuse` runs it in `tree` (its deno.json's
+ * `reporeuse` task, V8 flags included, with this Deno), to run with `tree` as the working
+ * directory: each revision is measured as its users run it.
+ */
+async function scoreCommand(
+  tree: string,
+  corpus: string,
+  out: string,
+  ...more: string[]
+): Promise<string[]> {
+  const task = JSON.parse(await Deno.readTextFile(`${tree}/deno.json`)).tasks?.reporeuse;
+  const [deno, ...args] = typeof task === "string" ? task.trim().split(/\s+/) : [];
+  if (deno !== "deno") throw new Error(`${tree}/deno.json: no "deno run …" reporeuse task`);
+  return [Deno.execPath(), ...args, "score", corpus, "--out", out, ...more];
+}
+
+/** With `--pin`, the command on core `i` mod the machine's cores (`taskset -c`); else as is. */
+function pinned(i: number, cmd: string[]): string[] {
+  if (!values.pin) return cmd;
+  return ["taskset", "-c", String(i % (navigator.hardwareConcurrency ?? 1)), ...cmd];
 }
 
 /** Runs a command under /usr/bin/time; throws with its stderr's tail when it fails. */
@@ -190,7 +214,7 @@ async function replicated(): Promise<number> {
       await runToEnd("deno install", Deno.execPath(), ["install"], { cwd: tree });
       sides.push({ label: `${values.baseline} (${commit.slice(0, 8)})`, tree });
     }
-    sides.push({ label: "this tree", tree: new URL("../../", import.meta.url).pathname });
+    sides.push({ label: "this tree", tree: here });
     console.log(
       "K".padStart(3) + "  " + "side".padEnd(22) + "turns".padStart(7) + "wall s".padStart(9) +
         "CPU s".padStart(8) + "turns/s".padStart(9) + "turns/CPU-s".padStart(12) +
@@ -210,11 +234,11 @@ async function replicated(): Promise<number> {
           const out = `${root}/out-${k}-${sides.indexOf(side)}`;
           const cache = `${root}/cache-${k}-${sides.indexOf(side)}`;
           const m = await measured(
-            scoreCommand(corpus, out, ...workers),
+            pinned(0, await scoreCommand(side.tree, corpus, out, ...workers)),
             side.tree,
             { REPOREUSE_CACHE_DIR: cache },
           );
-          row(k, side.label, kTurns, m);
+          row(k, values.pin ? `${side.label}, 1 core` : side.label, kTurns, m);
           await Deno.remove(cache, { recursive: true });
           await Deno.remove(out, { recursive: true });
         }
@@ -262,20 +286,33 @@ async function shardRun(
   root: string,
   workers: string[],
 ) {
-  const tree = new URL("../../", import.meta.url).pathname;
   const t0 = performance.now();
   const each = await Promise.all(
-    Array.from({ length: n }, (_, i) =>
+    Array.from({ length: n }, async (_, i) =>
       measured(
-        scoreCommand(corpus, `${root}/shard-${i}`, "--shard", `${i}/${n}`, ...workers),
-        tree,
+        pinned(
+          i,
+          await scoreCommand(
+            here,
+            corpus,
+            `${root}/shard-${i}`,
+            "--shard",
+            `${i}/${n}`,
+            ...workers,
+          ),
+        ),
+        here,
         { REPOREUSE_CACHE_DIR: `${root}/cache-shard-${i}` },
       )),
   );
   const wall = (performance.now() - t0) / 1000;
   const cpu = each.reduce((s, m) => s + m.cpu, 0);
   const rss = Math.max(...each.map((m) => m.rssMb));
-  row(k, `${n} shards at once`, turns, { wall, cpu, rssMb: rss });
+  row(k, values.pin ? `${n} shards, 1 core each` : `${n} shards at once`, turns, {
+    wall,
+    cpu,
+    rssMb: rss,
+  });
   for (let i = 0; i < n; i++) {
     await Deno.remove(`${root}/shard-${i}`, { recursive: true });
     await Deno.remove(`${root}/cache-shard-${i}`, { recursive: true });
