@@ -100,8 +100,8 @@ export class JobPool {
   run(job: LogJob): Promise<ReadsResult>;
   run(job: SummaryJob): Promise<ModuleSummary>;
   run(job: Job): Promise<unknown> {
-    const moved = job.type === "log" && typeof job.text !== "string" ? [job.text.buffer] : [];
-    return this.#pool.run(job, 0, moved as ArrayBuffer[]);
+    const buffer = job.type === "log" && typeof job.text !== "string" ? job.text.buffer : undefined;
+    return this.#pool.run(job, 0, buffer instanceof ArrayBuffer ? [buffer] : []);
   }
 
   /** Stops the workers. */

@@ -313,7 +313,10 @@ export async function concatParts(parts: string, out: string): Promise<void> {
   const scans = "POLARS_MAX_CONCURRENT_SCANS";
   let set = false;
   try {
-    if (Deno.env.get(scans) === undefined) set = (Deno.env.set(scans, "1"), true);
+    if (Deno.env.get(scans) === undefined) {
+      Deno.env.set(scans, "1");
+      set = true;
+    }
   } catch {
     // without --allow-env the parts are read with Polars' defaults: more memory, same file
   }
