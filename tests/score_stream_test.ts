@@ -70,6 +70,29 @@ Deno.test("inOrder: results leave in the items' order, at most `window` waiting"
   assert.ok(most <= 3, `at most the window at once (${most})`);
 });
 
+Deno.test("inOrder: items are pulled one as each starts, never ahead of the window", async () => {
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  let pulled = 0, finished = 0, ahead = 0;
+  function* items() {
+    for (let i = 0; i < 12; i++) {
+      pulled++;
+      // what a lane holds: started (pulled) but not yet emitted
+      ahead = Math.max(ahead, pulled - finished);
+      yield i;
+    }
+  }
+  const seen: number[] = [];
+  await inOrder(items(), 3, 2, async (i) => (await wait(i % 3 ? 0 : 20), i), (i) => {
+    finished++;
+    seen.push(i);
+  });
+  assert.deepEqual(seen, [...Array(12).keys()]);
+  assert.equal(pulled, 12);
+  assert.ok(ahead <= 2, `items pulled ahead of the emitted ones: ${ahead}`);
+  // nothing to do: no lane waits forever
+  await inOrder([], 4, 2, () => Promise.resolve(0), () => assert.fail("no items"));
+});
+
 Deno.test("scoreTo: the streamed flat directory equals writeScored of scoreCorpus, CSV byte for byte", async () => {
   const { corpus, cacheDir, whole } = await simulated();
   const root = await tempDir();

@@ -100,3 +100,58 @@ export class HashMemo {
     this.#dirty = false;
   }
 }
+
+/**
+ * {@link HashMemo}s of the parts of a corpus (its configurations), each in its own file: a part's
+ * memo is read on first use and saved and let go by {@link HashMemos.close} when the part is
+ * done, so a long run holds the memos of the parts in flight, not one entry per log of the
+ * whole corpus.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HashMemos } from "./hashes.ts";
+ * import { sha256 } from "../util/cache.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.log`, "hello");
+ * const memos = new HashMemos((part) => `${dir}/memo-${part}.json`);
+ * assert.equal(memos.of("c1").hash(`${dir}/a.log`), sha256("hello"));
+ * assert.equal(memos.open, 1);
+ * await memos.close("c1");
+ * assert.equal(memos.open, 0);
+ * assert.ok((await Deno.readTextFile(`${dir}/memo-c1.json`)).includes(sha256("hello")));
+ * ```
+ */
+export class HashMemos {
+  readonly #pathOf: ((part: string) => string) | undefined;
+  readonly #memos = new Map<string, HashMemo>();
+
+  /** `pathOf`: the file of a part's memo (none: in-memory memos, never saved). */
+  constructor(pathOf?: (part: string) => string) {
+    this.#pathOf = pathOf;
+  }
+
+  /** The memo of `part`, read from its file on first use. */
+  of(part: string): HashMemo {
+    let memo = this.#memos.get(part);
+    if (!memo) this.#memos.set(part, memo = new HashMemo(this.#pathOf?.(part)));
+    return memo;
+  }
+
+  /** Number of memos held. */
+  get open(): number {
+    return this.#memos.size;
+  }
+
+  /** Saves `part`'s memo when it changed and lets it go (a later `of` reads it again). */
+  async close(part: string): Promise<void> {
+    const memo = this.#memos.get(part);
+    this.#memos.delete(part);
+    await memo?.save();
+  }
+
+  /** Saves and lets go every memo held. */
+  async closeAll(): Promise<void> {
+    for (const part of [...this.#memos.keys()]) await this.close(part);
+  }
+}

@@ -68,7 +68,7 @@ import {
   type Project,
   storeSummary,
 } from "../python/mod.ts";
-import { HashMemo } from "./hashes.ts";
+import { HashMemos } from "./hashes.ts";
 import { JobPool } from "./jobs.ts";
 import { isTurnResult } from "./valid.ts";
 
@@ -237,12 +237,15 @@ interface Scoring {
   useCache: boolean;
   cacheDir: string;
   turnCache: Cache;
-  logHashes: HashMemo;
+  /** Log hashes remembered per configuration (hashes.ts), each let go when its groups are done. */
+  logHashes: HashMemos;
+  /** Groups not yet done per configuration: at 0, its log-hash memo is saved and let go. */
+  groupsLeft: Map<string, number>;
   code: string;
   pool: JobPool;
   errors: ErrorRow[];
-  /** Background cache writes, awaited before returning. */
-  writes: Promise<unknown>[];
+  /** Background cache writes not yet settled (each leaves when done), awaited before returning. */
+  writes: Set<Promise<unknown>>;
   w0Hash: (workspace: string) => Promise<string>;
   w0Project: (pkgDir: string) => Promise<Project>;
   summaryOf: (source: string, file: string, module: string) => Promise<ModuleSummary>;
@@ -298,37 +301,64 @@ export async function scoreStream(
   opts: ScoreOptions,
   emit: (rows: GroupRows) => void,
 ): Promise<StreamedRun> {
-  const { corpus: whole, problems } = await readCorpus(dir);
-  const shard = opts.shard;
-  const mine = (r: FoundTurn) => !shard || shardOf(r.config, r.chain, shard.count) === shard.index;
-  const errors = errorRows(whole, problems);
-  const runs = whole.runs.filter(mine);
-  // the shard's run turns only: the others' entries are not held while a shard scores
-  const corpus = { ...whole, runs };
-  const scoring = await startScoring(corpus, runs, opts);
+  const { corpus, groups, errors, found } = await indexCorpus(dir, opts.shard);
+  const scoring = await startScoring(corpus, groups, opts);
   scoring.errors.push(...errors);
-  const groups = sortedGroups(scoring, groupRuns(runs));
   try {
     const lanes = Math.max(4, scoring.pool.size * 4);
-    await inOrder(groups, lanes, 2 * lanes, (g) => scoreGroup(scoring, g), emit);
+    // each group leaves the index when its scoring starts: the index shrinks as the run goes
+    await inOrder(taken(groups), lanes, 2 * lanes, (g) => scoreGroupOnce(scoring, g), emit);
   } finally {
     scoring.pool.close();
     scoring.tick.end();
   }
   // a memo that cannot be written only costs re-hashing
-  await scoring.logHashes.save().catch((e) => cacheFailed(scoring.cacheDir, e));
+  await scoring.logHashes.closeAll().catch((e) => cacheFailed(scoring.cacheDir, e));
   await Promise.all(scoring.writes);
   return {
-    errors: scoring.errors.filter((e) => errorInShard(e, shard)),
+    errors: scoring.errors.filter((e) => errorInShard(e, opts.shard)),
     configs: corpus.configs,
+    found,
+  };
+}
+
+/**
+ * The corpus at `dir` as a scoring pass holds it: its chains and configurations (`runs` left
+ * empty), the shard's run turns grouped by (configuration, chain) in key order, the error rows of
+ * the problems found while reading it, and the number of the shard's run turns. Nothing else of
+ * the whole index is kept: at 37,500 turns it was 24 MB held for the whole run.
+ */
+async function indexCorpus(
+  dir: string,
+  shard: ScoreOptions["shard"],
+): Promise<{ corpus: Corpus; groups: FoundTurn[][]; errors: ErrorRow[]; found: number }> {
+  const { corpus: whole, problems } = await readCorpus(dir);
+  const mine = (r: FoundTurn) => !shard || shardOf(r.config, r.chain, shard.count) === shard.index;
+  const runs = whole.runs.filter(mine);
+  const corpus = { ...whole, runs: [] };
+  return {
+    corpus,
+    groups: sortedGroups(corpus.configs, groupRuns(runs)),
+    errors: errorRows(whole, problems),
     found: runs.length,
   };
+}
+
+/** The items of `list` in order, each slot emptied as it is handed out (the list is used up). */
+function* taken<T>(list: (T | undefined)[]): Generator<T> {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i] as T;
+    list[i] = undefined;
+    yield item;
+  }
 }
 
 /**
  * Runs `work` over `items` with at most `lanes` at once, and calls `emit` with the results in
  * the items' order, each as soon as those before it are done; an item starts only while fewer
  * than `window` results wait for an earlier one (so memory stays bounded when one is slow).
+ * `items` is read lazily, one item as each starts: a generator can hand them out and let each
+ * go once taken.
  *
  * @example
  * ```ts
@@ -341,23 +371,30 @@ export async function scoreStream(
  * ```
  */
 export async function inOrder<T, R>(
-  items: readonly T[],
+  items: Iterable<T>,
   lanes: number,
   window: number,
   work: (item: T) => Promise<R>,
   emit: (result: R) => void,
 ): Promise<void> {
+  const source = items[Symbol.iterator]();
   const done = new Map<number, R>();
-  let next = 0, emitted = 0;
+  let next = 0, emitted = 0, exhausted = false;
   let wake: (() => void)[] = [];
   const lane = async () => {
     for (;;) {
-      while (next < items.length && next - emitted >= window) {
+      while (!exhausted && next - emitted >= window) {
         await new Promise<void>((r) => wake.push(r));
       }
-      if (next >= items.length) return;
+      if (exhausted) return;
+      const item = source.next();
+      if (item.done) {
+        exhausted = true;
+        for (const f of wake.splice(0)) f();
+        return;
+      }
       const i = next++;
-      done.set(i, await work(items[i]));
+      done.set(i, await work(item.value));
       // synchronous: results leave in order, one lane at a time
       while (done.has(emitted)) {
         const r = done.get(emitted)!;
@@ -369,7 +406,7 @@ export async function inOrder<T, R>(
       for (const f of w) f();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, items.length)) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
 }
 
 /**
@@ -390,16 +427,21 @@ function turnProgress(
   return Object.assign(tick, { end: () => reporter?.done() });
 }
 
-/** The shared state of one scoring pass (over `runs`, the run turns to score), with W0, summaries and targets memoised. */
+/** The shared state of one scoring pass (over `groups`, the run turns to score), with W0, summaries and targets memoised. */
 async function startScoring(
   corpus: Corpus,
-  runs: FoundTurn[],
+  groups: readonly FoundTurn[][],
   opts: ScoreOptions,
 ): Promise<Scoring> {
   const useCache = opts.cache ?? true;
   const cacheDir = cacheRoot(opts.cacheDir);
   const pool = new JobPool(opts.workers ?? navigator.hardwareConcurrency ?? 2);
-  const total = runs.filter((r) => r.blocked.length === 0).length;
+  let total = 0;
+  const groupsLeft = new Map<string, number>();
+  for (const g of groups) {
+    for (const r of g) if (r.blocked.length === 0) total++;
+    groupsLeft.set(g[0].config, (groupsLeft.get(g[0].config) ?? 0) + 1);
+  }
   const scoring: Scoring = {
     corpus,
     chains: new Map(corpus.chains.map((c) => [c.chain, c])),
@@ -411,14 +453,18 @@ async function startScoring(
     useCache,
     cacheDir,
     turnCache: new Cache("scored-turn", SCORER_VERSION, cacheDir),
-    // log hashes remembered by file identity (see hashes.ts): a warm scoring need not read logs again
-    logHashes: new HashMemo(
-      useCache ? `${cacheDir}/scored-hashes-v1/${sha256(corpus.dir)}.json` : undefined,
+    // log hashes remembered by file identity (see hashes.ts), one memo per configuration: a warm
+    // scoring need not read logs again, and a run holds only the memos of its groups in flight
+    logHashes: new HashMemos(
+      useCache
+        ? (config) => `${cacheDir}/scored-hashes-v2/${sha256(`${corpus.dir}\u0000${config}`)}.json`
+        : undefined,
     ),
+    groupsLeft,
     code: await scorerCodeHash(),
     pool,
     errors: [],
-    writes: [],
+    writes: new Set(),
     w0Hash: memo((workspace: string) => treeHash(workspace)),
     w0Project: memo((pkgDir: string) =>
       analyzePackage(pkgDir, {
@@ -457,11 +503,11 @@ async function summaryOf(
   const summary = await scoring.pool.run({ type: "summarize", source, file, module });
   // written in the background (awaited before returning); a failed write costs a re-parse
   if (scoring.useCache && cacheWritable(scoring.cacheDir)) {
-    scoring.writes.push(
-      storeSummary(scoring.cacheDir, source, file, module, summary).catch((e) =>
-        cacheFailed(scoring.cacheDir, e)
-      ),
+    const write = storeSummary(scoring.cacheDir, source, file, module, summary).catch((e) =>
+      cacheFailed(scoring.cacheDir, e)
     );
+    scoring.writes.add(write);
+    write.finally(() => scoring.writes.delete(write));
   }
   return summary;
 }
@@ -539,6 +585,24 @@ function groupRuns(runs: readonly FoundTurn[]): FoundTurn[][] {
 }
 
 /**
+ * {@link scoreGroup}, then, when it was its configuration's last group, the configuration's
+ * log-hash memo is saved and let go (a memo that cannot be written only costs re-hashing).
+ */
+async function scoreGroupOnce(scoring: Scoring, runs: FoundTurn[]): Promise<GroupRows> {
+  const config = runs[0].config;
+  try {
+    return await scoreGroup(scoring, runs);
+  } finally {
+    const left = (scoring.groupsLeft.get(config) ?? 1) - 1;
+    if (left > 0) scoring.groupsLeft.set(config, left);
+    else {
+      scoring.groupsLeft.delete(config);
+      await scoring.logHashes.close(config).catch((e) => cacheFailed(scoring.cacheDir, e));
+    }
+  }
+}
+
+/**
  * Scores one (configuration, chain): every turn's key first (W_{t-1} needs only the files), then
  * the whole group from one cache entry, else turn by turn; returns its rows (turns in order,
  * `dup_chain` over them, targets by id, tests by case).
@@ -610,7 +674,7 @@ async function keyOf(
 ): Promise<Keyed> {
   const spec = chain.turns[turn.turn - 1];
   if (!turn.log) throw new LayoutError(scoring.rel(turn.dir), "missing log");
-  const log = scoring.logHashes.read(turn.log);
+  const log = scoring.logHashes.of(turn.config).read(turn.log);
   // the raw texts go into the key; they are parsed only when the turn is not in the cache
   const raw = (path: string | undefined) => {
     if (!path) return "";
@@ -741,9 +805,10 @@ function groupRows(scored: readonly TurnResult[]): GroupRows {
  * and chain: the order of the rows. Groups of an unknown configuration yield no rows (their turns
  * are errors) and go last.
  */
-function sortedGroups(scoring: Scoring, groups: FoundTurn[][]): FoundTurn[][] {
+function sortedGroups(configs: readonly ConfigSpec[], groups: FoundTurn[][]): FoundTurn[][] {
+  const byId = new Map(configs.map((c) => [c.id, c]));
   const keyed = groups.map((runs) => {
-    const c = scoring.configs.get(runs[0].config);
+    const c = byId.get(runs[0].config);
     return { runs, key: c ? [c.harness, c.model, c.memory, runs[0].chain] : [] };
   });
   keyed.sort((a, b) => {
