@@ -66,11 +66,11 @@ const cache = `${root}/cache`;
 async function score(label: string, out: string): Promise<number> {
   const t0 = performance.now();
   const c0 = cpuSeconds("self", "children");
-  const [cmd, ...args] = await scoreCommand(here, corpus, out);
+  const { cmd: [cmd, ...args], env } = await scoreCommand(here, corpus, out);
   const { code, stderr } = await new Deno.Command(cmd, {
     args,
     cwd: here,
-    env: { REPOREUSE_CACHE_DIR: cache },
+    env: { ...env, REPOREUSE_CACHE_DIR: cache },
     stdout: "null",
     stderr: "piped",
   }).output();
@@ -144,19 +144,25 @@ interface Measured {
 
 /**
  * `score <corpus> --out <out> …` as `deno task reporeuse` runs it in `tree` (its deno.json's
- * `reporeuse` task, V8 flags included, with this Deno), to run with `tree` as the working
- * directory: each revision is measured as its users run it.
+ * `reporeuse` task — its leading `NAME=value` environment settings and V8 flags included — with
+ * this Deno), to run with `tree` as the working directory: each revision is measured as its users
+ * run it.
  */
 async function scoreCommand(
   tree: string,
   corpus: string,
   out: string,
   ...more: string[]
-): Promise<string[]> {
+): Promise<{ cmd: string[]; env: Record<string, string> }> {
   const task = JSON.parse(await Deno.readTextFile(`${tree}/deno.json`)).tasks?.reporeuse;
-  const [deno, ...args] = typeof task === "string" ? task.trim().split(/\s+/) : [];
+  const words: string[] = typeof task === "string" ? task.trim().split(/\s+/) : [];
+  const env: Record<string, string> = {};
+  for (let m; (m = words[0]?.match(/^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$/)); words.shift()) {
+    env[m[1]] = m[2];
+  }
+  const [deno, ...args] = words;
   if (deno !== "deno") throw new Error(`${tree}/deno.json: no "deno run …" reporeuse task`);
-  return [Deno.execPath(), ...args, "score", corpus, "--out", out, ...more];
+  return { cmd: [Deno.execPath(), ...args, "score", corpus, "--out", out, ...more], env };
 }
 
 /** With `--pin`, the command on core `i` mod the machine's cores (`taskset -c`); else as is. */
@@ -233,11 +239,11 @@ async function replicated(): Promise<number> {
         for (const side of order) {
           const out = `${root}/out-${k}-${sides.indexOf(side)}`;
           const cache = `${root}/cache-${k}-${sides.indexOf(side)}`;
-          const m = await measured(
-            pinned(0, await scoreCommand(side.tree, corpus, out, ...workers)),
-            side.tree,
-            { REPOREUSE_CACHE_DIR: cache },
-          );
+          const { cmd, env } = await scoreCommand(side.tree, corpus, out, ...workers);
+          const m = await measured(pinned(0, cmd), side.tree, {
+            ...env,
+            REPOREUSE_CACHE_DIR: cache,
+          });
           row(k, values.pin ? `${side.label}, 1 core` : side.label, kTurns, m);
           await Deno.remove(cache, { recursive: true });
           await Deno.remove(out, { recursive: true });
@@ -288,22 +294,20 @@ async function shardRun(
 ) {
   const t0 = performance.now();
   const each = await Promise.all(
-    Array.from({ length: n }, async (_, i) =>
-      measured(
-        pinned(
-          i,
-          await scoreCommand(
-            here,
-            corpus,
-            `${root}/shard-${i}`,
-            "--shard",
-            `${i}/${n}`,
-            ...workers,
-          ),
-        ),
+    Array.from({ length: n }, async (_, i) => {
+      const { cmd, env } = await scoreCommand(
         here,
-        { REPOREUSE_CACHE_DIR: `${root}/cache-shard-${i}` },
-      )),
+        corpus,
+        `${root}/shard-${i}`,
+        "--shard",
+        `${i}/${n}`,
+        ...workers,
+      );
+      return measured(pinned(i, cmd), here, {
+        ...env,
+        REPOREUSE_CACHE_DIR: `${root}/cache-shard-${i}`,
+      });
+    }),
   );
   const wall = (performance.now() - t0) / 1000;
   const cpu = each.reduce((s, m) => s + m.cpu, 0);
