@@ -24,6 +24,8 @@
  * both see the same load; `--shards N` also runs `score --shard i/N` as N processes at once.
  * `--pin` runs each process on one core (`taskset`): the single run on core 0, shard i on core
  * i mod the cores — per-core scaling, with `--workers 0` so that a process is one core's work.
+ * `--repeat R` scores each K R times per side (the sides alternating) and adds each side's
+ * medians: one run's CPU seconds vary by ±10 % on a shared machine.
  *
  * Run: `deno task bench score` (or `deno run -A tasks/bench/score.ts [--scale small]`),
  * `deno task bench score --replicate 1,10 --baseline main`.
@@ -52,6 +54,7 @@ const { values } = parseArgs({
     shards: { type: "string" },
     workers: { type: "string" },
     pin: { type: "boolean", default: false },
+    repeat: { type: "string", default: "1" },
   },
 });
 const scale = values.scale === "small" ? "small" : "paper";
@@ -202,6 +205,11 @@ async function replicated(): Promise<number> {
     console.error(`--replicate: whole numbers ≥ 1, comma-separated (got '${values.replicate}')`);
     return 2;
   }
+  const repeat = Number(values.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1) {
+    console.error(`--repeat: a whole number ≥ 1 (got '${values.repeat}')`);
+    return 2;
+  }
   const shards = values.shards === undefined ? 0 : Number(values.shards);
   const workers = values.workers === undefined ? [] : ["--workers", values.workers];
   return await withScratch("reporeuse-bench-replicate-", async (root, atCleanup) => {
@@ -222,7 +230,7 @@ async function replicated(): Promise<number> {
     }
     sides.push({ label: "this tree", tree: here });
     console.log(
-      "K".padStart(3) + "  " + "side".padEnd(22) + "turns".padStart(7) + "wall s".padStart(9) +
+      "K".padStart(3) + "  " + "side".padEnd(30) + "turns".padStart(7) + "wall s".padStart(9) +
         "CPU s".padStart(8) + "turns/s".padStart(9) + "turns/CPU-s".padStart(12) +
         "peak RSS MB".padStart(13),
     );
@@ -234,19 +242,27 @@ async function replicated(): Promise<number> {
       // replicas above k are moved aside while k is measured
       const hidden = await hideReplicasAbove(corpus, k);
       try {
-        // alternate the order of the sides from one K to the next (load drifts)
-        const order = n++ % 2 ? [...sides].reverse() : sides;
-        for (const side of order) {
-          const out = `${root}/out-${k}-${sides.indexOf(side)}`;
-          const cache = `${root}/cache-${k}-${sides.indexOf(side)}`;
-          const { cmd, env } = await scoreCommand(side.tree, corpus, out, ...workers);
-          const m = await measured(pinned(0, cmd), side.tree, {
-            ...env,
-            REPOREUSE_CACHE_DIR: cache,
-          });
-          row(k, values.pin ? `${side.label}, 1 core` : side.label, kTurns, m);
-          await Deno.remove(cache, { recursive: true });
-          await Deno.remove(out, { recursive: true });
+        // alternate the order of the sides from one run to the next (load drifts)
+        const runs = new Map<number, Measured[]>();
+        for (let r = 0; r < repeat; r++) {
+          const order = n++ % 2 ? [...sides].reverse() : sides;
+          for (const side of order) {
+            const i = sides.indexOf(side);
+            const out = `${root}/out-${k}-${i}`;
+            const cache = `${root}/cache-${k}-${i}`;
+            const { cmd, env } = await scoreCommand(side.tree, corpus, out, ...workers);
+            const m = await measured(pinned(0, cmd), side.tree, {
+              ...env,
+              REPOREUSE_CACHE_DIR: cache,
+            });
+            row(k, values.pin ? `${side.label}, 1 core` : side.label, kTurns, m);
+            runs.set(i, [...(runs.get(i) ?? []), m]);
+            await Deno.remove(cache, { recursive: true });
+            await Deno.remove(out, { recursive: true });
+          }
+        }
+        if (repeat > 1) {
+          for (const [i, ms] of runs) row(k, `${sides[i].label}, median`, kTurns, median(ms));
         }
         if (shards > 1) await shardRun(k, kTurns, shards, corpus, root, workers);
       } finally {
@@ -258,9 +274,23 @@ async function replicated(): Promise<number> {
   });
 }
 
+/** The median of each measure over runs (each measure on its own). */
+function median(ms: Measured[]): Measured {
+  const mid = (xs: number[]) => {
+    const v = [...xs].sort((a, b) => a - b);
+    const h = v.length >> 1;
+    return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+  };
+  return {
+    wall: mid(ms.map((m) => m.wall)),
+    cpu: mid(ms.map((m) => m.cpu)),
+    rssMb: mid(ms.map((m) => m.rssMb)),
+  };
+}
+
 function row(k: number, label: string, turns: number, m: Measured) {
   console.log(
-    String(k).padStart(3) + "  " + label.slice(0, 22).padEnd(22) + String(turns).padStart(7) +
+    String(k).padStart(3) + "  " + label.slice(0, 30).padEnd(30) + String(turns).padStart(7) +
       m.wall.toFixed(1).padStart(9) + m.cpu.toFixed(1).padStart(8) +
       (turns / m.wall).toFixed(1).padStart(9) + (turns / m.cpu).toFixed(1).padStart(12) +
       m.rssMb.toFixed(0).padStart(13),
