@@ -100,6 +100,12 @@ Deno.test("cache entries of the wrong shape are recomputed, never served (issue 
   assert.deepEqual((await scoreRows(FIXTURE, { cacheDir, workers: 0 })).turns, reference.turns);
   const files = await filesUnder(cacheDir);
   assert.ok(files.some((f) => f.includes("/scored-turn-")), files.join("\n"));
+  // one log-hash memo per configuration with run turns (each let go when its groups are done)
+  assert.equal(
+    files.filter((f) => f.includes("/scored-hashes-v2/")).length,
+    new Set(reference.turns.map((t) => `${t.harness}\u0000${t.model}\u0000${t.memory}`)).size,
+    files.join("\n"),
+  );
   // valid JSON, wrong shapes: in every kind of entry the scorer reads
   const shapes = [
     `{"turn": 1}`,
