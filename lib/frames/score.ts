@@ -307,7 +307,7 @@ export async function scoreStream(
   try {
     const lanes = Math.max(4, scoring.pool.size * 4);
     // each group leaves the index when its scoring starts: the index shrinks as the run goes
-    await inOrder(taken(groups), lanes, 2 * lanes, (g) => scoreGroupOnce(scoring, g), emit);
+    await inOrder(taken(groups), lanes, 2 * lanes, (g) => scoreGroupThenRelease(scoring, g), emit);
   } finally {
     scoring.pool.close();
     scoring.tick.end();
@@ -588,7 +588,7 @@ function groupRuns(runs: readonly FoundTurn[]): FoundTurn[][] {
  * {@link scoreGroup}, then, when it was its configuration's last group, the configuration's
  * log-hash memo is saved and let go (a memo that cannot be written only costs re-hashing).
  */
-async function scoreGroupOnce(scoring: Scoring, runs: FoundTurn[]): Promise<GroupRows> {
+async function scoreGroupThenRelease(scoring: Scoring, runs: FoundTurn[]): Promise<GroupRows> {
   const config = runs[0].config;
   try {
     return await scoreGroup(scoring, runs);
