@@ -33,6 +33,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { median } from "simple-statistics";
 import { readScored } from "../../lib/frames/mod.ts";
 import {
   checkTruth,
@@ -262,7 +263,7 @@ async function replicated(): Promise<number> {
           }
         }
         if (repeat > 1) {
-          for (const [i, ms] of runs) row(k, `${sides[i].label}, median`, kTurns, median(ms));
+          for (const [i, ms] of runs) row(k, `${sides[i].label}, median`, kTurns, medians(ms));
         }
         if (shards > 1) await shardRun(k, kTurns, shards, corpus, root, workers);
       } finally {
@@ -275,16 +276,11 @@ async function replicated(): Promise<number> {
 }
 
 /** The median of each measure over runs (each measure on its own). */
-function median(ms: Measured[]): Measured {
-  const mid = (xs: number[]) => {
-    const v = [...xs].sort((a, b) => a - b);
-    const h = v.length >> 1;
-    return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-  };
+function medians(ms: Measured[]): Measured {
   return {
-    wall: mid(ms.map((m) => m.wall)),
-    cpu: mid(ms.map((m) => m.cpu)),
-    rssMb: mid(ms.map((m) => m.rssMb)),
+    wall: median(ms.map((m) => m.wall)),
+    cpu: median(ms.map((m) => m.cpu)),
+    rssMb: median(ms.map((m) => m.rssMb)),
   };
 }
 
