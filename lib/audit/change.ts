@@ -56,8 +56,19 @@ import {
   template,
 } from "./idiom.ts";
 import {
+  bestBlock,
+  blockBefore,
+  type BlockIndex,
+  blockIndex,
+  type CopiedBlock,
+  copiedBlocks,
+  keptIn,
+  segments,
+} from "./block.ts";
+import {
   adjust,
   apartNote,
+  blockConfidence,
   type CalleeWeights,
   calleeWeights,
   candidateConfidence,
@@ -84,11 +95,29 @@ export interface ChangedFunction {
   context: Context;
 }
 
-/** Kinds of finding, most serious first. */
-export type FindingKind = "reimplementation" | "clone" | "candidate";
+/**
+ * Kinds of finding, most serious first: the paper's rule, a structural clone of a whole function,
+ * a copied block (lib/audit/block.ts), a reuse candidate.
+ */
+export type FindingKind = "reimplementation" | "clone" | "block" | "candidate";
 
 /** Every {@link FindingKind}, most serious first. */
-export const FINDING_KINDS: readonly FindingKind[] = ["reimplementation", "clone", "candidate"];
+export const FINDING_KINDS: readonly FindingKind[] = [
+  "reimplementation",
+  "clone",
+  "block",
+  "candidate",
+];
+
+/** The block a `block` pair copies (lib/audit/block.ts): where it is in F and in G. */
+export interface BlockEvidence {
+  /** First and last line of the block in F (head side) and in G (its version before the change). */
+  lines: [number, number];
+  targetLines: [number, number];
+  /** Normalised tokens matched, and in how many identical runs (more than 1: small edits between). */
+  tokens: number;
+  segments: number;
+}
 
 /** Where a function is. */
 export interface Location {
@@ -122,6 +151,8 @@ export interface Pair {
   within: boolean;
   /** Facts that lowered the confidence (lib/audit/evidence.ts `Note`), each stated in reports. */
   notes: Note[];
+  /** The copied block, for a `block` pair only. */
+  block?: BlockEvidence;
 }
 
 /** The finding of one changed function: its best pair, and the other targets as alternatives. */
@@ -228,7 +259,12 @@ function nested(inner: string, outer: string): boolean {
   return inner.startsWith(outer + ".");
 }
 
-const KIND_ORDER: Record<FindingKind, number> = { reimplementation: 0, clone: 1, candidate: 2 };
+const KIND_ORDER: Record<FindingKind, number> = {
+  reimplementation: 0,
+  clone: 1,
+  block: 2,
+  candidate: 3,
+};
 
 // ---- per-side indexes, built once per side object ----------------------------------------------
 
@@ -433,6 +469,44 @@ function sideShapeIndex(side: Side, threshold: number, minSize: number): ShapeIn
   return ix;
 }
 
+/** Whether a def is local to another function of its side (an id prefix that is a def). */
+function local(d: SideDef, ix: SideIndex): boolean {
+  for (let i = d.id.lastIndexOf("."); i > 0; i = d.id.lastIndexOf(".", i - 1)) {
+    if (ix.byId.has(d.id.slice(0, i))) return true;
+  }
+  return false;
+}
+
+const blockMemo = new WeakMap<Side, BlockIndex>();
+
+/**
+ * The block index of a side's functions that could be targets (not local to a function, not
+ * tests), built once per side: a base was the previous commit's head.
+ */
+function sideBlockIndex(side: Side): BlockIndex {
+  let ix = blockMemo.get(side);
+  if (!ix) {
+    const six = sideIndex(side);
+    ix = blockIndex(side.defs.filter((d) => six.byId.get(d.id) === d && !d.test && !local(d, six)));
+    blockMemo.set(side, ix);
+  }
+  return ix;
+}
+
+/** The evidence of a block, its target lines as found in `g` (G's version after the change). */
+function blockEvidence(f: SideDef, g: SideDef, b: CopiedBlock, g0: SideDef): BlockEvidence {
+  const now = g === g0
+    ? b
+    : bestBlock(f, g, segments(f, null, blockIndex([g]), () => true).get(g) ?? []);
+  const shift = g.start - g0.start;
+  return {
+    lines: b.lines,
+    targetLines: now ? now.targetLines : [b.targetLines[0] + shift, b.targetLines[1] + shift],
+    tokens: b.tokens,
+    segments: b.segments.length,
+  };
+}
+
 /** Defs whose shape may be ≥ t alike to `f` (a superset; similarity decides). */
 function shapeCandidates(ix: ShapeIndex, f: SideDef): Set<SideDef> {
   const out = new Set<SideDef>();
@@ -555,13 +629,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   };
 
   /** G is a function something could call: not local to a function, not a test, audited. */
-  const callable = (g: SideDef, ix: SideIndex) => {
-    if (g.test || !keep(g.file)) return false;
-    for (let i = g.id.lastIndexOf("."); i > 0; i = g.id.lastIndexOf(".", i - 1)) {
-      if (ix.byId.has(g.id.slice(0, i))) return false;
-    }
-    return true;
-  };
+  const callable = (g: SideDef, ix: SideIndex) => !g.test && keep(g.file) && !local(g, ix);
   const targetMemo = new Map<SideDef, boolean>();
   /** A base def that exists on the head side too and is callable there. */
   const existingTarget = (g0: SideDef) => {
@@ -769,6 +837,37 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       }
     }
 
+    // copied blocks: runs of F's new tokens found in an existing function (lib/audit/block.ts)
+    if (!local(h, hix)) {
+      const old = st.status === "modified" ? st.from : null;
+      const blocks = copiedBlocks(
+        h,
+        old,
+        sideBlockIndex(base),
+        (g0) => !flagged.has(g0.id) && !self(g0) && !uses.has(g0.id) && existingTarget(g0),
+      );
+      for (const [g0, b] of blocks) {
+        const gh = headById.get(g0.id)!;
+        const notes: Note[] = [];
+        if (old && blockBefore(old, g0, b)) notes.push("preexisting");
+        if (gh.uses.includes(h.id)) notes.push("extracted");
+        if (keptIn(gh, b, g0) < 0.5) notes.push("relocated");
+        if (asyncTwin(h, gh)) notes.push("async-twin");
+        const ev = evidence(bix.keys.get(g0)!, calls);
+        const raw = blockConfidence({
+          tokens: b.tokens,
+          coverage: b.tokens / Math.max(1, g0.tokens?.length ?? 0),
+          longest: b.longest,
+        });
+        const sim = similarity(h.features, gh.features);
+        flagged.add(g0.id);
+        pairs.push({
+          ...pair("block", h, gh, ev, sim, raw, false, notes),
+          block: blockEvidence(h, gh, b, g0),
+        });
+      }
+    }
+
     // candidates: existing functions sharing F's rare callees
     const shared = new Map<SideDef, number>();
     for (const c of calls) {
@@ -834,6 +933,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   } else if (fresh.length > 1) {
     const within = ruleIndex(fresh.map((x) => x.h), hix, minCallees);
     const withinShapes = shapeIndex(fresh.map((x) => x.h), cloneThreshold, cloneMinSize);
+    const withinBlocks = blockIndex(fresh.map((x) => x.h).filter((h) => !local(h, hix)));
     const freshSet = new Set(fresh.map((x) => x.h));
     for (const { h, uses, calls } of fresh) {
       const other = (g: SideDef) =>
@@ -872,19 +972,44 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           );
         }
       }
-      if (h.size < cloneMinSize) continue;
-      for (const g of shapeCandidates(withinShapes, h)) {
-        if (flagged.has(g) || !other(g)) continue;
-        const sim = similarity(h.features, g.features);
-        if (sim < cloneThreshold || joinedBefore("clone", h, g)) continue;
+      if (h.size >= cloneMinSize) {
+        for (const g of shapeCandidates(withinShapes, h)) {
+          if (flagged.has(g) || !other(g)) continue;
+          const sim = similarity(h.features, g.features);
+          if (sim < cloneThreshold || joinedBefore("clone", h, g)) continue;
+          const ev = evidence(hix.keys.get(g)!, calls);
+          const raw = cloneConfidence({
+            similarity: sim,
+            size: Math.min(h.size, g.size),
+            weightedOverlap: ev.weightedOverlap ?? 0,
+          });
+          const notes = idioms("clone", h, g, calls, hix.keys.get(g)!, ev.shared, hix.classes);
+          flagged.add(g);
+          pairs.push(pair("clone", h, g, ev, sim, raw, true, notes));
+        }
+      }
+      // copied blocks between two functions the change added to (not joined so before it)
+      if (local(h, hix)) continue;
+      const hs = status.get(h.id)!;
+      const old = hs.status === "modified" ? hs.from : null;
+      const blocks = copiedBlocks(h, old, withinBlocks, (g) => !flagged.has(g) && other(g));
+      for (const [g, b] of blocks) {
+        const gs = status.get(g.id);
+        if (
+          old && gs?.status === "modified" && gs.from &&
+          copiedBlocks(old, null, blockIndex([gs.from]), () => true).size
+        ) continue;
         const ev = evidence(hix.keys.get(g)!, calls);
-        const raw = cloneConfidence({
-          similarity: sim,
-          size: Math.min(h.size, g.size),
-          weightedOverlap: ev.weightedOverlap ?? 0,
+        const raw = blockConfidence({
+          tokens: b.tokens,
+          coverage: b.tokens / Math.max(1, g.tokens?.length ?? 0),
+          longest: b.longest,
         });
-        const notes = idioms("clone", h, g, calls, hix.keys.get(g)!, ev.shared, hix.classes);
-        pairs.push(pair("clone", h, g, ev, sim, raw, true, notes));
+        const notes: Note[] = asyncTwin(h, g) ? ["async-twin"] : [];
+        pairs.push({
+          ...pair("block", h, g, ev, similarity(h.features, g.features), raw, true, notes),
+          block: blockEvidence(h, g, b, g),
+        });
       }
     }
   }
@@ -917,7 +1042,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     list.sort((a, b) => pairRank(a) - pairRank(b) || byEvidence(a, b));
     const [best, ...rest] = list.map(strip);
     const shown = maxTargets > 0 ? rest.slice(0, maxTargets) : rest;
-    const omitted = { reimplementation: 0, clone: 0, candidate: 0 };
+    const omitted = { reimplementation: 0, clone: 0, block: 0, candidate: 0 };
     for (const p of rest.slice(shown.length)) omitted[p.kind]++;
     findings.push({ ...best, alternatives: shown, omitted });
   }
@@ -935,8 +1060,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
  * `APART_NOTES`), candidates last.
  */
 function pairRank(p: Pair): number {
-  if (p.kind === "candidate") return 4;
-  return KIND_ORDER[p.kind] + (apartNote(p) ? 2 : 0);
+  if (p.kind === "candidate") return 6;
+  return KIND_ORDER[p.kind] + (apartNote(p) ? 3 : 0);
 }
 
 /** Whether a pair was already so before the change (its F's old version did the same). */

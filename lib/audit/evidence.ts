@@ -105,6 +105,28 @@ export function cloneConfidence(s: CloneSignals): number {
   );
 }
 
+/** The signals of a copied block (lib/audit/block.ts). */
+export interface BlockSignals {
+  /** Normalised tokens matched. */
+  tokens: number;
+  /** The share of G's tokens the block covers (1: all of G copied). */
+  coverage: number;
+  /** Tokens of its longest identical run (equal to `tokens` when nothing was edited between). */
+  longest: number;
+}
+
+/**
+ * The confidence of a copied block: 0.35 + 0.35 × size (tokens / 150, at most 1) + 0.2 × the
+ * share of G copied + 0.1 × the share in one identical run — a 50-token run out of a larger G
+ * ≈ 0.57, a small function copied whole ≈ 0.75, a block of 150 tokens or more ≥ 0.8.
+ */
+export function blockConfidence(s: BlockSignals): number {
+  return clamp(
+    0.35 + 0.35 * Math.min(1, s.tokens / 150) + 0.2 * Math.min(1, s.coverage) +
+      0.1 * (s.tokens > 0 ? s.longest / s.tokens : 0),
+  );
+}
+
 /** The confidence of a reuse candidate (a ranking score, capped below any rule hit's). */
 export function candidateConfidence(score: number): number {
   return clamp(0.5 * score);

@@ -28,6 +28,7 @@
 import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/mod.ts";
 import { type Finding, type FindingKind, type Pair, preexisting } from "./change.ts";
 import { apartNote } from "./evidence.ts";
+import { BLOCK_MAX_GAP, BLOCK_MIN_TOKENS } from "./block.ts";
 import { type Context, CONTEXTS } from "./context.ts";
 import type { AuditReport } from "./report.ts";
 import { mdCode, mdText, slug, uriPath, visible } from "../util/mod.ts";
@@ -75,8 +76,14 @@ export function parseFailOn(value: string): number | null {
 const TITLE: Record<FindingKind, string> = {
   reimplementation: "re-implements",
   clone: "structural clone of",
+  block: "copies a block of",
   candidate: "could call",
 };
+
+/** Kinds whose evidence is the code's form, not its callees (callees shown only when shared). */
+function byForm(p: Pair): boolean {
+  return p.kind === "clone" || p.kind === "block";
+}
 
 const CONTEXT_TITLE: Record<Exclude<Context, "code">, string> = {
   test: "Test code",
@@ -161,7 +168,15 @@ function weighted(keys: readonly string[], w: Record<string, number>): string {
 function evidence(p: Pair): string {
   const parts: string[] = [];
   const n = p.shared.length + p.missing.length;
-  if (p.kind !== "clone" || p.shared.length) {
+  if (p.block) {
+    const b = p.block;
+    parts.push(
+      `a block of ${b.tokens} tokens, lines ${b.lines[0]}–${b.lines[1]} (the target's ${
+        b.targetLines[0]
+      }–${b.targetLines[1]})${b.segments > 1 ? ` in ${b.segments} identical runs` : ""}`,
+    );
+  }
+  if (!byForm(p) || p.shared.length) {
     parts.push(
       `calls ${p.shared.length}/${n} of its callees (${pct(p.overlap)}, weighted ${
         pct(p.weightedOverlap)
@@ -189,12 +204,17 @@ function counts(r: AuditReport) {
   return {
     reimplementation: by("reimplementation"),
     clone: by("clone"),
+    block: by("block"),
     candidate: by("candidate"),
     within: r.findings.filter((f) => f.within).length,
     preexisting: r.findings.filter(preexisting).length,
     extracted: r.findings.filter((f) => apartNote(f) === "extracted").length,
     relocated: r.findings.filter((f) => apartNote(f) === "relocated").length,
-    pairs: { reimplementation: pairs("reimplementation"), clone: pairs("clone") },
+    pairs: {
+      reimplementation: pairs("reimplementation"),
+      clone: pairs("clone"),
+      block: pairs("block"),
+    },
   };
 }
 
@@ -221,7 +241,7 @@ export function formatText(r: AuditReport): string {
   );
   const c = counts(r);
   out.push(
-    `${c.reimplementation} re-implementation(s), ${c.clone} structural clone(s), ${c.candidate} candidate(s)` +
+    `${c.reimplementation} re-implementation(s), ${c.clone} structural clone(s), ${c.block} copied block(s), ${c.candidate} candidate(s)` +
       (c.within ? ` (${c.within} within the change)` : "") +
       (c.preexisting ? `; ${c.preexisting} already so before the change` : "") +
       (c.extracted ? `; ${c.extracted} moved out of an existing function` : "") +
@@ -238,10 +258,10 @@ export function formatText(r: AuditReport): string {
         }`,
         `    ${evidence(f)}`,
       );
-      if (f.kind !== "clone" && f.shared.length) {
+      if (!byForm(f) && f.shared.length) {
         out.push(`    shared: ${weighted(f.shared, f.weights)}`);
       }
-      if (f.kind !== "clone" && f.missing.length) {
+      if (!byForm(f) && f.missing.length) {
         out.push(`    not called: ${weighted(f.missing, f.weights)}`);
       }
       if (f.notes.length) out.push(`    note: ${notes(f)}`);
@@ -361,9 +381,7 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
     const more = omittedText(f);
     const ev = [
       mdText(evidence(f)),
-      f.kind !== "clone" && f.shared.length
-        ? `shared: ${mdText(weighted(f.shared, f.weights))}`
-        : "",
+      !byForm(f) && f.shared.length ? `shared: ${mdText(weighted(f.shared, f.weights))}` : "",
       f.notes.length ? `note: ${mdText(notes(f))}` : "",
       also.length ? `also: ${also.join(", ")}` : "",
       more ? mdText(more) : "",
@@ -459,6 +477,14 @@ const RULES: Record<
     full:
       "The normalised syntax trees (identifiers and literals abstracted) of a new or changed function and an existing one are nearly the same.",
   },
+  block: {
+    id: "RR004",
+    name: "CopiedBlock",
+    level: "note",
+    short: "New code copies a block of an existing function",
+    full:
+      `Lines a change added to a function repeat at least ${BLOCK_MIN_TOKENS} tokens of another function's code, names and literals aside (a type-2 token clone, gaps of at most ${BLOCK_MAX_GAP} tokens allowed between identical runs).`,
+  },
   candidate: {
     id: "RR003",
     name: "ReuseCandidate",
@@ -480,6 +506,7 @@ function sarifText(s: string): string {
 export const SARIF_RULES = {
   reimplementation: RULES.reimplementation.id,
   clone: RULES.clone.id,
+  block: RULES.block.id,
   candidate: RULES.candidate.id,
 } as const;
 
@@ -494,9 +521,10 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
     defaultConfiguration: { level: RULES[k].level },
   }));
   const region = (line: number, end: number) => ({ startLine: line, endLine: Math.max(line, end) });
-  const location = (l: Pair["target"]) => ({
+  // a copied block is located at its lines, on both sides
+  const location = (l: Pair["target"], lines?: [number, number]) => ({
     artifactLocation: { uri: uriPath(l.file), uriBaseId: "SRCROOT" },
-    region: region(l.line, l.end),
+    region: lines ? region(lines[0], lines[1]) : region(l.line, l.end),
   });
   const results = r.findings.map((f) => ({
     ruleId: RULES[f.kind].id,
@@ -509,14 +537,18 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
       })${f.alternatives.length ? `; also ${f.alternatives.length} other target(s)` : ""}`,
     },
     locations: [{
-      physicalLocation: location(f.function),
+      physicalLocation: location(f.function, f.block?.lines),
       logicalLocations: [{ fullyQualifiedName: f.function.id, kind: "function" }],
     }],
     relatedLocations: [
-      { id: 1, physicalLocation: location(f.target), message: { text: f.target.id } },
+      {
+        id: 1,
+        physicalLocation: location(f.target, f.block?.targetLines),
+        message: { text: f.target.id },
+      },
       ...f.alternatives.map((a, i) => ({
         id: i + 2,
-        physicalLocation: location(a.target),
+        physicalLocation: location(a.target, a.block?.targetLines),
         message: { text: `${TITLE[a.kind]} ${a.target.id} (confidence ${a.confidence})` },
       })),
     ],
@@ -532,6 +564,7 @@ export function formatSarif(r: AuditReport, version = "0.1.0"): string {
       shared: f.shared,
       missing: f.missing,
       weights: f.weights,
+      ...(f.block ? { block: f.block } : {}),
       alternatives: f.alternatives.map((a) => ({
         kind: a.kind,
         target: a.target.id,

@@ -36,6 +36,21 @@ export {
   type TreeFile,
 } from "./git.ts";
 export { type DefShape, fileShapes, SHAPE_VERSION, similarity } from "./shape.ts";
+export {
+  BLOCK_MAX_GAP,
+  BLOCK_MAX_POSTINGS,
+  BLOCK_MIN_DISTINCT,
+  BLOCK_MIN_LINES,
+  BLOCK_MIN_TOKENS,
+  BLOCK_SEED,
+  BLOCK_STRIDE,
+  type BlockIndex,
+  blockIndex,
+  type CopiedBlock,
+  copiedBlocks,
+  type Segment,
+  windowHashes,
+} from "./block.ts";
 export { writePythonTree } from "./tree_dir.ts";
 export {
   fileContexts,
@@ -50,6 +65,7 @@ export {
 } from "./side.ts";
 export {
   auditChange,
+  type BlockEvidence,
   calleeSet,
   type ChangeAudit,
   type ChangedFunction,
@@ -96,6 +112,7 @@ export {
   adjust,
   APART_NOTES,
   apartNote,
+  blockConfidence,
   type CalleeWeights,
   calleeWeights,
   CONTEXT_FACTOR,

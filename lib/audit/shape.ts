@@ -7,7 +7,13 @@
  * - `features`: a normalised-AST feature vector — every node's type with identifiers abstracted to
  *   `I` and literals to `L`, counted as (node, its children) shapes and (parent, node) edges — so
  *   that two functions built alike compare as alike whatever their names, helpers and constants;
- * - `size`: number of named nodes counted.
+ * - `size`: number of named nodes counted;
+ * - `tokens` / `lines`: its token sequence normalised as a type-2 clone detector does (jscpd,
+ *   PMD's CPD) — every identifier one placeholder and every string or number literal another, keywords,
+ *   operators, punctuation and `True`/`False`/`None` as written, attribute names (`x.name`) and
+ *   keyword-argument names (`f(name=…)`) kept (they name an API, not a local), a block's start and
+ *   end as tokens of their own (Python's indentation), comments, its docstring and its own name left
+ *   out — as 32-bit codes, with the line of each (lib/audit/block.ts matches copied blocks on them).
  *
  * {@link similarity} is the weighted Jaccard index of two feature vectors (Σ min / Σ max), in
  * [0, 1]; 1 means the same normalised tree shapes.
@@ -26,7 +32,7 @@ import { createHash } from "node:crypto";
 import { type Parser, parserFor } from "../util/mod.ts";
 
 /** Version of the shape extraction; part of every cache key. */
-export const SHAPE_VERSION = 2;
+export const SHAPE_VERSION = 3;
 
 /** Shape of one `def` (see module doc). `line` is the 1-based line of its `def` keyword. */
 export interface DefShape {
@@ -36,6 +42,31 @@ export interface DefShape {
   size: number;
   /** Sorted pairs flattened: [feature, count, feature, count, …] (features are 32-bit hashes). */
   features: number[];
+  /** Normalised token codes (see module doc), in source order. */
+  tokens: number[];
+  /** The 1-based line of each token of `tokens`. */
+  lines: number[];
+}
+
+/** The code of an identifier (any name but an attribute's or a keyword argument's). */
+export const IDENT_TOKEN = 1;
+/** The code of a string or number literal. */
+export const LITERAL_TOKEN = 2;
+/** The codes of the start and end of a block (an indented suite). */
+export const BLOCK_START_TOKEN = 3, BLOCK_END_TOKEN = 4;
+
+const tokenCodes = new Map<string, number>();
+
+/** The code of a token kept as written (FNV-1a of its text, above the reserved codes). */
+export function tokenCode(text: string): number {
+  let c = tokenCodes.get(text);
+  if (c === undefined) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    c = (h >>> 0) < 16 ? (h >>> 0) + 16 : h >>> 0;
+    if (tokenCodes.size < 100_000) tokenCodes.set(text, c);
+  }
+  return c;
 }
 
 const LITERALS = new Set([
@@ -57,6 +88,8 @@ interface Frame {
   /** Where this def's features, tokens and named-node count start in the shared buffers. */
   feat: number;
   tok: number;
+  /** Where this def's normalised tokens start. */
+  code: number;
   named: number;
   /** [start, end) index range of the docstring statement, or null. */
   doc: [number, number] | null;
@@ -67,12 +100,24 @@ interface Frame {
 const SKIP = 0, NAMED = 1, IDENT = 2, LITERAL = 3, OP = 4, COMMENT = 5, DEF = 6;
 const I_LABEL = 1 << 20, L_LABEL = (1 << 20) + 1;
 
-let prepared: Promise<{ parser: Parser; cls: Uint8Array }> | undefined;
+/** What the walk needs of the grammar: node classes and the ids that shape the token sequence. */
+interface Grammar {
+  parser: Parser;
+  cls: Uint8Array;
+  /** Node type ids of `block` and `keyword_argument`; field ids of `attribute` and `name`. */
+  block: Set<number>;
+  keywordArgument: Set<number>;
+  attributeField: number;
+  nameField: number;
+}
 
-function prepare(): Promise<{ parser: Parser; cls: Uint8Array }> {
+let prepared: Promise<Grammar> | undefined;
+
+function prepare(): Promise<Grammar> {
   prepared ??= parserFor("python").then((parser) => {
     const lang = parser.language!;
     const cls = new Uint8Array(lang.nodeTypeCount + 1);
+    const block = new Set<number>(), keywordArgument = new Set<number>();
     for (let id = 0; id < lang.nodeTypeCount; id++) {
       const type = lang.nodeTypeForId(id);
       if (type === null) continue;
@@ -87,19 +132,28 @@ function prepare(): Promise<{ parser: Parser; cls: Uint8Array }> {
           ? DEF
           : NAMED;
       } else cls[id] = OPERATOR.test(type) ? OP : SKIP;
+      if (type === "block" && lang.nodeTypeIsNamed(id)) block.add(id);
+      if (type === "keyword_argument") keywordArgument.add(id);
     }
-    return { parser, cls };
+    return {
+      parser,
+      cls,
+      block,
+      keywordArgument,
+      attributeField: lang.fieldIdForName("attribute") ?? -1,
+      nameField: lang.fieldIdForName("name") ?? -1,
+    };
   });
   return prepared;
 }
 
 /** The shapes of every function of a Python source (in source order); [] when it cannot parse. */
 export async function fileShapes(source: string): Promise<DefShape[]> {
-  const { parser, cls } = await prepare();
-  const tree = parser.parse(source);
+  const g = await prepare();
+  const tree = g.parser.parse(source);
   if (!tree) return [];
   try {
-    return walk(tree.walk(), cls);
+    return walk(tree.walk(), g);
   } finally {
     tree.delete();
   }
@@ -112,12 +166,18 @@ function mix(a: number, b: number): number {
 }
 
 // deno-lint-ignore no-explicit-any
-function walk(c: any, cls: Uint8Array): DefShape[] {
+function walk(c: any, g: Grammar): DefShape[] {
+  const { cls } = g;
   const out: DefShape[] = [];
   const frames: Frame[] = [];
   const feats: number[] = [];
   const toks: string[] = [];
   const tokPos: number[] = [];
+  // normalised tokens: code, line and source offset (to leave the name and docstring out)
+  const codes: number[] = [];
+  const codeLines: number[] = [];
+  const codePos: number[] = [];
+  const types: number[] = [];
   let named = 0;
   // per depth: the node's label (-1: not counted) and the running hash of its children's labels
   const labels: number[] = [];
@@ -136,7 +196,13 @@ function walk(c: any, cls: Uint8Array): DefShape[] {
       ? id
       : -1;
     labels[depth] = lab;
+    types[depth] = id;
     kids[depth] = 17;
+    if (g.block.has(id)) {
+      codes.push(BLOCK_START_TOKEN);
+      codeLines.push(c.startPosition.row + 1);
+      codePos.push(-1);
+    }
     if (lab >= 0 && depth > 0) {
       kids[depth - 1] = Math.imul(kids[depth - 1], 31) + lab | 0;
       if (k !== OP) {
@@ -161,6 +227,7 @@ function walk(c: any, cls: Uint8Array): DefShape[] {
         line: c.startPosition.row + 1,
         feat: feats.length,
         tok: toks.length,
+        code: codes.length,
         named,
         doc,
         nameStart: nameNode?.startIndex ?? -1,
@@ -169,6 +236,11 @@ function walk(c: any, cls: Uint8Array): DefShape[] {
     return k;
   };
   const leave = () => {
+    if (g.block.has(c.nodeTypeId)) {
+      codes.push(BLOCK_END_TOKEN);
+      codeLines.push(c.endPosition.row + 1);
+      codePos.push(-1);
+    }
     const lab = labels[depth];
     if (lab >= 0 && depth > 0 && cls[c.nodeTypeId] !== OP) {
       feats.push(mix(lab ^ 0x5bd1e995, kids[depth]));
@@ -182,10 +254,17 @@ function walk(c: any, cls: Uint8Array): DefShape[] {
       }
       const features = [...counts].sort((a, b) => a[0] - b[0]).flat();
       const h = createHash("sha1");
+      const skip = (at: number) =>
+        at === top.nameStart || (top.doc !== null && at >= top.doc[0] && at < top.doc[1]);
       for (let i = top.tok; i < toks.length; i++) {
-        const at = tokPos[i];
-        if (at === top.nameStart || (top.doc && at >= top.doc[0] && at < top.doc[1])) continue;
+        if (skip(tokPos[i])) continue;
         h.update(toks[i]).update("\u0001");
+      }
+      const tokens: number[] = [], lines: number[] = [];
+      for (let i = top.code; i < codes.length; i++) {
+        if (skip(codePos[i])) continue;
+        tokens.push(codes[i]);
+        lines.push(codeLines[i]);
       }
       out.push({
         line: top.line,
@@ -193,6 +272,8 @@ function walk(c: any, cls: Uint8Array): DefShape[] {
         hash: h.digest("hex").slice(0, 20),
         size: named - top.named,
         features,
+        tokens,
+        lines,
       });
     }
   };
@@ -205,8 +286,22 @@ function walk(c: any, cls: Uint8Array): DefShape[] {
       continue;
     }
     if (k !== COMMENT) {
+      const text: string = c.nodeText;
       tokPos.push(c.startIndex);
-      toks.push(c.nodeText);
+      toks.push(text);
+      codes.push(
+        k === IDENT
+          ? (c.currentFieldId === g.attributeField ||
+              (c.currentFieldId === g.nameField && depth > 0 &&
+                g.keywordArgument.has(types[depth - 1])))
+            ? tokenCode(text)
+            : IDENT_TOKEN
+          : k === LITERAL && text !== "True" && text !== "False" && text !== "None"
+          ? LITERAL_TOKEN
+          : tokenCode(text),
+      );
+      codeLines.push(c.startPosition.row + 1);
+      codePos.push(c.startIndex);
     }
     for (;;) {
       leave();

@@ -59,7 +59,7 @@ import {
 } from "./context.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 10;
+export const SIDE_VERSION = 11;
 
 /** A function or method of a side. */
 export interface SideDef {
@@ -77,6 +77,14 @@ export interface SideDef {
   size: number;
   /** Shape features (see lib/audit/shape.ts); cached sides hold views of one binary array. */
   features: ArrayLike<number>;
+  /**
+   * Normalised token codes (lib/audit/shape.ts: identifiers and literals abstracted, attribute and
+   * keyword-argument names kept), for copied blocks (lib/audit/block.ts); cached sides hold views.
+   * Absent: the def takes no part in block matching.
+   */
+  tokens?: ArrayLike<number>;
+  /** The line of each token of `tokens`. */
+  tokenLines?: ArrayLike<number>;
   /**
    * Non-builtin callees as keys no local name changes (`Project.calleeKeys` of lib/python):
    * resolved ids, canonical external names, `.attr` for methods of values of unknown type.
@@ -258,12 +266,21 @@ export async function loadSide(
       const all = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
       let at = 1;
       if (all[0] === hit.defs.length) {
+        let ok = true;
         for (const d of hit.defs) {
           const n = all[at++];
           d.features = all.subarray(at, at + n);
           at += n;
+          const m = all[at++];
+          if (at + 2 * m > all.length) {
+            ok = false;
+            break;
+          }
+          d.tokens = all.subarray(at, at + m);
+          d.tokenLines = all.subarray(at + m, at + 2 * m);
+          at += 2 * m;
         }
-        if (at === all.length) return withRejected({ ...hit, rev: rev ?? "WORKTREE" });
+        if (ok && at === all.length) return withRejected({ ...hit, rev: rev ?? "WORKTREE" });
       }
     }
   }
@@ -278,9 +295,12 @@ export async function loadSide(
   });
   // an index with a blob missing (a partial clone) is not kept: the blob may be fetched later
   if (useCache && !side.errors.some((e) => e.message.endsWith(MISSING))) {
-    // features apart, as one binary array: [defs, n, f…, n, f…] (JSON would be most of the index)
+    // features and tokens apart, as one binary array: [defs, then per def n, f…, m, t…, l…]
+    // (n features, m tokens and their lines; JSON would be most of the index)
     let size = 1;
-    for (const d of side.defs) size += 1 + d.features.length;
+    const toks = (d: SideDef) =>
+      d.tokens && d.tokenLines?.length === d.tokens.length ? d.tokens : [];
+    for (const d of side.defs) size += 2 + d.features.length + 2 * toks(d).length;
     const all = new Uint32Array(size);
     let at = 0;
     all[at++] = side.defs.length;
@@ -288,6 +308,11 @@ export async function loadSide(
       all[at++] = d.features.length;
       all.set(d.features, at);
       at += d.features.length;
+      const t = toks(d);
+      all[at++] = t.length;
+      all.set(t, at);
+      if (t.length) all.set(d.tokenLines!, at + t.length);
+      at += 2 * t.length;
     }
     const plain = pack(side);
     try {
@@ -423,6 +448,8 @@ function unpack(p: unknown, files: readonly TreeFile[]): Side | undefined {
         hash: r[7],
         size: int(r[8]),
         features: [],
+        tokens: [],
+        tokenLines: [],
         callees: strs(r[9]),
         uses: strs(r[10]),
         context: r[11] as Context,
@@ -448,7 +475,9 @@ export function isDefShapes(v: unknown): v is DefShape[] {
   return Array.isArray(v) &&
     v.every((d) =>
       isObject(d) && isInt(d.line) && isString(d.name) && isString(d.hash) && isInt(d.size) &&
-      Array.isArray(d.features) && d.features.length % 2 === 0 && d.features.every(isInt)
+      Array.isArray(d.features) && d.features.length % 2 === 0 && d.features.every(isInt) &&
+      Array.isArray(d.tokens) && Array.isArray(d.lines) && d.tokens.length === d.lines.length &&
+      d.tokens.every(isInt) && d.lines.every(isInt)
     );
 }
 
@@ -548,6 +577,8 @@ async function buildSide(
           hash: shape?.hash ?? null,
           size: shape?.size ?? 0,
           features: shape?.features ?? [],
+          tokens: Uint32Array.from(shape?.tokens ?? []),
+          tokenLines: Uint32Array.from(shape?.lines ?? []),
           callees: project.calleeKeys(d.id),
           uses: [...(usesOf.get(d.id) ?? [])].sort(),
           context: fileCtx === "code" && (inTestClass || (testName && d.kind === "function"))

@@ -206,6 +206,8 @@ export async function viewAudit(opts: ViewAuditOptions): Promise<WrittenSite> {
             ? "re-implements"
             : f.kind === "clone"
             ? "is a structural clone of"
+            : f.kind === "block"
+            ? "copies a block of"
             : f.kind === "candidate"
             ? "could call"
             : f.kind} <code>${f.target.id}</code></h2>

@@ -1,0 +1,265 @@
+/**
+ * Copied blocks: the lines a change added to a function F that repeat, token for token up to
+ * names and literals, a block of another function G — a "type-2" clone as token clone detectors
+ * (jscpd, PMD's CPD) find them, but diff-aware: only what the change added is searched, and only
+ * against functions (whole-function similarity says nothing about a block pasted into a larger,
+ * different function, nor about a copy too small for the structural clone's 40 syntax nodes).
+ *
+ * The tokens are lib/audit/shape.ts's normalised sequence (identifiers → one code, string and
+ * number literals → another; keywords, operators, `True`/`False`/`None`, attribute and
+ * keyword-argument names kept; block start and end as tokens). Every {@link BLOCK_SEED}-token
+ * window is hashed (a polynomial rolling hash, Rabin–Karp); a side's index posts every
+ * {@link BLOCK_STRIDE}-th window of each function, so any identical run of at least
+ * `BLOCK_SEED + BLOCK_STRIDE − 1` tokens shares an indexed window with the function it is in.
+ * Each window of F's new tokens is looked up once (a hash map: no pair of functions is compared
+ * unless they share a window), verified token by token and extended to a maximal run (a
+ * **segment**); segments of one pair in the same order on both sides, at most {@link BLOCK_MAX_GAP}
+ * tokens apart on each, are one block (a copy with one call swapped, `print` → `self.log.info`,
+ * stays one block). A block is reported when it has at least {@link BLOCK_MIN_TOKENS} tokens
+ * matched, spans at least {@link BLOCK_MIN_LINES} lines of F and has at least
+ * {@link BLOCK_MIN_DISTINCT} distinct tokens (a table of literals is not code copied).
+ *
+ * A window is **new** in F when F's old version (before the change) had no window of the same
+ * hash: only segments holding a new window are sought, so a block F already contained is not
+ * reported (and when F's old version already shared a block with G covering at least half of the
+ * new one, the pair is pre-existing: lib/audit/change.ts notes it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { blockIndex, BLOCK_SEED, copiedBlocks, windowHashes } from "./block.ts";
+ * import type { SideDef } from "./side.ts";
+ * const body = Array.from({ length: 80 }, (_, i) => 100 + (i % 17) * 3 + (i % 5));
+ * const def = (id: string, tokens: number[]): SideDef => ({
+ *   id, kind: "function", file: "p/m.py", start: 1, end: tokens.length, name: id,
+ *   signature: `def ${id}()`, params: [], hash: id, size: 10, features: [],
+ *   tokens, tokenLines: tokens.map((_, i) => 1 + Math.floor(i / 8)),
+ *   callees: [], uses: [], context: "code", test: false,
+ * });
+ * const g = def("g", body);
+ * const f = def("f", [7, 8, 9, ...body.slice(10, 70), 9, 8]);
+ * const found = copiedBlocks(f, null, blockIndex([g]), () => true);
+ * assert.equal(found.size, 1);
+ * assert.equal(found.get(g)!.tokens, 60);
+ * assert.equal(windowHashes(body).length, body.length - BLOCK_SEED + 1);
+ * ```
+ * @module
+ */
+import type { SideDef } from "./side.ts";
+
+/** Tokens of a hashed window (the seed of a match). */
+export const BLOCK_SEED = 20;
+/** Every this many windows of a function is indexed (a run of SEED + STRIDE − 1 is always found). */
+export const BLOCK_STRIDE = 5;
+/** Tokens matched for a block to be reported (jscpd's default `minTokens`). */
+export const BLOCK_MIN_TOKENS = 50;
+/** Lines of F a block must span (jscpd's default `minLines`). */
+export const BLOCK_MIN_LINES = 5;
+/** Distinct token codes a block must hold (a run of literals and commas is data, not code). */
+export const BLOCK_MIN_DISTINCT = 10;
+/** Tokens allowed between two segments of one block, on each side (one call swapped). */
+export const BLOCK_MAX_GAP = 12;
+/**
+ * A window posted more often than this in an index is an idiom of the project (a run of
+ * `self.assertEqual(…)`): it seeds no match (a longer copy has other, rarer windows).
+ */
+export const BLOCK_MAX_POSTINGS = 64;
+
+const BASE = 0x01000193;
+let basePow = 1;
+for (let i = 0; i < BLOCK_SEED; i++) basePow = Math.imul(basePow, BASE);
+const POW = basePow;
+
+/** The rolling hash of every {@link BLOCK_SEED}-token window of a token sequence, in order. */
+export function windowHashes(tokens: ArrayLike<number>): Uint32Array {
+  const n = tokens.length - BLOCK_SEED + 1;
+  if (n <= 0) return new Uint32Array(0);
+  const out = new Uint32Array(n);
+  let h = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    h = (Math.imul(h, BASE) + tokens[i]) | 0;
+    if (i >= BLOCK_SEED) h = (h - Math.imul(tokens[i - BLOCK_SEED], POW)) | 0;
+    if (i >= BLOCK_SEED - 1) out[i - BLOCK_SEED + 1] = h >>> 0;
+  }
+  return out;
+}
+
+/** Indexed windows of a set of functions: hash → [def index, position, def index, position, …]. */
+export interface BlockIndex {
+  defs: readonly SideDef[];
+  postings: Map<number, number[]>;
+}
+
+/** The index of a set of functions (each posted at every {@link BLOCK_STRIDE}-th window). */
+export function blockIndex(defs: readonly SideDef[]): BlockIndex {
+  const postings = new Map<number, number[]>();
+  defs.forEach((d, k) => {
+    if (!d.tokens) return;
+    const hs = windowHashes(d.tokens);
+    for (let p = 0; p < hs.length; p += BLOCK_STRIDE) {
+      const list = postings.get(hs[p]);
+      if (list === undefined) postings.set(hs[p], [k, p]);
+      else if (list.length <= 2 * BLOCK_MAX_POSTINGS) list.push(k, p);
+    }
+  });
+  return { defs, postings };
+}
+
+/** A maximal identical run: F's tokens [f, fEnd) are G's [g, gEnd). */
+export interface Segment {
+  f: number;
+  fEnd: number;
+  g: number;
+  gEnd: number;
+}
+
+/** A block F copies from G (segments in order), with its lines on each side. */
+export interface CopiedBlock {
+  segments: Segment[];
+  /** Tokens matched (the segments' total). */
+  tokens: number;
+  /** Tokens of the longest segment. */
+  longest: number;
+  /** First and last line of the block in F, and in G. */
+  lines: [number, number];
+  targetLines: [number, number];
+}
+
+/**
+ * The segments F shares with each function of an index, each holding a window that `fresh`
+ * accepts (null: every window) — the maximal runs through the windows F's change added.
+ */
+export function segments(
+  f: SideDef,
+  fresh: ((position: number) => boolean) | null,
+  ix: BlockIndex,
+  accept: (g: SideDef) => boolean,
+): Map<SideDef, Segment[]> {
+  const out = new Map<SideDef, Segment[]>();
+  const ft = f.tokens;
+  if (!ft || ft.length < BLOCK_SEED) return out;
+  const hs = windowHashes(ft);
+  const verdict = new Map<number, boolean>();
+  for (let p = 0; p < hs.length; p++) {
+    const list = ix.postings.get(hs[p]);
+    if (!list || list.length > 2 * BLOCK_MAX_POSTINGS) continue;
+    if (fresh && !fresh(p)) continue;
+    for (let i = 0; i < list.length; i += 2) {
+      const k = list[i], q = list[i + 1];
+      const g = ix.defs[k];
+      if (g === f) continue;
+      let ok = verdict.get(k);
+      if (ok === undefined) verdict.set(k, ok = accept(g));
+      if (!ok) continue;
+      const segs = out.get(g);
+      // a run already found through another of its windows
+      if (segs?.some((s) => s.f - s.g === p - q && p >= s.f && p < s.fEnd)) continue;
+      const gt = g.tokens!;
+      let same = true;
+      for (let j = 0; j < BLOCK_SEED; j++) {
+        if (ft[p + j] !== gt[q + j]) {
+          same = false;
+          break;
+        }
+      }
+      if (!same) continue; // a hash collision
+      let a = p, b = q;
+      while (a > 0 && b > 0 && ft[a - 1] === gt[b - 1]) [a, b] = [a - 1, b - 1];
+      let e = p + BLOCK_SEED, h = q + BLOCK_SEED;
+      while (e < ft.length && h < gt.length && ft[e] === gt[h]) [e, h] = [e + 1, h + 1];
+      const s = { f: a, fEnd: e, g: b, gEnd: h };
+      if (segs) segs.push(s);
+      else out.set(g, [s]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The best block of a pair's segments: the chain in the same order on both sides, gaps of at most
+ * {@link BLOCK_MAX_GAP} tokens, of the most tokens; null when it is under the reporting limits.
+ */
+export function bestBlock(f: SideDef, g: SideDef, segs: readonly Segment[]): CopiedBlock | null {
+  const s = [...segs].sort((a, b) => a.f - b.f || a.g - b.g);
+  const total = s.map((x) => x.fEnd - x.f);
+  const prev = s.map(() => -1);
+  for (let j = 0; j < s.length; j++) {
+    const own = s[j].fEnd - s[j].f;
+    for (let i = 0; i < j; i++) {
+      const gf = s[j].f - s[i].fEnd, gg = s[j].g - s[i].gEnd;
+      if (gf < 0 || gg < 0 || gf > BLOCK_MAX_GAP || gg > BLOCK_MAX_GAP) continue;
+      if (total[i] + own > total[j]) [total[j], prev[j]] = [total[i] + own, i];
+    }
+  }
+  let best = -1;
+  for (let j = 0; j < s.length; j++) if (best < 0 || total[j] > total[best]) best = j;
+  if (best < 0 || total[best] < BLOCK_MIN_TOKENS) return null;
+  const chain: Segment[] = [];
+  for (let j = best; j >= 0; j = prev[j]) chain.unshift(s[j]);
+  const fl = f.tokenLines!, gl = g.tokenLines!;
+  const first = chain[0], last = chain[chain.length - 1];
+  const lines: [number, number] = [fl[first.f], fl[last.fEnd - 1]];
+  if (lines[1] - lines[0] + 1 < BLOCK_MIN_LINES) return null;
+  const distinct = new Set<number>();
+  for (const c of chain) for (let i = c.f; i < c.fEnd; i++) distinct.add(f.tokens![i]);
+  if (distinct.size < BLOCK_MIN_DISTINCT) return null;
+  return {
+    segments: chain,
+    tokens: total[best],
+    longest: Math.max(...chain.map((c) => c.fEnd - c.f)),
+    lines,
+    targetLines: [gl[first.g], gl[last.gEnd - 1]],
+  };
+}
+
+/** The blocks F's new windows copy from the functions of an index (see module doc), per G. */
+export function copiedBlocks(
+  f: SideDef,
+  old: SideDef | null,
+  ix: BlockIndex,
+  accept: (g: SideDef) => boolean,
+): Map<SideDef, CopiedBlock> {
+  const before = old?.tokens ? new Set(windowHashes(old.tokens)) : null;
+  const hs = before ? windowHashes(f.tokens ?? []) : null;
+  const fresh = before && hs ? (p: number) => !before.has(hs[p]) : null;
+  const out = new Map<SideDef, CopiedBlock>();
+  for (const [g, segs] of segments(f, fresh, ix, accept)) {
+    const b = bestBlock(f, g, segs);
+    if (b) out.set(g, b);
+  }
+  return out;
+}
+
+/**
+ * Whether F's old version already shared with G (its old version) a block covering at least half
+ * of `block`'s tokens in G: the change did not make the copy.
+ */
+export function blockBefore(fOld: SideDef, gOld: SideDef, block: CopiedBlock): boolean {
+  const found = segments(fOld, null, blockIndex([gOld]), () => true).get(gOld) ?? [];
+  const b = found.length ? bestBlock(fOld, gOld, found) : null;
+  if (!b) return false;
+  let covered = 0;
+  for (const n of block.segments) {
+    for (const o of b.segments) {
+      covered += Math.max(0, Math.min(n.gEnd, o.gEnd) - Math.max(n.g, o.g));
+    }
+  }
+  return covered * 2 >= block.tokens;
+}
+
+/**
+ * The share of a block's G-side windows still found in G's version after the change (1: G still
+ * holds the block; near 0: the change took it out of G — moved into F, not copied).
+ */
+export function keptIn(gNew: SideDef, block: CopiedBlock, gOld: SideDef): number {
+  const now = new Set(windowHashes(gNew.tokens ?? []));
+  const then = windowHashes(gOld.tokens ?? []);
+  let n = 0, kept = 0;
+  for (const s of block.segments) {
+    for (let q = s.g; q + BLOCK_SEED <= s.gEnd; q++) {
+      n++;
+      if (now.has(then[q])) kept++;
+    }
+  }
+  return n ? kept / n : 1;
+}

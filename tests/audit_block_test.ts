@@ -1,0 +1,362 @@
+/**
+ * Copied blocks (lib/audit/block.ts) found by the audit in a small planted repository: a block
+ * pasted into a larger, different function (its lines on both sides checked against where it was
+ * planted), the same block with its locals renamed, a small verbatim copy, two new functions of
+ * one change sharing a block, a block F already held, idioms too short to count, a copy in test
+ * code, and a block moved out of G rather than copied.
+ */
+import assert from "node:assert/strict";
+import {
+  auditChange,
+  auditReport,
+  BLOCK_MIN_TOKENS,
+  type Finding,
+  formatText,
+  type Pair,
+  sections,
+  type SideDef,
+} from "../lib/audit/mod.ts";
+import { commit, sh, write } from "./audit_helpers.ts";
+
+const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-block-cache-" });
+Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
+
+/** The block planted: a config parser's loop (builtins and `str` methods only: no callee key). */
+const BLOCK = [
+  "for raw in text.splitlines():",
+  "    line = raw.split('#', 1)[0].strip()",
+  "    if not line or line.startswith(';'):",
+  "        continue",
+  "    if '=' not in line:",
+  "        raise ValueError('bad line: %r' % (raw,))",
+  "    key, _, value = line.partition('=')",
+  "    key = key.strip().lower().replace('-', '_')",
+  "    if key in seen:",
+  "        raise KeyError(key)",
+  "    seen[key] = value.strip().strip('\"')",
+];
+
+const indent = (lines: string[], n: number) => lines.map((l) => " ".repeat(n) + l);
+
+const SERVER = [
+  "import os",
+  "",
+  "",
+  "def load_config(path):",
+  '    """Read a config file."""',
+  "    with open(path) as f:",
+  "        text = f.read()",
+  "    seen = {}",
+  ...indent(BLOCK, 4),
+  "    return seen",
+  "",
+];
+/** load_config's block: lines 9–19 of pkg/server.py. */
+const G_LINES: [number, number] = [9, 19];
+
+const APP_HEAD = [
+  "import socket",
+  "",
+  "",
+  "def serve(host, port, text, backlog=5):",
+  "    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)",
+  "    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)",
+  "    sock.bind((host, port))",
+  "    sock.listen(backlog)",
+  "    seen = dict()",
+];
+const APP_TAIL = [
+  "    while True:",
+  "        conn, addr = sock.accept()",
+  "        conn.sendall(repr(seen).encode())",
+  "        conn.close()",
+  "",
+];
+const APP = [...APP_HEAD, ...APP_TAIL];
+
+/** Idioms every function of the base already has, and that the idiom change repeats. */
+const IDIOMS = `class Base:
+    def __init__(self, name, parent=None):
+        self.name = name
+        self.parent = parent
+
+
+class Child(Base):
+    def __init__(self, name, parent=None):
+        super().__init__(name, parent)
+        self.children = []
+
+    def find(self, key):
+        if key is None:
+            return None
+        return self.children[key]
+`;
+
+/** A small function (few callees) copied verbatim in the small-copy change. */
+const SMALL = `def parse_range(spec, size):
+    start, _, end = spec.partition('-')
+    if not start:
+        first = max(0, size - int(end))
+        last = size - 1
+    elif not end:
+        first, last = int(start), size - 1
+    else:
+        first, last = int(start), min(int(end), size - 1)
+    return first, last
+`;
+
+const repo = await Deno.makeTempDir({ prefix: "reporeuse-audit-block-repo-" });
+await sh(repo, ["git", "init", "-q", "-b", "main"]);
+await write(repo, "pkg/__init__.py", "");
+await write(repo, "pkg/server.py", SERVER.join("\n"));
+await write(repo, "pkg/app.py", APP.join("\n"));
+await write(repo, "pkg/idioms.py", IDIOMS);
+await write(repo, "pkg/ranges.py", SMALL);
+await write(repo, "tests/test_app.py", "def test_serve():\n    assert True\n");
+const c0 = await commit(repo, "base");
+
+async function plant(name: string, files: Record<string, string>, from = c0): Promise<string> {
+  await sh(repo, ["git", "checkout", "-q", "-b", name, from]);
+  for (const [path, text] of Object.entries(files)) await write(repo, path, text);
+  return await commit(repo, name);
+}
+
+/** serve with the block pasted after its first lines: lines 10–20 of pkg/app.py. */
+const PASTED = [...APP_HEAD, ...indent(BLOCK, 4), ...APP_TAIL];
+const F_LINES: [number, number] = [APP_HEAD.length + 1, APP_HEAD.length + BLOCK.length];
+
+/** The same block with every local renamed (names, not attributes or keywords). */
+const RENAMES: Record<string, string> = {
+  raw: "entry",
+  line: "stripped",
+  key: "name",
+  value: "setting",
+  seen: "found",
+  text: "body",
+};
+function alphaRename(text: string): string {
+  let out = text;
+  for (const [from, to] of Object.entries(RENAMES)) {
+    out = out.replace(new RegExp(`(?<![.\\w'])${from}(?![\\w'])(?!=)`, "g"), to);
+  }
+  return out;
+}
+
+const all = (f: Finding): Pair[] => [f, ...f.alternatives];
+const blocks = (fs: Finding[]) => fs.flatMap(all).filter((p) => p.kind === "block");
+
+Deno.test("a block pasted into a larger, different function is found, with its lines on both sides", async () => {
+  const head = await plant("pasted", { "pkg/app.py": PASTED.join("\n") });
+  const r = await auditReport({ repo, base: c0, head });
+  const found = blocks(r.findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id]), [
+    ["pkg.app.serve", "pkg.server.load_config"],
+  ]);
+  const [p] = found;
+  assert.deepEqual(p.block?.lines, F_LINES);
+  assert.deepEqual(p.block?.targetLines, G_LINES);
+  assert.ok(p.block!.tokens >= BLOCK_MIN_TOKENS, `${p.block!.tokens} tokens`);
+  assert.equal(p.context, "code");
+  assert.deepEqual(p.notes, []);
+  assert.ok(p.similarity < 0.9, "not a whole-function clone");
+  assert.deepEqual(sections(r).map((s) => s.key), ["code"]);
+  assert.match(formatText(r), /copies a block of pkg\.server\.load_config/);
+  assert.match(
+    formatText(r),
+    new RegExp(`lines ${F_LINES[0]}–${F_LINES[1]} \\(the target's 9–19\\)`),
+  );
+});
+
+Deno.test("the same block with its locals renamed is found the same", async () => {
+  const text = PASTED.slice(0, APP_HEAD.length).join("\n") + "\n" +
+    alphaRename(indent(BLOCK, 4).join("\n")) + "\n" + APP_TAIL.join("\n");
+  assert.match(text, /for entry in body\.splitlines\(\):/);
+  const head = await plant("renamed", { "pkg/app.py": text });
+  const found = blocks((await auditReport({ repo, base: c0, head })).findings);
+  assert.deepEqual(
+    found.map((p) => [p.function.id, p.target.id, p.block?.lines, p.block?.targetLines]),
+    [["pkg.app.serve", "pkg.server.load_config", F_LINES, G_LINES]],
+  );
+});
+
+Deno.test("a small verbatim copy of a function with few callees is found", async () => {
+  const copy = SMALL.replace("def parse_range", "def byte_range");
+  const head = await plant("small", { "pkg/http.py": "import os\n\n\n" + copy });
+  const r = await auditReport({ repo, base: c0, head });
+  const f = r.findings.find((x) => x.function.id === "pkg.http.byte_range");
+  assert.ok(f, JSON.stringify(r.findings.map((x) => [x.kind, x.function.id])));
+  assert.equal(f.target.id, "pkg.ranges.parse_range");
+  assert.ok(f.kind === "block" || f.kind === "clone", f.kind);
+  if (f.kind === "block") {
+    // the whole function: from its def line to its return, on both sides
+    assert.deepEqual(f.block?.lines, [4, 13]);
+    assert.deepEqual(f.block?.targetLines, [1, 10]);
+  }
+});
+
+Deno.test("a block of the small copy, too small for the structural clone, is found as a copied block", async () => {
+  // only the body's if/elif/else ladder (6 lines), pasted into a new function of another shape
+  const ladder = SMALL.split("\n").slice(2, 9);
+  const text = [
+    "def window(spec, size, step):",
+    "    start, end = spec.split(':')[0], spec.split(':')[-1]",
+    ...ladder,
+    "    out = []",
+    "    while first <= last:",
+    "        out.append(first)",
+    "        first += step",
+    "    return out",
+    "",
+  ].join("\n");
+  const head = await plant("ladder", { "pkg/window.py": text });
+  const found = blocks((await auditReport({ repo, base: c0, head })).findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.block?.lines]), [
+    ["pkg.window.window", "pkg.ranges.parse_range", [3, 9]],
+  ]);
+});
+
+Deno.test("two new functions of one change sharing a block: one finding, within the change", async () => {
+  const a = [
+    "def read_a(text, strict):",
+    "    seen = {}",
+    ...indent(BLOCK, 4),
+    "    return seen",
+    "",
+  ];
+  const b = [
+    "def read_b(text, defaults):",
+    "    seen = dict(defaults)",
+    "    count = 0",
+    ...indent(BLOCK, 4),
+    "    count += len(seen)",
+    "    return seen, count",
+    "",
+  ];
+  // G is not in the base: the block exists only in the two new functions
+  const base = await plant("within-base", { "pkg/server.py": "import os\n" });
+  const head = await plant("within", { "pkg/readers.py": [...a, "", ...b].join("\n") }, base);
+  const r = await auditReport({ repo, base, head });
+  const found = blocks(r.findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.within]), [
+    ["pkg.readers.read_b", "pkg.readers.read_a", true],
+  ]);
+  assert.deepEqual(found[0].block?.targetLines, [3, 13]);
+  assert.deepEqual(found[0].block?.lines, [a.length + 2 + 3, a.length + 2 + 13]);
+  assert.equal(sections(r)[0].key, "within");
+});
+
+Deno.test("a block F already held before the change is not reported", async () => {
+  const pasted = await plant("held", { "pkg/app.py": PASTED.join("\n") });
+  // a later change edits serve elsewhere (a log line at the end) and leaves the block alone
+  const edited = PASTED.join("\n").replace(
+    "        conn.close()",
+    "        conn.close()\n        print(addr)",
+  );
+  const head = await plant("held-edit", { "pkg/app.py": edited }, pasted);
+  const r = await auditReport({ repo, base: pasted, head });
+  assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [["pkg.app.serve", "modified"]]);
+  assert.deepEqual(blocks(r.findings), []);
+});
+
+Deno.test("idioms too short to count stay silent", async () => {
+  const text = `from pkg.idioms import Base
+
+
+class Leaf(Base):
+    def __init__(self, name, parent=None):
+        super().__init__(name, parent)
+        self.children = []
+
+    def find(self, key):
+        if key is None:
+            return None
+        return self.children[key]
+
+    def get(self, key, default=None):
+        if key is None:
+            return None
+        if key not in self.children:
+            return default
+        return self.children[key]
+`;
+  const head = await plant("idioms", { "pkg/leaf.py": text });
+  const r = await auditReport({ repo, base: c0, head });
+  assert.deepEqual(blocks(r.findings), []);
+});
+
+Deno.test("a block copied into test code is reported in the test section", async () => {
+  const text = [
+    "def test_parse():",
+    "    text = 'a = 1'",
+    "    seen = {}",
+    ...indent(BLOCK, 4),
+    "    assert seen == {'a': '1'}",
+    "",
+  ].join("\n");
+  const head = await plant("in-test", { "tests/test_app.py": text });
+  const r = await auditReport({ repo, base: c0, head });
+  const found = blocks(r.findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.context]), [
+    ["test_app.test_parse", "pkg.server.load_config", "test"],
+  ]);
+  assert.deepEqual(sections(r).map((s) => s.key), ["test"]);
+});
+
+Deno.test("a block moved out of G (not copied) is apart: relocated", async () => {
+  const server = SERVER.join("\n").replace(
+    indent(BLOCK, 4).join("\n") + "\n",
+    "    seen.update(os.environ)\n",
+  );
+  const head = await plant("moved", {
+    "pkg/server.py": server,
+    "pkg/app.py": PASTED.join("\n"),
+  });
+  const r = await auditReport({ repo, base: c0, head });
+  const found = blocks(r.findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.notes]), [
+    ["pkg.app.serve", "pkg.server.load_config", ["relocated"]],
+  ]);
+  assert.deepEqual(sections(r).map((s) => s.key), ["relocated"]);
+});
+
+Deno.test("hand-made sides: a def without tokens takes no part; a block under the minimum is silent", () => {
+  const def = (id: string, tokens: number[]): SideDef => ({
+    id,
+    kind: "function",
+    file: `p/${id}.py`,
+    start: 1,
+    end: 40,
+    name: id,
+    signature: `def ${id}()`,
+    params: [],
+    hash: id + tokens.length,
+    size: 10,
+    features: [7, 1],
+    tokens,
+    tokenLines: tokens.map((_, i) => 1 + (i >> 2)),
+    callees: [],
+    uses: [],
+    context: "code",
+    test: false,
+  });
+  const body = Array.from({ length: 120 }, (_, i) => 100 + ((i * 7) % 31));
+  const side = (defs: SideDef[]) => ({
+    rev: "x",
+    files: defs.map((d) => ({ path: d.file, oid: String(d.hash) })),
+    modules: {},
+    defs,
+    ids: defs.map((d) => d.id),
+    errors: [],
+  });
+  const g = def("g", body);
+  const short = def("f", [1, ...body.slice(0, BLOCK_MIN_TOKENS - 1), 1]);
+  const long = def("f", [1, ...body.slice(0, BLOCK_MIN_TOKENS + 10), 1]);
+  const noTokens = { ...long, tokens: undefined, tokenLines: undefined, hash: "nt" };
+  const kinds = (f: SideDef) =>
+    auditChange(side([g]), side([g, f])).findings.flatMap(all).map((
+      p,
+    ) => [p.kind, p.block?.tokens]);
+  assert.deepEqual(kinds(short), []);
+  assert.deepEqual(kinds(long), [["block", BLOCK_MIN_TOKENS + 10]]);
+  assert.deepEqual(kinds(noTokens), []);
+});
