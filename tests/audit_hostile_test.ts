@@ -673,7 +673,7 @@ function hostileReport(): AuditReport {
       within: false,
       notes: [],
       alternatives: [],
-      omitted: { reimplementation: 0, clone: 0, candidate: 0 },
+      omitted: { reimplementation: 0, clone: 0, block: 0, candidate: 0 },
     })),
     problems: HOSTILE.map((file) => ({
       side: "head" as const,

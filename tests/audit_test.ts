@@ -371,12 +371,13 @@ Deno.test("A...B: the merge base of A and B against B (a pull request's range)",
   assert.deepEqual(json.summary, {
     reimplementation: 1,
     clone: 0,
+    block: 0,
     candidate: json.summary.candidate,
     within: 0,
     preexisting: 0,
     extracted: 0,
     relocated: 0,
-    pairs: { reimplementation: 1, clone: 0 },
+    pairs: { reimplementation: 1, clone: 0, block: 0 },
   });
   assert.equal(json.findings[0].target.id, G);
   assert.equal(json.findings[0].target.line, 702);

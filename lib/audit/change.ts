@@ -481,13 +481,17 @@ const blockMemo = new WeakMap<Side, BlockIndex>();
 
 /**
  * The block index of a side's functions that could be targets (not local to a function, not
- * tests), built once per side: a base was the previous commit's head.
+ * tests, not generated), built once per side: a base was the previous commit's head.
  */
 function sideBlockIndex(side: Side): BlockIndex {
   let ix = blockMemo.get(side);
   if (!ix) {
     const six = sideIndex(side);
-    ix = blockIndex(side.defs.filter((d) => six.byId.get(d.id) === d && !d.test && !local(d, six)));
+    ix = blockIndex(
+      side.defs.filter((d) =>
+        six.byId.get(d.id) === d && !d.test && d.context !== "generated" && !local(d, six)
+      ),
+    );
     blockMemo.set(side, ix);
   }
   return ix;
@@ -837,8 +841,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       }
     }
 
-    // copied blocks: runs of F's new tokens found in an existing function (lib/audit/block.ts)
-    if (!local(h, hix)) {
+    // copied blocks: runs of F's new tokens found in an existing function (lib/audit/block.ts);
+    // generated files are neither searched nor indexed
+    if (!local(h, hix) && h.context !== "generated") {
       const old = st.status === "modified" ? st.from : null;
       const blocks = copiedBlocks(
         h,

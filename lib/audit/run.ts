@@ -60,6 +60,12 @@ export const FINDINGS_SCHEMA = {
   notes: "str[]",
   shared: "str[]",
   missing: "str[]",
+  /** A copied block (kind `block`): its first and last line in F and in G, tokens matched. */
+  block_line: "i32",
+  block_end: "i32",
+  block_target_line: "i32",
+  block_target_end: "i32",
+  block_tokens: "i32",
 } as const;
 
 /** Columns of the problems frame (files listed, never fatal). */
@@ -106,6 +112,11 @@ export function auditRows(r: ChangeAudit, commit: string) {
         notes: p.notes,
         shared: p.shared,
         missing: p.missing,
+        block_line: p.block?.lines[0] ?? null,
+        block_end: p.block?.lines[1] ?? null,
+        block_target_line: p.block?.targetLines[0] ?? null,
+        block_target_end: p.block?.targetLines[1] ?? null,
+        block_tokens: p.block?.tokens ?? null,
       }))
     ),
     problems: r.problems.map((p) => ({ commit, ...p })),
@@ -223,6 +234,7 @@ export async function auditHistory(
       reused: r.changed.reduce((n, c) => n + c.reused.length, 0),
       reimplementations: count("reimplementation"),
       clones: count("clone"),
+      blocks: count("block"),
       candidates: count("candidate"),
       within: r.findings.filter((f) => f.within).length,
       problems: r.problems.length,
@@ -250,6 +262,7 @@ export const COMMITS_SCHEMA = {
   reused: "i32",
   reimplementations: "i32",
   clones: "i32",
+  blocks: "i32",
   candidates: "i32",
   within: "i32",
   problems: "i32",

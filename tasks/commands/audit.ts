@@ -8,6 +8,11 @@ import { guarded, parseOptions } from "./_args.ts";
 import {
   AuditError,
   auditReport,
+  BLOCK_MAX_GAP,
+  BLOCK_MAX_POSTINGS,
+  BLOCK_MIN_LINES,
+  BLOCK_MIN_TOKENS,
+  BLOCK_SEED,
   CLONE_MIN_SIZE,
   CLONE_THRESHOLD,
   CONFIDENCE_LEVELS,
@@ -48,6 +53,10 @@ each changed function F it reports one finding — its best target G, the others
                     every pair it holds for is reported, none is dropped by another signal;
   structural clone  G's normalised syntax tree (identifiers and literals abstracted) is
                     >= ${CLONE_THRESHOLD} alike to F's, both of >= ${CLONE_MIN_SIZE} nodes;
+  copies a block    lines the change added to F repeat >= ${BLOCK_MIN_TOKENS} tokens of G's code over
+                    >= ${BLOCK_MIN_LINES} lines of F, identifiers and literals aside (attribute and
+                    keyword names kept; runs at most ${BLOCK_MAX_GAP} tokens apart are one block): a
+                    block pasted into a larger function, or a copy too small for a clone;
   could call        existing functions sharing F's rarer callees, shape and name, ranked;
   reuses            the existing functions F calls (resolved calls, not name matching).
 Duplicates made within the change (two new functions of it) are reported as such.
@@ -70,6 +79,13 @@ Gates, all of them:
               only delegate to one same function; the rule holds only by counting one class
               and its methods as several helpers (same-api); a clone sharing none of G's
               helpers (template). It orders every report; no note removes a finding.
+              A copied block: 0.35 + 0.35 x its size (tokens / 150) + 0.2 x the share of G
+              copied + 0.1 x the share in one identical run, then context and notes.
+  blocks      only tokens the change added to F seed a block (a block F already held is not
+              reported; one its old version already shared with G is apart, pre-existing); a
+              block the change took out of G (G no longer holds it) is apart as relocated; a
+              window of ${BLOCK_SEED} tokens repeated in more than ${BLOCK_MAX_POSTINGS} places is an idiom and seeds nothing.
+              Clones and copied blocks never fail the check: only re-implementations do.
   apart       a pair F's old version already formed (the change only re-touched it), and a new
               F holding code moved out of a G that now calls it (extracted), are each listed in
               a section of their own and never fail the check.
