@@ -12,6 +12,7 @@ import {
   BLOCK_MIN_TOKENS,
   type Finding,
   formatText,
+  loadSide,
   type Pair,
   sections,
   type SideDef,
@@ -359,4 +360,31 @@ Deno.test("hand-made sides: a def without tokens takes no part; a block under th
   assert.deepEqual(kinds(short), []);
   assert.deepEqual(kinds(long), [["block", BLOCK_MIN_TOKENS + 10]]);
   assert.deepEqual(kinds(noTokens), []);
+});
+
+Deno.test("a history's next commit: the block index derived from the previous one finds what a fresh one finds", async () => {
+  const pasted = await plant("derive-1", { "pkg/app.py": PASTED.join("\n") });
+  const text = [
+    "def again(text):",
+    "    seen = dict()",
+    ...indent(BLOCK, 4),
+    "    return seen",
+    "",
+  ];
+  const later = await plant("derive-2", {
+    "pkg/again.py": text.join("\n"),
+    "pkg/ranges.py": SMALL + "\n\ndef more(x):\n    return x\n",
+  }, pasted);
+  const [s0, s1, s2] = await Promise.all(
+    [c0, pasted, later].map((rev) => loadSide(repo, rev, { cacheDir })),
+  );
+  auditChange(s0, s1); // builds s0's index, then hands it over to s1
+  const derived = auditChange(s1, s2);
+  const fresh = auditChange({ ...s1 }, s2); // another object: its index built anew
+  assert.deepEqual(derived.findings, fresh.findings);
+  assert.deepEqual(
+    blocks(derived.findings).map((p) => [p.function.id, p.target.id]).sort(),
+    // the block is in both (serve got it one commit earlier): one finding, the other an alternative
+    [["pkg.again.again", "pkg.app.serve"], ["pkg.again.again", "pkg.server.load_config"]],
+  );
 });

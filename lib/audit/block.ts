@@ -84,25 +84,51 @@ export function windowHashes(tokens: ArrayLike<number>): Uint32Array {
   return out;
 }
 
-/** Indexed windows of a set of functions: hash → [def index, position, def index, position, …]. */
+/**
+ * Indexed windows of a set of functions: hash → [slot, position, slot, position, …], a slot being
+ * an index of `defs` (null: a def removed by {@link updateBlockIndex}, its postings left behind).
+ */
 export interface BlockIndex {
-  defs: readonly SideDef[];
+  defs: (SideDef | null)[];
   postings: Map<number, number[]>;
+  /** Slots emptied by {@link updateBlockIndex}. */
+  dead: number;
+}
+
+function post(ix: BlockIndex, d: SideDef): void {
+  if (!d.tokens) return;
+  const k = ix.defs.push(d) - 1;
+  const hs = windowHashes(d.tokens);
+  for (let p = 0; p < hs.length; p += BLOCK_STRIDE) {
+    const list = ix.postings.get(hs[p]);
+    if (list === undefined) ix.postings.set(hs[p], [k, p]);
+    else if (list.length <= 2 * BLOCK_MAX_POSTINGS) list.push(k, p);
+  }
 }
 
 /** The index of a set of functions (each posted at every {@link BLOCK_STRIDE}-th window). */
 export function blockIndex(defs: readonly SideDef[]): BlockIndex {
-  const postings = new Map<number, number[]>();
-  defs.forEach((d, k) => {
-    if (!d.tokens) return;
-    const hs = windowHashes(d.tokens);
-    for (let p = 0; p < hs.length; p += BLOCK_STRIDE) {
-      const list = postings.get(hs[p]);
-      if (list === undefined) postings.set(hs[p], [k, p]);
-      else if (list.length <= 2 * BLOCK_MAX_POSTINGS) list.push(k, p);
-    }
-  });
-  return { defs, postings };
+  const ix: BlockIndex = { defs: [], postings: new Map(), dead: 0 };
+  for (const d of defs) post(ix, d);
+  return ix;
+}
+
+/**
+ * Updates an index in place: the defs in `slots` replaced (the same code under another side's
+ * object: `null` removes it) and `added` posted — the next commit's index from this one's, in time
+ * proportional to the change. A window of an emptied slot stays posted (and is skipped), so an
+ * index holding too many emptied slots is better built again ({@link BlockIndex} `dead`).
+ */
+export function updateBlockIndex(
+  ix: BlockIndex,
+  slots: ReadonlyMap<number, SideDef | null>,
+  added: readonly SideDef[],
+): void {
+  for (const [k, d] of slots) {
+    if (ix.defs[k] !== null && d === null) ix.dead++;
+    ix.defs[k] = d;
+  }
+  for (const d of added) post(ix, d);
 }
 
 /** A maximal identical run: F's tokens [f, fEnd) are G's [g, gEnd). */
@@ -147,7 +173,7 @@ export function segments(
     for (let i = 0; i < list.length; i += 2) {
       const k = list[i], q = list[i + 1];
       const g = ix.defs[k];
-      if (g === f) continue;
+      if (g === null || g === f) continue;
       let ok = verdict.get(k);
       if (ok === undefined) verdict.set(k, ok = accept(g));
       if (!ok) continue;

@@ -64,6 +64,7 @@ import {
   copiedBlocks,
   keptIn,
   segments,
+  updateBlockIndex,
 } from "./block.ts";
 import {
   adjust,
@@ -477,24 +478,70 @@ function local(d: SideDef, ix: SideIndex): boolean {
   return false;
 }
 
-const blockMemo = new WeakMap<Side, BlockIndex>();
+/** A side's block index, and the slot of each def in it (by file, id and line). */
+interface SideBlocks {
+  ix: BlockIndex;
+  slotOf: Map<string, number>;
+}
+
+const blockMemo = new WeakMap<Side, SideBlocks>();
+
+/** Whether a def of a side is indexed for blocks: a function that could be a target. */
+function blockTarget(d: SideDef, six: SideIndex): boolean {
+  return six.byId.get(d.id) === d && !d.test && d.context !== "generated" && !local(d, six);
+}
+
+function slotKey(d: SideDef): string {
+  return `${d.file}\0${d.id}\0${d.start}`;
+}
 
 /**
  * The block index of a side's functions that could be targets (not local to a function, not
- * tests, not generated), built once per side: a base was the previous commit's head.
+ * tests, not generated), built once per side — or derived from the previous commit's
+ * ({@link deriveBlockIndex}).
  */
 function sideBlockIndex(side: Side): BlockIndex {
-  let ix = blockMemo.get(side);
-  if (!ix) {
+  let b = blockMemo.get(side);
+  if (!b) {
     const six = sideIndex(side);
-    ix = blockIndex(
-      side.defs.filter((d) =>
-        six.byId.get(d.id) === d && !d.test && d.context !== "generated" && !local(d, six)
-      ),
-    );
-    blockMemo.set(side, ix);
+    const defs = side.defs.filter((d) => d.tokens && blockTarget(d, six));
+    const ix = blockIndex(defs);
+    b = { ix, slotOf: new Map(defs.map((d, k) => [slotKey(d), k])) };
+    blockMemo.set(side, b);
   }
-  return ix;
+  return b.ix;
+}
+
+/**
+ * The head's block index from the base's, when the base's was built and is not too sparse: the
+ * defs of files the change did not touch keep their postings (their code is the same; the head's
+ * objects take their slots), those of touched files are removed and the head's posted — time in
+ * proportion to the change, not to the repository. The base's index is handed over (a history's
+ * base is not audited again; if it were, its index would be built anew).
+ */
+function deriveBlockIndex(base: Side, head: Side, touched: ReadonlySet<string>): void {
+  const from = blockMemo.get(base);
+  if (!from || blockMemo.has(head) || from.ix.dead * 2 > from.ix.defs.length) return;
+  const hix = sideIndex(head);
+  const slots = new Map<number, SideDef | null>();
+  const slotOf = new Map<string, number>();
+  const added: SideDef[] = [];
+  for (const d of head.defs) {
+    if (!d.tokens || !blockTarget(d, hix)) continue;
+    const key = slotKey(d);
+    const k = touched.has(d.file) ? undefined : from.slotOf.get(key);
+    if (k === undefined || slots.has(k)) added.push(d);
+    else {
+      slots.set(k, d);
+      slotOf.set(key, k);
+    }
+  }
+  for (const k of from.slotOf.values()) if (!slots.has(k)) slots.set(k, null);
+  const next = from.ix.defs.length;
+  updateBlockIndex(from.ix, slots, added);
+  added.forEach((d, i) => slotOf.set(slotKey(d), next + i));
+  blockMemo.delete(base);
+  blockMemo.set(head, { ix: from.ix, slotOf });
 }
 
 /** The evidence of a block, its target lines as found in `g` (G's version after the change). */
@@ -1056,6 +1103,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     cmp(a.function.id, b.function.id) || cmp(a.target.id, b.target.id)
   );
   changed.sort((a, b) => cmp(a.file, b.file) || a.line - b.line);
+  // the next commit of a history audits against this head: its block index from this base's
+  deriveBlockIndex(base, head, new Set(files.map((f) => f.path)));
   return { files, excluded, changed, findings, problems };
 }
 
