@@ -901,7 +901,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       for (const [g0, b] of blocks) {
         const gh = headById.get(g0.id)!;
         const notes: Note[] = [];
-        if (old && blockBefore(old, g0, b)) notes.push("preexisting");
+        // F's old version already held the block, or was already G's twin in shape
+        if (old && (blockBefore(old, g0, b) || alikeBefore(old, g0))) notes.push("preexisting");
         if (gh.uses.includes(h.id)) notes.push("extracted");
         if (keptIn(gh, b, g0) < 0.5) notes.push("relocated");
         if (asyncTwin(h, gh)) notes.push("async-twin");
@@ -1046,10 +1047,12 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       const old = hs.status === "modified" ? hs.from : null;
       const blocks = copiedBlocks(h, old, withinBlocks, (g) => !flagged.has(g) && other(g));
       for (const [g, b] of blocks) {
+        // both modified, and their old versions already shared a block or were twins in shape
         const gs = status.get(g.id);
         if (
           old && gs?.status === "modified" && gs.from &&
-          copiedBlocks(old, null, blockIndex([gs.from]), () => true).size
+          (joinedBefore("clone", h, g) ||
+            copiedBlocks(old, null, blockIndex([gs.from]), () => true).size)
         ) continue;
         const ev = evidence(hix.keys.get(g)!, calls);
         const raw = blockConfidence({
