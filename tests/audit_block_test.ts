@@ -388,3 +388,29 @@ Deno.test("a history's next commit: the block index derived from the previous on
     [["pkg.again.again", "pkg.app.serve"], ["pkg.again.again", "pkg.server.load_config"]],
   );
 });
+
+Deno.test("twins edited together (old versions alike) are not duplicated within the change by a block", async () => {
+  const method = (name: string, suffix: string, extra: string) =>
+    `    def ${name}(self, name, value):
+        try:
+            if self.sock:${extra}
+                self.sock.send("{0}:{1}|${suffix}".format(name, value))
+        except Exception:
+            pass
+`;
+  const extra = `
+                name = self.prefix + name
+                self.sent += len(name)`;
+  const file = (x: string) => `class Stats:\n${method("gauge", "g", x)}\n${method("incr", "c", x)}`;
+  const base = await plant("twins-base", { "pkg/stats.py": file("") });
+  const head = await plant("twins-edit", { "pkg/stats.py": file(extra) }, base);
+  const r = await auditReport({ repo, base, head });
+  assert.deepEqual(r.changed.map((c) => c.status), ["modified", "modified"]);
+  assert.deepEqual(blocks(r.findings), []);
+  // the same two methods new in one change are duplicated within it (whole: a clone)
+  const fresh = await plant("twins-new", { "pkg/stats.py": file(extra) });
+  const found = (await auditReport({ repo, base: c0, head: fresh })).findings.flatMap(all);
+  assert.deepEqual(found.map((p) => [p.kind, p.function.id, p.target.id, p.within]), [
+    ["clone", "pkg.stats.Stats.incr", "pkg.stats.Stats.gauge", true],
+  ]);
+});
