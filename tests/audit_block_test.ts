@@ -414,3 +414,46 @@ Deno.test("twins edited together (old versions alike) are not duplicated within 
     ["clone", "pkg.stats.Stats.incr", "pkg.stats.Stats.gauge", true],
   ]);
 });
+
+Deno.test("a small function copied whole is found from 25 tokens; a one-line accessor is not", async () => {
+  const base = await plant("whole-base", {
+    "pkg/worker.py": `import os
+
+
+class SyncWorker:
+    def is_parent_alive(self):
+        if self.ppid != os.getppid():
+            self.log.info("Parent changed, shutting down: %s", self)
+            return False
+        return True
+
+    def getbuf(self):
+        return self.buf
+`,
+  });
+  const head = await plant("whole", {
+    "pkg/threads.py": `import os
+
+
+class ThreadWorker:
+    def is_parent_alive(self):
+        if self.ppid != os.getppid():
+            self.log.info("Parent changed, shutting down: %s", self)
+            return False
+        return True
+
+    def getbuf(self):
+        return self.buf
+`,
+  }, base);
+  const r = await auditReport({ repo, base, head });
+  assert.deepEqual(
+    r.findings.flatMap(all).map((p) => [p.kind, p.function.id, p.target.id, p.block?.lines]),
+    [[
+      "block",
+      "pkg.threads.ThreadWorker.is_parent_alive",
+      "pkg.worker.SyncWorker.is_parent_alive",
+      [5, 9],
+    ]],
+  );
+});

@@ -17,7 +17,9 @@
  * tokens apart on each, are one block (a copy with one call swapped, `print` → `self.log.info`,
  * stays one block). A block is reported when it has at least {@link BLOCK_MIN_TOKENS} tokens
  * matched, spans at least {@link BLOCK_MIN_LINES} lines of F and has at least
- * {@link BLOCK_MIN_DISTINCT} distinct tokens (a table of literals is not code copied).
+ * {@link BLOCK_MIN_DISTINCT} distinct tokens (a table of literals is not code copied) — or, when it
+ * is G's whole body (a small function copied whole), {@link BLOCK_MIN_WHOLE_TOKENS} tokens over
+ * {@link BLOCK_MIN_WHOLE_LINES} lines.
  *
  * A window is **new** in F when F's old version (before the change) had no window of the same
  * hash: only segments holding a new window are sought, so a block F already contained is not
@@ -29,6 +31,7 @@
  * import assert from "node:assert/strict";
  * import { blockIndex, BLOCK_SEED, copiedBlocks, windowHashes } from "./block.ts";
  * import type { SideDef } from "./side.ts";
+import { BLOCK_START_TOKEN } from "./shape.ts";
  * const body = Array.from({ length: 80 }, (_, i) => 100 + (i % 17) * 3 + (i % 5));
  * const def = (id: string, tokens: number[]): SideDef => ({
  *   id, kind: "function", file: "p/m.py", start: 1, end: tokens.length, name: id,
@@ -46,6 +49,7 @@
  * @module
  */
 import type { SideDef } from "./side.ts";
+import { BLOCK_START_TOKEN } from "./shape.ts";
 
 /** Tokens of a hashed window (the seed of a match). */
 export const BLOCK_SEED = 20;
@@ -55,6 +59,14 @@ export const BLOCK_STRIDE = 5;
 export const BLOCK_MIN_TOKENS = 50;
 /** Lines of F a block must span (jscpd's default `minLines`). */
 export const BLOCK_MIN_LINES = 5;
+/**
+ * A block that is G's whole body (from its first statement to its end) needs only this many
+ * tokens of that body (its def line not counted): the function's boundary is evidence of its own —
+ * a small function copied whole.
+ */
+export const BLOCK_MIN_WHOLE_TOKENS = 25;
+/** Lines of F a whole-body copy must span. */
+export const BLOCK_MIN_WHOLE_LINES = 3;
 /** Distinct token codes a block must hold (a run of literals and commas is data, not code). */
 export const BLOCK_MIN_DISTINCT = 10;
 /** Tokens allowed between two segments of one block, on each side (one call swapped). */
@@ -219,13 +231,22 @@ export function bestBlock(f: SideDef, g: SideDef, segs: readonly Segment[]): Cop
   }
   let best = -1;
   for (let j = 0; j < s.length; j++) if (best < 0 || total[j] > total[best]) best = j;
-  if (best < 0 || total[best] < BLOCK_MIN_TOKENS) return null;
+  if (best < 0 || total[best] < BLOCK_MIN_WHOLE_TOKENS) return null;
   const chain: Segment[] = [];
   for (let j = best; j >= 0; j = prev[j]) chain.unshift(s[j]);
   const fl = f.tokenLines!, gl = g.tokenLines!;
   const first = chain[0], last = chain[chain.length - 1];
   const lines: [number, number] = [fl[first.f], fl[last.fEnd - 1]];
-  if (lines[1] - lines[0] + 1 < BLOCK_MIN_LINES) return null;
+  // G's whole body: from its first block token (the def's suite) to its end
+  const body = Array.prototype.indexOf.call(g.tokens!, BLOCK_START_TOKEN);
+  const whole = body >= 0 && first.g <= body && last.gEnd === g.tokens!.length;
+  // of a whole body, only the body's tokens count (not the def line: `def f(self, a, b=None):`)
+  let inBody = 0;
+  for (const c of chain) inBody += Math.max(0, c.gEnd - Math.max(c.g, body));
+  const [matched, minTokens, minLines] = whole
+    ? [inBody, BLOCK_MIN_WHOLE_TOKENS, BLOCK_MIN_WHOLE_LINES]
+    : [total[best], BLOCK_MIN_TOKENS, BLOCK_MIN_LINES];
+  if (matched < minTokens || lines[1] - lines[0] + 1 < minLines) return null;
   const distinct = new Set<number>();
   for (const c of chain) for (let i = c.f; i < c.fEnd; i++) distinct.add(f.tokens![i]);
   if (distinct.size < BLOCK_MIN_DISTINCT) return null;

@@ -12,6 +12,8 @@ import {
   BLOCK_MAX_POSTINGS,
   BLOCK_MIN_LINES,
   BLOCK_MIN_TOKENS,
+  BLOCK_MIN_WHOLE_LINES,
+  BLOCK_MIN_WHOLE_TOKENS,
   BLOCK_SEED,
   CLONE_MIN_SIZE,
   CLONE_THRESHOLD,
@@ -55,8 +57,9 @@ each changed function F it reports one finding — its best target G, the others
                     >= ${CLONE_THRESHOLD} alike to F's, both of >= ${CLONE_MIN_SIZE} nodes;
   copies a block    lines the change added to F repeat >= ${BLOCK_MIN_TOKENS} tokens of G's code over
                     >= ${BLOCK_MIN_LINES} lines of F, identifiers and literals aside (attribute and
-                    keyword names kept; runs at most ${BLOCK_MAX_GAP} tokens apart are one block): a
-                    block pasted into a larger function, or a copy too small for a clone;
+                    keyword names kept; runs at most ${BLOCK_MAX_GAP} tokens apart are one block), or
+                    G's whole body over >= ${BLOCK_MIN_WHOLE_TOKENS} tokens and ${BLOCK_MIN_WHOLE_LINES} lines: a block pasted into
+                    a larger function, or a small function copied whole;
   could call        existing functions sharing F's rarer callees, shape and name, ranked;
   reuses            the existing functions F calls (resolved calls, not name matching).
 Duplicates made within the change (two new functions of it) are reported as such.
