@@ -457,3 +457,22 @@ class ThreadWorker:
     ]],
   );
 });
+
+Deno.test("F calling G does not excuse a block of G repeated in F", async () => {
+  const text = [
+    "from pkg.server import load_config",
+    "",
+    "",
+    "def merged(path, text):",
+    "    seen = dict(load_config(path))",
+    ...indent(BLOCK, 4),
+    "    return seen",
+    "",
+  ].join("\n");
+  const head = await plant("calls-g", { "pkg/merge.py": text });
+  const found = blocks((await auditReport({ repo, base: c0, head })).findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.block?.lines]), [
+    // the block (lines 6–16) and the `return seen` after it, as in G
+    ["pkg.merge.merged", "pkg.server.load_config", [6, 17]],
+  ]);
+});

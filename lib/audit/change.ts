@@ -896,7 +896,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         h,
         old,
         sideBlockIndex(base),
-        (g0) => !flagged.has(g0.id) && !self(g0) && !uses.has(g0.id) && existingTarget(g0),
+        // F calling G does not excuse a copy of G's block (the rule's "F does not call G" is
+        // about helpers; a block repeated is there twice, called or not)
+        (g0) => !flagged.has(g0.id) && !self(g0) && existingTarget(g0),
       );
       for (const [g0, b] of blocks) {
         const gh = headById.get(g0.id)!;
@@ -1045,7 +1047,15 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       if (local(h, hix)) continue;
       const hs = status.get(h.id)!;
       const old = hs.status === "modified" ? hs.from : null;
-      const blocks = copiedBlocks(h, old, withinBlocks, (g) => !flagged.has(g) && other(g));
+      const blocks = copiedBlocks(
+        h,
+        old,
+        withinBlocks,
+        (g) =>
+          !flagged.has(g) && g !== h && freshSet.has(g) && !nested(g.id, h.id) &&
+          !nested(h.id, g.id) && !againstBase.has(`${h.id}\0${g.id}`) &&
+          !againstBase.has(`${g.id}\0${h.id}`),
+      );
       for (const [g, b] of blocks) {
         // both modified, and their old versions already shared a block or were twins in shape
         const gs = status.get(g.id);
