@@ -476,3 +476,16 @@ Deno.test("F calling G does not excuse a block of G repeated in F", async () => 
     ["pkg.merge.merged", "pkg.server.load_config", [6, 17]],
   ]);
 });
+
+Deno.test("a copy F held just under the minimum, lengthened by the change, is pre-existing", async () => {
+  const withLines = (n: number) => [...APP_HEAD, ...indent(BLOCK.slice(0, n), 4), ...APP_TAIL];
+  const before = await plant("short-copy", { "pkg/app.py": withLines(5).join("\n") });
+  const r0 = await auditReport({ repo, base: c0, head: before });
+  assert.deepEqual(blocks(r0.findings), [], "5 lines of the block are under the minimum");
+  const head = await plant("longer-copy", { "pkg/app.py": withLines(7).join("\n") }, before);
+  const found = blocks((await auditReport({ repo, base: before, head })).findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.notes]), [
+    ["pkg.app.serve", "pkg.server.load_config", ["preexisting"]],
+  ]);
+  assert.ok(found[0].block!.tokens >= BLOCK_MIN_TOKENS);
+});

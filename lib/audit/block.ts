@@ -278,18 +278,20 @@ export function copiedBlocks(
 }
 
 /**
- * Whether F's old version already shared with G (its old version) a block covering at least half
- * of `block`'s tokens in G: the change did not make the copy.
+ * Whether F's old version already shared with G (its old version) at least half of `block`'s
+ * tokens in G, in identical runs of any length the index finds (not only reportable blocks: a copy
+ * just under the minimum that an edit made longer was there before): the change did not make it.
  */
 export function blockBefore(fOld: SideDef, gOld: SideDef, block: CopiedBlock): boolean {
   const found = segments(fOld, null, blockIndex([gOld]), () => true).get(gOld) ?? [];
-  const b = found.length ? bestBlock(fOld, gOld, found) : null;
-  if (!b) return false;
   let covered = 0;
   for (const n of block.segments) {
-    for (const o of b.segments) {
-      covered += Math.max(0, Math.min(n.gEnd, o.gEnd) - Math.max(n.g, o.g));
+    // G-side tokens of this segment matched before (old runs may overlap: count each token once)
+    const seen = new Uint8Array(n.gEnd - n.g);
+    for (const o of found) {
+      for (let i = Math.max(n.g, o.g); i < Math.min(n.gEnd, o.gEnd); i++) seen[i - n.g] = 1;
     }
+    for (const x of seen) covered += x;
   }
   return covered * 2 >= block.tokens;
 }
