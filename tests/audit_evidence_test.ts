@@ -544,7 +544,12 @@ Deno.test("noise: one finding per F with capped alternatives; symmetric pairs on
   const r = auditChange(side(targets), side([...targets, f]));
   assert.equal(r.findings.length, 1);
   assert.equal(r.findings[0].alternatives.length, 5);
-  assert.deepEqual(r.findings[0].omitted, { reimplementation: 2, clone: 0, block: 0, candidate: 0 });
+  assert.deepEqual(r.findings[0].omitted, {
+    reimplementation: 2,
+    clone: 0,
+    block: 0,
+    candidate: 0,
+  });
   assert.equal(
     auditChange(side(targets), side([...targets, f]), { maxTargets: 0 }).findings[0]
       .alternatives.length,
