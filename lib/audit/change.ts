@@ -2,8 +2,9 @@
  * The audit of one change: which functions it adds or changes (moved and renamed code matched,
  * not reported), and for each changed function F what it reuses, which existing function G it
  * re-implements (the paper's §3.3.2 rule, decided by `isReimplemented` of lib/metrics and by
- * nothing else), which G it is a structural clone of, which G it could have called — and which
- * other new function of the same change it duplicates.
+ * nothing else), which G it is a structural clone of, which G's block the lines it added copy
+ * (lib/audit/block.ts), which G it could have called — and which other new function of the same
+ * change it duplicates.
  *
  * Every pair the rule holds for is a re-implementation; the evidence (callee weights, shape,
  * context, notes: lib/audit/evidence.ts) gives it a confidence and an order, never a veto. Each F
