@@ -5,7 +5,9 @@
  *
  * `deno task bench [name …] [--option …]` runs only the named scripts (e.g. `graph`, `logs`,
  * `score`), passing the options (everything from the first `-…` argument on) to each of them:
- * `deno task bench score --replicate 1,10 --baseline main`.
+ * `deno task bench score --replicate 1,10 --baseline main`. With `--help` (or `-h`) it prints the
+ * named scripts' own documentation (each script's module doc: what it measures, its options) and
+ * runs nothing.
  *
  * @module
  */
@@ -19,6 +21,12 @@ const scripts = [...Deno.readDirSync(dir)]
   .map((e) => e.name)
   .filter((name) => only.size === 0 || only.has(name.replace(/\.ts$/, "")))
   .sort();
+if (options.includes("--help") || options.includes("-h")) {
+  for (const name of scripts) {
+    console.log(`== bench ${name.replace(/\.ts$/, "")} ==\n${moduleDoc(new URL(name, dir))}\n`);
+  }
+  Deno.exit(0);
+}
 let failed = 0;
 for (const name of scripts) {
   console.log(`\n== bench ${name.replace(/\.ts$/, "")} ==`);
@@ -33,3 +41,12 @@ for (const name of scripts) {
   if (code !== 0) failed++;
 }
 Deno.exit(failed ? 1 : 0);
+
+/** The module doc of a script (its leading block comment), as plain text. */
+function moduleDoc(url: URL): string {
+  const text = Deno.readTextFileSync(url);
+  const m = /^\/\*\*([\s\S]*?)\*\//.exec(text);
+  if (!m) return "(no documentation)";
+  return m[1].split("\n").map((l) => l.replace(/^\s*\* ?/, "")).filter((l) => l !== "@module")
+    .join("\n").trim();
+}

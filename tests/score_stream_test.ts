@@ -154,6 +154,54 @@ Deno.test("shards: N outputs together are one run, row for row; each chain in on
   assert.throws(() => checkShards([dirs[0], FIXTURE]), /no _scored.json/);
 });
 
+Deno.test("shards read only their own chain directories; errors planted in every chain merge exactly", async () => {
+  const { corpus: clean, cacheDir } = await simulated();
+  const root = await tempDir();
+  const corpus = join(root, "corpus");
+  const cp = await new Deno.Command("cp", { args: ["-r", clean, corpus] }).output();
+  assert.ok(cp.success);
+  // a fault in every (configuration, chain) directory, a different one by position
+  const pairs: [string, string][] = [];
+  for (const k of [...Deno.readDirSync(join(corpus, "runs"))].map((e) => e.name).sort()) {
+    for (
+      const e of [...Deno.readDirSync(join(corpus, "runs", k))].sort((a, b) =>
+        a.name < b.name ? -1 : 1
+      )
+    ) {
+      if (e.isDirectory) pairs.push([k, e.name]);
+    }
+  }
+  pairs.forEach(([k, c], i) => {
+    const dir = join(corpus, "runs", k, c);
+    if (i % 4 === 0) Deno.writeTextFileSync(join(dir, "turn2", "notes.txt"), "stray");
+    else if (i % 4 === 1) Deno.mkdirSync(join(dir, "turn01"));
+    else if (i % 4 === 2) {
+      // no log: the turn is blocked
+      for (const e of Deno.readDirSync(join(dir, "turn3"))) {
+        if (e.name.startsWith("log.")) Deno.removeSync(join(dir, "turn3", e.name));
+      }
+    } else Deno.symlinkSync("/etc", join(dir, "turn1", "elsewhere"));
+  });
+  const n = 3;
+  const whole = await scoreCorpus(corpus, { cacheDir });
+  assert.ok(whole.errors.height >= pairs.length, `${whole.errors.height} error rows`);
+  const dirs: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const select = (config: string, chain: string) => shardOf(config, chain, n) === i;
+    // the shard's own read lists no run turn, and no problem, of another shard's directories
+    const { corpus: read, problems } = await readCorpus(corpus, { select });
+    assert.ok(read.runs.length > 0);
+    for (const r of read.runs) assert.ok(select(r.config, r.chain));
+    for (const p of problems) {
+      if (p.config !== undefined && p.chain !== undefined) assert.ok(select(p.config, p.chain));
+    }
+    const out = join(root, `shard-${i}`);
+    await scoreTo(corpus, out, { cacheDir, shard: { index: i, count: n } });
+    dirs.push(out);
+  }
+  assertSameFrames(await readScored(dirs), whole, "merged shards with errors");
+});
+
 Deno.test("reproduce --runs over the N shard directories equals the single run's report, byte for byte", async () => {
   const { corpus, cacheDir } = await simulated();
   const root = await tempDir();
