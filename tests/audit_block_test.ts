@@ -146,6 +146,12 @@ function alphaRename(text: string): string {
 const all = (f: Finding): Pair[] => [f, ...f.alternatives];
 const blocks = (fs: Finding[]) => fs.flatMap(all).filter((p) => p.kind === "block");
 
+/** The block pairs of a change planted on the base commit. */
+async function plantedBlocks(name: string, files: Record<string, string>): Promise<Pair[]> {
+  const head = await plant(name, files);
+  return blocks((await auditReport({ repo, base: c0, head })).findings);
+}
+
 Deno.test("a block pasted into a larger, different function is found, with its lines on both sides", async () => {
   const head = await plant("pasted", { "pkg/app.py": PASTED.join("\n") });
   const r = await auditReport({ repo, base: c0, head });
@@ -172,8 +178,7 @@ Deno.test("the same block with its locals renamed is found the same", async () =
   const text = PASTED.slice(0, APP_HEAD.length).join("\n") + "\n" +
     alphaRename(indent(BLOCK, 4).join("\n")) + "\n" + APP_TAIL.join("\n");
   assert.match(text, /for entry in body\.splitlines\(\):/);
-  const head = await plant("renamed", { "pkg/app.py": text });
-  const found = blocks((await auditReport({ repo, base: c0, head })).findings);
+  const found = await plantedBlocks("renamed", { "pkg/app.py": text });
   assert.deepEqual(
     found.map((p) => [p.function.id, p.target.id, p.block?.lines, p.block?.targetLines]),
     [["pkg.app.serve", "pkg.server.load_config", F_LINES, G_LINES]],
@@ -209,8 +214,7 @@ Deno.test("a block of the small copy, too small for the structural clone, is fou
     "    return out",
     "",
   ].join("\n");
-  const head = await plant("ladder", { "pkg/window.py": text });
-  const found = blocks((await auditReport({ repo, base: c0, head })).findings);
+  const found = await plantedBlocks("ladder", { "pkg/window.py": text });
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.block?.lines]), [
     ["pkg.window.window", "pkg.ranges.parse_range", [3, 9]],
   ]);
@@ -416,11 +420,12 @@ Deno.test("twins edited together (old versions alike) are not duplicated within 
 });
 
 Deno.test("a small function copied whole is found from 25 tokens; a one-line accessor is not", async () => {
-  const base = await plant("whole-base", {
-    "pkg/worker.py": `import os
+  // the same two methods in two classes: the new one copies the old one whole
+  const worker = (cls: string) =>
+    `import os
 
 
-class SyncWorker:
+class ${cls}:
     def is_parent_alive(self):
         if self.ppid != os.getppid():
             self.log.info("Parent changed, shutting down: %s", self)
@@ -429,22 +434,12 @@ class SyncWorker:
 
     def getbuf(self):
         return self.buf
-`,
+`;
+  const base = await plant("whole-base", {
+    "pkg/worker.py": worker("SyncWorker"),
   });
   const head = await plant("whole", {
-    "pkg/threads.py": `import os
-
-
-class ThreadWorker:
-    def is_parent_alive(self):
-        if self.ppid != os.getppid():
-            self.log.info("Parent changed, shutting down: %s", self)
-            return False
-        return True
-
-    def getbuf(self):
-        return self.buf
-`,
+    "pkg/threads.py": worker("ThreadWorker"),
   }, base);
   const r = await auditReport({ repo, base, head });
   assert.deepEqual(
@@ -469,8 +464,7 @@ Deno.test("F calling G does not excuse a block of G repeated in F", async () => 
     "    return seen",
     "",
   ].join("\n");
-  const head = await plant("calls-g", { "pkg/merge.py": text });
-  const found = blocks((await auditReport({ repo, base: c0, head })).findings);
+  const found = await plantedBlocks("calls-g", { "pkg/merge.py": text });
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.block?.lines]), [
     // the block (lines 6–16) and the `return seen` after it, as in G
     ["pkg.merge.merged", "pkg.server.load_config", [6, 17]],
