@@ -332,8 +332,8 @@ async function indexCorpus(
   dir: string,
   shard: ScoreOptions["shard"],
 ): Promise<{ corpus: Corpus; groups: FoundTurn[][]; errors: ErrorRow[]; found: number }> {
-  // a shard opens only its own (configuration, chain) directories: at 37,500 turns, reading
-  // every turn directory cost each process about 10 CPU seconds
+  // a shard opens only its own (configuration, chain) directories: at 37,500 turns, listing
+  // every turn directory cost each process about 12 CPU s (docs/scale.md "Latest")
   const select = shard &&
     ((config: string, chain: string) => shardOf(config, chain, shard.count) === shard.index);
   const { corpus: whole, problems } = await readCorpus(dir, { select });
