@@ -4,9 +4,9 @@
  * Default mode:
  * 1. generates the corpus with `simulateCorpus` (lib/simulate, seed 1, scale "paper") in a temp
  *    directory;
- * 2. scores it cold — `deno task reporeuse score` as its own process with a fresh, empty
- *    `REPOREUSE_CACHE_DIR` (W0 analysis, Python summaries, log reading all from scratch) — and
- *    warm (same cache, nothing changed);
+ * 2. scores it cold — `deno task reporeuse score` as its own process with a fresh
+ *    `REPOREUSE_CACHE_DIR`, empty but for the machine's native parser (below): W0 analysis,
+ *    Python summaries, log reading all from scratch — and warm (same cache, nothing changed);
  * 3. checks recovery of the planted truth (`truth/targets.csv`): every planted target found with
  *    the same read / reused / re-implemented decisions (and kind, implemented, file, lines,
  *    callees, re-implementing function), no extra target.
@@ -24,7 +24,9 @@
  * both see the same load; `--shards N` also runs `score --shard i/N` as N processes at once.
  * `--pin` runs each process on one core (`taskset`): the single run on core 0, shard i on core
  * i mod the cores — per-core scaling, with `--workers 0` so that a process is one core's work.
- * `--repeat R` scores each K R times per side (the sides alternating) and adds each side's
+ * Each fresh cache holds only the machine's native Python parser (copied from the user's cache, as
+`deno task setup` leaves it; `--wasm`: none, every parse on tree-sitter's wasm build).
+`--repeat R` scores each K R times per side (the sides alternating) and adds each side's
  * medians: one run's CPU seconds vary by ±10 % on a shared machine.
  *
  * Run: `deno task bench score` (or `deno run -A tasks/bench/score.ts [--scale small]`),
@@ -42,7 +44,7 @@ import {
   simulateCorpus,
 } from "../../lib/simulate/mod.ts";
 import { checkoutWorktree, runToEnd } from "../../lib/verify/mod.ts";
-import { withScratch } from "../../lib/util/mod.ts";
+import { cacheRoot, withScratch } from "../../lib/util/mod.ts";
 import { cpuSeconds, loadAverage } from "./proc.ts";
 
 const { values } = parseArgs({
@@ -56,6 +58,7 @@ const { values } = parseArgs({
     workers: { type: "string" },
     pin: { type: "boolean", default: false },
     repeat: { type: "string", default: "1" },
+    wasm: { type: "boolean", default: false },
   },
 });
 const scale = values.scale === "small" ? "small" : "paper";
@@ -68,6 +71,7 @@ const corpus = `${root}/corpus`;
 const cache = `${root}/cache`;
 
 async function score(label: string, out: string): Promise<number> {
+  await seedParser(cache);
   const t0 = performance.now();
   const c0 = cpuSeconds("self", "children");
   const { cmd: [cmd, ...args], env } = await scoreCommand(here, corpus, out);
@@ -138,6 +142,29 @@ try {
   else console.log(`kept ${root}`);
 }
 Deno.exit(failed ? 1 : 0);
+
+/**
+ * A fresh cache as a user's is after `deno task setup`: empty but for the machine's native
+ * Python parser (`<cache root>/native-v*`, built once per machine, lib/python/native_build.ts),
+ * copied in, so that each run measures scoring and not the parser's one-time build nor the wasm
+ * fallback; with `--wasm`, or when this machine has none, nothing is copied and every parse is
+ * wasm. The copy is verified like any cache entry before it is loaded.
+ */
+async function seedParser(cache: string): Promise<void> {
+  await Deno.mkdir(cache, { recursive: true, mode: 0o700 });
+  if (values.wasm) return;
+  const from = cacheRoot();
+  let entries: Deno.DirEntry[] = [];
+  try {
+    entries = [...Deno.readDirSync(from)];
+  } catch {
+    return; // no cache on this machine: no native parser
+  }
+  for (const e of entries) {
+    if (!e.isDirectory || !/^native-v\d+$/.test(e.name)) continue;
+    await runToEnd("cp", "cp", ["-a", `${from}/${e.name}`, `${cache}/${e.name}`], {});
+  }
+}
 
 /** One scoring process measured from outside: wall and CPU seconds, peak RSS. */
 interface Measured {
@@ -251,6 +278,7 @@ async function replicated(): Promise<number> {
             const i = sides.indexOf(side);
             const out = `${root}/out-${k}-${i}`;
             const cache = `${root}/cache-${k}-${i}`;
+            await seedParser(cache);
             const { cmd, env } = await scoreCommand(side.tree, corpus, out, ...workers);
             const m = await measured(pinned(0, cmd), side.tree, {
               ...env,
@@ -318,6 +346,7 @@ async function shardRun(
   root: string,
   workers: string[],
 ) {
+  for (let i = 0; i < n; i++) await seedParser(`${root}/cache-shard-${i}`);
   const t0 = performance.now();
   const each = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
