@@ -763,7 +763,6 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       if (sameApi(calls, gCallees, gSide.classes)) out.push("same-api");
       if (
         moduleVocabulary(f, g, siblingHits(gSide, g0), new Set(old ? [old.id] : [])) &&
-        !local(f, hix) &&
         copiedBlocks(f, old, blockIndex([g0]), () => true).size === 0
       ) out.push("module-vocabulary");
     }
