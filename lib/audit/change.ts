@@ -760,8 +760,10 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     if (
       kind === "reimplementation" && similarity(f.features, g.features) < SAME_API_MAX_SIMILARITY
     ) {
+      // one cause, one factor: a pair whose shared helpers are one class's API is not also noted
+      // for its container's vocabulary
       if (sameApi(calls, gCallees, gSide.classes)) out.push("same-api");
-      if (
+      else if (
         moduleVocabulary(f, g, siblingHits(gSide, g0), new Set(old ? [old.id] : [])) &&
         copiedBlocks(f, old, blockIndex([g0]), () => true).size === 0
       ) out.push("module-vocabulary");

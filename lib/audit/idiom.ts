@@ -31,7 +31,8 @@
  *   `writeline`, `visit`, `indent`). A repository-wide rarity weight cannot see this: the
  *   helpers are rare in the repository because one module calls them. Unless the two are alike
  *   in shape ({@link SAME_API_MAX_SIMILARITY}) or F's new lines copy a block of G (lib/audit/block.ts):
- *   a pasted block is a copy whatever vocabulary it uses;
+ *   a pasted block is a copy whatever vocabulary it uses; nor when `same-api` already explains
+ *   the pair (one cause, one factor);
  * - **`template`**: a structural clone that shares none of G's helpers (G calls none, or F calls
  *   none of them) and is not the same code: parallel code written to one template — a
  *   constructor made of `self.x = x`, validators with another check — alike in shape, not in
