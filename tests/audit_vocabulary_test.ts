@@ -133,7 +133,7 @@ Deno.test("hand-built: sibling renderers sharing the module's three helpers are 
   }
 });
 
-Deno.test("hand-built: a method of a class using its class's vocabulary; the siblings counted are G's side's", () => {
+Deno.test("hand-built: methods calling their class's own methods are noted; same-api alone once the class is known; another class's method is not noted", () => {
   // a code generator: every visitor calls writeline, visit and indent
   const api = ["p.gen.Gen.writeline", "p.gen.Gen.visit", "p.gen.Gen.indent"];
   const visitors = ["visit_If", "visit_For", "visit_While", "visit_With"].map((n) => ({
@@ -149,6 +149,15 @@ Deno.test("hand-built: a method of a class using its class's vocabulary; the sib
   const pairs = [r.findings[0], ...r.findings[0].alternatives];
   assert.equal(pairs.length, visitors.length);
   for (const p of pairs) assert.deepEqual(p.notes, ["module-vocabulary"]);
+  // with Gen known as a class, its methods count as one helper: `same-api` explains the pair,
+  // and one cause gets one factor (no `module-vocabulary` on top)
+  const withClass = (s: Side): Side => ({ ...s, ids: [...s.ids, "p.gen.Gen"] });
+  const rs = auditChange(withClass(side(visitors)), withClass(side([...visitors, f])), {
+    maxTargets: 0,
+  });
+  for (const p of [rs.findings[0], ...rs.findings[0].alternatives]) {
+    assert.deepEqual(p.notes, ["same-api"]);
+  }
   // a method of another class calling the same methods: not in G's container, not noted
   const other = { ...f, id: "p.gen.Other.visit_Try" };
   const ro = auditChange(side(visitors), side([...visitors, other]), { maxTargets: 0 });
