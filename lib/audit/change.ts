@@ -51,9 +51,12 @@ import { type Context, globMatcher } from "./context.ts";
 import {
   asyncTwin,
   type ClassIds,
+  moduleVocabulary,
+  ruleSiblings,
   SAME_API_MAX_SIMILARITY,
   sameApi,
   sameDelegate,
+  type Sibling,
   template,
 } from "./idiom.ts";
 import {
@@ -278,6 +281,10 @@ interface SideIndex {
   keys: Map<SideDef, string[]>;
   /** The side's classes (ids that are no function or method), for `same-api`. */
   classes: ClassIds;
+  /** For `module-vocabulary`: the functions of each container (built when first asked). */
+  members?: Map<string, SideDef[]>;
+  /** For `module-vocabulary`: each G's siblings the rule holds against G for. */
+  siblingHits: Map<SideDef, string[]>;
 }
 
 const sideIndexes = new WeakMap<Side, SideIndex>();
@@ -308,9 +315,48 @@ function sideIndex(side: Side): SideIndex {
       return definers.get(method) ?? [];
     },
   };
-  ix = { byId, sorted, weights: calleeWeights(keys.values()), keys, classes };
+  ix = {
+    byId,
+    sorted,
+    weights: calleeWeights(keys.values()),
+    keys,
+    classes,
+    siblingHits: new Map(),
+  };
   sideIndexes.set(side, ix);
   return ix;
+}
+
+/** The callee keys and resolved uses of a def's scope: its own and those of the defs nested in it. */
+function scopeOf(ix: SideIndex, f: SideDef): { uses: Set<string>; calls: Set<string> } {
+  const uses = new Set(f.uses), calls = new Set(ix.keys.get(f) ?? calleeSet(f));
+  for (const d of descendants(ix, f)) {
+    for (const u of d.uses) uses.add(u);
+    for (const c of ix.keys.get(d) ?? d.callees) calls.add(c);
+  }
+  return { uses, calls };
+}
+
+/**
+ * The functions of G's container (its module, or its class for a method) for which the rule holds
+ * against G, G's callees taken on this side (idiom.ts `ruleSiblings`); memoised per side and G.
+ */
+function siblingHits(ix: SideIndex, g: SideDef): string[] {
+  let hits = ix.siblingHits.get(g);
+  if (hits) return hits;
+  if (!ix.members) {
+    ix.members = new Map();
+    for (const d of ix.byId.values()) if (!local(d, ix)) post(ix.members, container(d.id), d);
+  }
+  const gCallees = ix.keys.get(g) ?? calleeSet(g);
+  const siblings = function* (): Generator<Sibling> {
+    for (const d of ix.members!.get(container(g.id)) ?? []) {
+      if (d !== g) yield { id: d.id, ...scopeOf(ix, d) };
+    }
+  };
+  hits = gCallees.length ? ruleSiblings(g, gCallees, siblings()) : [];
+  ix.siblingHits.set(g, hits);
+  return hits;
 }
 
 /** Defs nested in `f` (ids `f.id.…`), in id order. */
@@ -670,16 +716,6 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     if (!status.has(h.id)) status.set(h.id, { status: "added", from: null });
   }
 
-  // ---- what a function calls: its own keys and those of the defs nested in it ----------------
-  const scopeOf = (ix: SideIndex, f: SideDef) => {
-    const uses = new Set(f.uses), calls = new Set(ix.keys.get(f) ?? calleeSet(f));
-    for (const d of descendants(ix, f)) {
-      for (const u of d.uses) uses.add(u);
-      for (const c of ix.keys.get(d) ?? d.callees) calls.add(c);
-    }
-    return { uses, calls };
-  };
-
   /** G is a function something could call: not local to a function, not a test, audited. */
   const callable = (g: SideDef, ix: SideIndex) => !g.test && keep(g.file) && !local(g, ix);
   const targetMemo = new Map<SideDef, boolean>();
@@ -701,8 +737,11 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   const contextOf = (f: SideDef, g: SideDef): Context =>
     f.context !== "code" ? f.context : g.context;
   /**
-   * The idiom notes of a pair (lib/audit/idiom.ts): lowered, never dropped. `same-api` is asked
-   * of rule hits, `template` of clones (`shared`: G's callees F calls).
+   * The idiom notes of a pair (lib/audit/idiom.ts): lowered, never dropped. `same-api` and
+   * `module-vocabulary` are asked of rule hits, `template` of clones (`shared`: G's callees F
+   * calls). `gSide` is the side G's callees were taken on (its siblings are that side's), `g0`
+   * G's def there, `old` F's old version (its lines are not F's new ones, for the copied-block
+   * exception of `module-vocabulary`).
    */
   const idioms = (
     kind: "reimplementation" | "clone",
@@ -711,15 +750,24 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     calls: ReadonlySet<string>,
     gCallees: string[],
     shared: readonly string[],
-    classes: ClassIds,
+    gSide: SideIndex,
+    g0: SideDef = g,
+    old: SideDef | null = null,
   ) => {
     const out: Note[] = [];
     if (asyncTwin(f, g)) out.push("async-twin");
     if (sameDelegate(calls, gCallees)) out.push("same-delegate");
     if (
-      kind === "reimplementation" && similarity(f.features, g.features) < SAME_API_MAX_SIMILARITY &&
-      sameApi(calls, gCallees, classes)
-    ) out.push("same-api");
+      kind === "reimplementation" && similarity(f.features, g.features) < SAME_API_MAX_SIMILARITY
+    ) {
+      // one cause, one factor: a pair whose shared helpers are one class's API is not also noted
+      // for its container's vocabulary
+      if (sameApi(calls, gCallees, gSide.classes)) out.push("same-api");
+      else if (
+        moduleVocabulary(f, g, siblingHits(gSide, g0), new Set(old ? [old.id] : [])) &&
+        copiedBlocks(f, old, blockIndex([g0]), () => true).size === 0
+      ) out.push("module-vocabulary");
+    }
     if (kind === "clone" && template(shared, f, g)) out.push("template");
     return out;
   };
@@ -848,7 +896,9 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         ) notes.push("target-rewritten");
         if (relocated(h, g0, gh, calls)) notes.push("relocated");
         const ev = evidence(callees, calls);
-        notes.push(...idioms("reimplementation", h, gh, calls, callees, ev.shared, bix.classes));
+        notes.push(
+          ...idioms("reimplementation", h, gh, calls, callees, ev.shared, bix, g0, st.from),
+        );
         const sim = similarity(h.features, gh.features);
         const raw = ruleConfidence({
           weightedOverlap: ev.weightedOverlap ?? 0,
@@ -878,7 +928,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         if (alikeBefore(st.from, g0)) notes.push("preexisting");
         if (relocated(h, g0, g, calls)) notes.push("relocated");
         const ev = evidence(bix.keys.get(g0)!, calls);
-        notes.push(...idioms("clone", h, g, calls, bix.keys.get(g0)!, ev.shared, bix.classes));
+        notes.push(...idioms("clone", h, g, calls, bix.keys.get(g0)!, ev.shared, bix, g0));
         const raw = cloneConfidence({
           similarity: sim,
           size: Math.min(h.size, g0.size),
@@ -1023,7 +1073,17 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
               sim,
               raw,
               true,
-              idioms("reimplementation", h, g, calls, callees, ev.shared, hix.classes),
+              idioms(
+                "reimplementation",
+                h,
+                g,
+                calls,
+                callees,
+                ev.shared,
+                hix,
+                g,
+                status.get(h.id)?.status === "modified" ? status.get(h.id)!.from : null,
+              ),
             ),
           );
         }
@@ -1039,7 +1099,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
             size: Math.min(h.size, g.size),
             weightedOverlap: ev.weightedOverlap ?? 0,
           });
-          const notes = idioms("clone", h, g, calls, hix.keys.get(g)!, ev.shared, hix.classes);
+          const notes = idioms("clone", h, g, calls, hix.keys.get(g)!, ev.shared, hix);
           flagged.add(g);
           pairs.push(pair("clone", h, g, ev, sim, raw, true, notes));
         }

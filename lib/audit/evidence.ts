@@ -139,8 +139,9 @@ export function candidateConfidence(score: number): number {
  * (the change rewrote G so that the rule no longer holds for it), `relocated` (F holds G's old
  * code, and the change rewrote G into something else: the code exists once), and the idioms of
  * lib/audit/idiom.ts: `async-twin`, `same-delegate`, `same-api` (the rule holds only when one
- * class and its methods count as separate helpers) and `template` (a clone in shape only,
- * sharing none of G's helpers).
+ * class and its methods count as separate helpers), `module-vocabulary` (G's callees are what the
+ * functions of its module or class call: the rule holds against G for other functions of that
+ * container too) and `template` (a clone in shape only, sharing none of G's helpers).
  */
 export type Note =
   | "preexisting"
@@ -150,6 +151,7 @@ export type Note =
   | "async-twin"
   | "same-delegate"
   | "same-api"
+  | "module-vocabulary"
   | "template";
 
 /**
@@ -164,6 +166,7 @@ export const NOTE_FACTOR: Record<Note, number> = {
   "async-twin": 0.45,
   "same-delegate": 0.45,
   "same-api": 0.45,
+  "module-vocabulary": 0.45,
   template: 0.45,
 };
 

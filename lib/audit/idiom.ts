@@ -22,6 +22,17 @@
  *   API, not a piece of behaviour — unless the two are alike in shape
  *   ({@link SAME_API_MAX_SIMILARITY} or more): the same calls in the same structure are a pasted
  *   block, whatever API it calls;
+ * - **`module-vocabulary`**: G's callees are what the functions of its container call, not what
+ *   G does — the rule, asked of G's siblings (the other functions of G's module, or of its class
+ *   for a method; F, F's old version and G aside), already holds against G for at least
+ *   {@link VOCABULARY_SIBLINGS} of them, and F is in the same container: F calling those helpers
+ *   makes it one more function of that module or class, not a copy of G (every renderer of a
+ *   module calling its three formatting helpers; every visitor of a code generator calling
+ *   `writeline`, `visit`, `indent`). A repository-wide rarity weight cannot see this: the
+ *   helpers are rare in the repository because one module calls them. Unless the two are alike
+ *   in shape ({@link SAME_API_MAX_SIMILARITY}) or F's new lines copy a block of G (lib/audit/block.ts):
+ *   a pasted block is a copy whatever vocabulary it uses; nor when `same-api` already explains
+ *   the pair (one cause, one factor);
  * - **`template`**: a structural clone that shares none of G's helpers (G calls none, or F calls
  *   none of them) and is not the same code: parallel code written to one template — a
  *   constructor made of `self.x = x`, validators with another check — alike in shape, not in
@@ -30,7 +41,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { asyncTwin, sameApi, sameDelegate } from "./idiom.ts";
+ * import { asyncTwin, moduleVocabulary, ruleSiblings, sameApi, sameDelegate } from "./idiom.ts";
  * const d = (id: string, signature: string) => ({ id, name: id.split(".").pop()!, signature });
  * assert.ok(asyncTwin(d("p.c.AsyncClient.request", "async def request(self, m)"),
  *   d("p.c.Client.request", "def request(self, m)")));
@@ -53,6 +64,16 @@
  * const conv = [".start", ".write", ".end", "p.t.node"];
  * assert.ok(sameApi(new Set([".start", ".write", ".end", "p.t.node", "p.u.x"]), conv, writer));
  * assert.ok(!sameApi(new Set([".start", ".write", ".end", "p.t.node", "p.u.x"]), conv, classes));
+ * // a module whose functions all call its three formatting helpers
+ * const vocab = ["p.r._prefix", "p.r._ident", "p.r._name"];
+ * const sib = (id: string, calls: string[]) => ({ id, calls: new Set(calls), uses: new Set<string>() });
+ * const hits = ruleSiblings({ id: "p.r.drop_index" }, vocab,
+ *   [sib("p.r.add_index", [...vocab, "p.r._cols"]), sib("p.r.drop_fk", vocab), sib("p.r.other", ["p.r._ident"])]);
+ * assert.deepEqual(hits, ["p.r.add_index", "p.r.drop_fk"]);
+ * assert.ok(moduleVocabulary({ id: "p.r.add_table" }, { id: "p.r.drop_index" }, hits, new Set()));
+ * // F elsewhere, or one of the hits being F's old version: no note
+ * assert.ok(!moduleVocabulary({ id: "p.x.add_table" }, { id: "p.r.drop_index" }, hits, new Set()));
+ * assert.ok(!moduleVocabulary({ id: "p.r.add_index" }, { id: "p.r.drop_index" }, hits, new Set()));
  * ```
  * @module
  */
@@ -203,6 +224,55 @@ export function receiverClasses(
     if (best) out.set(k, best);
   }
   return out;
+}
+
+/**
+ * The rule holds against G for at least this many functions of G's own module or class besides F
+ * (and F's old version): G's callees are that container's vocabulary ({@link moduleVocabulary}).
+ * Two, so that with F and G four functions of one container share them: a family, not a pair.
+ */
+export const VOCABULARY_SIBLINGS = 2;
+
+/** A function of G's container, as {@link ruleSiblings} needs it: its id, calls and uses. */
+export interface Sibling {
+  id: string;
+  /** Callee keys of its scope (its own and those of the defs nested in it). */
+  calls: ReadonlySet<string>;
+  /** Resolved ids it uses (a sibling calling G uses G: the rule does not hold for it). */
+  uses: ReadonlySet<string>;
+}
+
+/** The ids of G's siblings for which the paper's rule holds against G (`isReimplemented`). */
+export function ruleSiblings(
+  g: { id: string },
+  gCallees: readonly string[],
+  siblings: Iterable<Sibling>,
+): string[] {
+  const out: string[] = [];
+  for (const s of siblings) {
+    if (s.id === g.id) continue;
+    if (isReimplemented(s.uses.has(g.id), gCallees, s.calls).reimplemented) out.push(s.id);
+  }
+  return out;
+}
+
+/**
+ * F and G are in one container (module, or class for methods) and the rule holds against G for at
+ * least {@link VOCABULARY_SIBLINGS} of G's siblings (`hits`, from {@link ruleSiblings}) other than
+ * those in `exclude` (F, F's old version): G's callees are the container's vocabulary (see module
+ * doc; the shape and copied-block exceptions are the caller's).
+ */
+export function moduleVocabulary(
+  f: { id: string },
+  g: { id: string },
+  hits: readonly string[],
+  exclude: ReadonlySet<string>,
+): boolean {
+  const c = container(f.id).join(".");
+  if (c !== container(g.id).join(".")) return false;
+  let n = 0;
+  for (const id of hits) if (!exclude.has(id) && id !== f.id) n++;
+  return n >= VOCABULARY_SIBLINGS;
 }
 
 /**

@@ -92,12 +92,16 @@ export {
   type ClassIds,
   helperOf,
   isAsync,
+  moduleVocabulary,
   receiverClasses,
+  ruleSiblings,
   SAME_API_MAX_SIMILARITY,
   sameApi,
   sameDelegate,
+  type Sibling,
   template,
   twinNames,
+  VOCABULARY_SIBLINGS,
   withoutAsync,
 } from "./idiom.ts";
 export {
@@ -109,6 +113,8 @@ export {
   globMatcher,
   globToRegExp,
   isTestPath,
+  type ModuleImports,
+  testInfrastructure,
 } from "./context.ts";
 export {
   adjust,

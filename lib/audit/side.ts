@@ -29,6 +29,7 @@ import {
   type AnalysisError,
   decodeSource,
   moduleName,
+  type ModuleSummary,
   type PackageFile,
   Project,
   RESOLVER_VERSION,
@@ -55,11 +56,13 @@ import {
   generatedFile,
   isTestClass,
   isTestName,
+  type ModuleImports,
+  testInfrastructure,
   vendoredFile,
 } from "./context.ts";
 
 /** Version of the side index; part of its cache key. */
-export const SIDE_VERSION = 11;
+export const SIDE_VERSION = 12;
 
 /** A function or method of a side. */
 export interface SideDef {
@@ -170,6 +173,45 @@ export function fileContexts(paths: readonly string[]): Map<string, Context> {
     out.set(p, c === "code" && twice.has(p) ? "vendored" : c);
   }
   return out;
+}
+
+/**
+ * The modules of the side (`known`) a module imports, in any scope: `import a.b` (and the dotted
+ * uses of the name it binds, `a.b.c.f()` → `a.b.c` when that is a module), `from m import n` (`m.n`
+ * when it is a module, else `m`), `from m import *`; each with its parent packages, which Python
+ * imports first. Its own module aside.
+ */
+export function moduleImports(s: ModuleSummary, known: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  const add = (dotted: string) => {
+    // the longest prefix that is a module of the side, and its parent packages
+    const parts = dotted.split(".");
+    let k = parts.length;
+    while (k > 0 && !known.has(parts.slice(0, k).join("."))) k--;
+    for (; k > 0; k--) {
+      const m = parts.slice(0, k).join(".");
+      if (known.has(m)) out.add(m);
+    }
+  };
+  const bound = new Map<string, string>();
+  for (const scope of s.scopes) {
+    for (const [name, list] of Object.entries(scope.bindings)) {
+      for (const b of list) {
+        if (b.k === "module") {
+          add(b.module);
+          if (!bound.has(name)) bound.set(name, b.module);
+        } else if (b.k === "from") add(`${b.module}.${b.name}`);
+      }
+    }
+    for (const st of scope.stars ?? []) add(st.module);
+  }
+  for (const [, text] of s.uses) {
+    const dot = text.indexOf(".");
+    const m = dot > 0 ? bound.get(text.slice(0, dot)) : undefined;
+    if (m !== undefined) add(m + text.slice(dot).replace(/\(.*$/, ""));
+  }
+  out.delete(s.module);
+  return [...out];
 }
 
 /** Parameter names of a def header (`def f(self, x: int = 1, *a, **k)` → x, a, k for methods). */
@@ -586,6 +628,28 @@ async function buildSide(
             : fileCtx,
           test: testName && (fileCtx === "test" || inTestClass || d.kind === "function"),
         });
+      }
+    }
+    // test infrastructure outside the test layouts (lib/audit/context.ts): test code by who
+    // imports it; its defs are test code, its `test…` functions tests
+    const known = new Set(done.summaries.map((s) => s.module));
+    const holdsTest = new Set<string>();
+    for (const d of defs) if (d.context === "test") holdsTest.add(d.file);
+    const infra = testInfrastructure(
+      done.summaries.map((s): ModuleImports => ({
+        module: s.module,
+        file: s.file,
+        imports: moduleImports(s, known),
+        holdsTest: holdsTest.has(s.file),
+      })),
+      contexts,
+    );
+    if (infra.size) {
+      for (const d of defs) {
+        if (infra.has(d.file)) {
+          d.context = "test";
+          d.test = isTestName(d.name);
+        }
       }
     }
     return {

@@ -30,6 +30,7 @@ import {
   isLinkableUrl,
   MAX_TARGETS,
   parseFailOn,
+  VOCABULARY_SIBLINGS,
 } from "../../lib/audit/mod.ts";
 import {
   REIMPLEMENTATION_MIN_CALLEES,
@@ -80,8 +81,11 @@ Gates, all of them:
               extracted from G, x0.3), the change rewrote G (x0.7), idioms (x0.45 each, so an
               idiom alone stays below the default --fail-on): F is G's sync/async twin; both
               only delegate to one same function; the rule holds only by counting one class
-              and its methods as several helpers (same-api); a clone sharing none of G's
-              helpers (template). It orders every report; no note removes a finding.
+              and its methods as several helpers (same-api); F and G are in one module or
+              class and the rule holds against G for at least ${VOCABULARY_SIBLINGS} other functions of
+              it too: G's helpers are that container's vocabulary (module-vocabulary); a clone
+              sharing none of G's helpers (template). It orders every report; no note removes
+              a finding.
               A copied block: 0.35 + 0.35 x its size (tokens / 150) + 0.2 x the share of G
               copied + 0.1 x the share in one identical run, then context and notes.
   blocks      only tokens the change added to F seed a block (a block F already held is not
@@ -93,7 +97,9 @@ Gates, all of them:
               F holding code moved out of a G that now calls it (extracted), are each listed in
               a section of their own and never fail the check.
   contexts    test code (tests?/, testing/, */testsuite/, test_*.py, *_test.py, conftest.py,
-              Test* and *TestCase classes, test* functions), examples and documentation
+              Test* and *TestCase classes, test* functions; a top-level package that only
+              test code imports, holding test code, beside the package under test: test
+              infrastructure such as urllib3's dummyserver/), examples and documentation
               (examples?/, demos?/, samples?/, docs?/, tutorials?/ that are no package),
               scripts outside the packages (a directory below the root, not src/, with no
               package on its path: ext/, scripts/, tools/), vendored code (vendor/, _vendor/,
