@@ -420,15 +420,30 @@ function shapePrefix(
 ): number[] {
   const total = featureTotal(features);
   const need = total - Math.ceil(threshold * total - 1e-9) + 1;
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < features.length; i += 2) pairs.push([features[i], features[i + 1]]);
-  pairs.sort((a, b) => (rank.get(a[0]) ?? 0) - (rank.get(b[0]) ?? 0) || a[0] - b[0]);
+  // by rank, then by feature, each rank looked up once: rank · n + the pair's place in feature
+  // order sorts as one typed array of doubles (ranks < 2^32, n < 2^20: exact); stored features
+  // are in feature order already
+  const n = features.length >> 1;
+  let byFeature: number[] | null = null;
+  for (let i = 1; i < n && !byFeature; i++) {
+    if (features[2 * i - 2] > features[2 * i]) {
+      byFeature = Array.from({ length: n }, (_, k) => k)
+        .sort((a, b) => features[2 * a] - features[2 * b]);
+    }
+  }
+  const keys = new Float64Array(n);
+  for (let p = 0; p < n; p++) {
+    const i = byFeature ? byFeature[p] : p;
+    keys[p] = (rank.get(features[2 * i]) ?? 0) * n + p;
+  }
+  keys.sort();
   const out: number[] = [];
   let units = 0;
-  for (const [f, c] of pairs) {
+  for (let k = 0; k < n; k++) {
     if (units >= need) break;
-    out.push(f);
-    units += c;
+    const p = keys[k] % n, i = byFeature ? byFeature[p] : p;
+    out.push(features[2 * i]);
+    units += features[2 * i + 1];
   }
   return out;
 }
