@@ -455,7 +455,13 @@ export function loadTokens(side: Side, defs?: Iterable<SideDef>): void {
     ks.push(...[...want].sort((a, b) => a - b));
   }
   if (ks.length === 0) return;
-  const file = Deno.openSync(part.path);
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(part.path);
+  } catch (e) {
+    // checked when the side was read; gone since (the cache cleared under a running audit)
+    throw new Error(`${part.path}: the side's tokens part cannot be read now (${e}); run again`);
+  }
   try {
     // one read per run of consecutive defs (a file's defs are consecutive)
     for (let i = 0; i < ks.length;) {
