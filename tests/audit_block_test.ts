@@ -9,14 +9,24 @@ import assert from "node:assert/strict";
 import {
   auditChange,
   auditReport,
+  BLOCK_MIN_DISTINCT,
+  BLOCK_MIN_LINES,
   BLOCK_MIN_TOKENS,
+  BLOCK_MIN_WHOLE_LINES,
+  BLOCK_MIN_WHOLE_TOKENS,
+  blockIndex,
+  copiedBlocks,
   type Finding,
   formatText,
   loadSide,
+  loadTokens,
+  mayCopyBlock,
   type Pair,
   sections,
+  type Side,
   type SideDef,
 } from "../lib/audit/mod.ts";
+import { BLOCK_START_TOKEN } from "../lib/audit/shape.ts";
 import { commit, sh, write } from "./audit_helpers.ts";
 
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-block-cache-" });
@@ -482,4 +492,146 @@ Deno.test("a copy F held just under the minimum, lengthened by the change, is pr
     ["pkg.app.serve", "pkg.server.load_config", ["preexisting"]],
   ]);
   assert.ok(found[0].block!.tokens >= BLOCK_MIN_TOKENS);
+});
+
+Deno.test("mayCopyBlock is false only where no block can be found, even against F's own tokens", () => {
+  // F: a def line, a suite of `n` tokens cycling through `distinct` codes over `span` lines; G: a
+  // copy of F (the most any target can share with it), so that a block G yields is the largest
+  let found = 0, skipped = 0;
+  const least = Math.min(BLOCK_MIN_TOKENS, BLOCK_MIN_WHOLE_TOKENS);
+  const mk = (id: string, tokens: number[], lines: number[]): SideDef => ({
+    id,
+    kind: "function",
+    file: `p/${id}.py`,
+    start: 1,
+    end: lines[lines.length - 1],
+    name: id,
+    signature: `def ${id}()`,
+    params: [],
+    hash: id,
+    size: 10,
+    features: [7, 1],
+    tokens,
+    tokenLines: lines,
+    callees: [],
+    uses: [],
+    context: "code",
+    test: false,
+  });
+  for (
+    const n of [least - 5, least - 1, least, least + 1, BLOCK_MIN_TOKENS, 2 * BLOCK_MIN_TOKENS]
+  ) {
+    for (const span of [1, BLOCK_MIN_WHOLE_LINES - 1, BLOCK_MIN_WHOLE_LINES, BLOCK_MIN_LINES, 9]) {
+      for (const distinct of [BLOCK_MIN_DISTINCT - 1, BLOCK_MIN_DISTINCT, 17]) {
+        // a def line of 4 tokens (the block start the 4th: the whole body from there), then the suite
+        const body = Array.from({ length: n }, (_, i) => 100 + (i % distinct));
+        const tokens = [10, 11, 12, BLOCK_START_TOKEN, ...body];
+        const lines = tokens.map((_, i) => 1 + Math.floor((i * span) / tokens.length));
+        const f = mk("f", tokens, lines), g = mk("g", [...tokens], [...lines]);
+        // old versions: none (added), the same tokens (nothing new), one token of the suite changed
+        const changed = [...tokens];
+        changed[tokens.length >> 1] = 99;
+        for (const old of [null, mk("f", [...tokens], lines), mk("f", changed, lines)]) {
+          const blocks = copiedBlocks(f, old, blockIndex([g]), () => true);
+          const may = mayCopyBlock(f, old);
+          const what = `n=${n} span=${span} distinct=${distinct} old=${
+            old ? old.tokens!.length : "none"
+          }`;
+          if (!may) assert.equal(blocks.size, 0, what);
+          if (blocks.size) found++;
+          if (!may) skipped++;
+        }
+      }
+    }
+  }
+  // neither side of the check is empty: blocks were found, and the skip applied
+  assert.ok(found > 0 && skipped > 0, `found ${found}, skipped ${skipped}`);
+});
+
+/** Sides of two revisions read from the cache (their tokens left on disk), or with every token read. */
+async function cachedSides(base: string, head: string, read = false): Promise<[Side, Side]> {
+  const [b, h] = await Promise.all([base, head].map((rev) => loadSide(repo, rev, { cacheDir })));
+  if (read) { for (const s of [b, h]) loadTokens(s); }
+  return [b, h];
+}
+
+Deno.test("cached sides: a change whose only finding is a copied block finds it; one with no block-sized addition reads no other function's tokens", async () => {
+  const pasted = await plant("lazy-block", { "pkg/app.py": PASTED.join("\n") });
+  // a two-line function: too few lines and tokens for any block
+  const small = await plant("lazy-none", {
+    "pkg/ranges.py": SMALL + "\n\ndef clamp(x, size):\n    return min(max(x, 0), size - 1)\n",
+  });
+  // a literal changed: a modified function with no new window (literals are one token code)
+  const literal = await plant("lazy-literal", {
+    "pkg/server.py": SERVER.join("\n").replace("bad line", "malformed line"),
+  });
+  // fill the cache (the first audit of a tree builds its side), then audit from it
+  for (const head of [pasted, small, literal]) await auditReport({ repo, base: c0, head });
+
+  const [b1, h1] = await cachedSides(c0, pasted);
+  const r1 = auditChange(b1, h1);
+  assert.deepEqual(r1.findings.flatMap(all).map((p) => [p.kind, p.function.id, p.target.id]), [
+    ["block", "pkg.app.serve", "pkg.server.load_config"],
+  ]);
+  assert.deepEqual(r1.findings[0].block?.lines, F_LINES);
+  assert.deepEqual(r1.findings[0].block?.targetLines, G_LINES);
+  assert.deepEqual(r1, auditChange(...await cachedSides(c0, pasted, true)));
+
+  const [b2, h2] = await cachedSides(c0, small);
+  const r2 = auditChange(b2, h2);
+  assert.deepEqual(r2.changed.map((c) => [c.id, c.status]), [["pkg.ranges.clamp", "added"]]);
+  const clamp = h2.defs.find((d) => d.id === "pkg.ranges.clamp")!;
+  assert.ok(clamp.tokens && clamp.tokens.length > 0, "the changed function's tokens were read");
+  assert.equal(mayCopyBlock(clamp, null), false);
+  // no block index was built: no function outside the change had its tokens read
+  const unread = (s: Side) => s.defs.filter((d) => d.file !== "pkg/ranges.py" && d.tokens);
+  assert.deepEqual([...unread(b2), ...unread(h2)].map((d) => d.id), []);
+  assert.deepEqual(r2, auditChange(...await cachedSides(c0, small, true)));
+
+  const [b3, h3] = await cachedSides(c0, literal);
+  const r3 = auditChange(b3, h3);
+  assert.deepEqual(r3.changed.map((c) => [c.id, c.status]), [
+    ["pkg.server.load_config", "modified"],
+  ]);
+  const at = (s: Side) => s.defs.find((d) => d.id === "pkg.server.load_config")!;
+  assert.equal(mayCopyBlock(at(h3), at(b3)), false);
+  assert.equal(mayCopyBlock(at(h3), null), true, "as an added function it could hold a block");
+  const outside = (s: Side) => s.defs.filter((d) => d.file !== "pkg/server.py" && d.tokens);
+  assert.deepEqual([...outside(b3), ...outside(h3)].map((d) => d.id), []);
+  assert.deepEqual(r3, auditChange(...await cachedSides(c0, literal, true)));
+});
+
+Deno.test("cached sides in a history: an index built late, then derived, finds what sides with every token find", async () => {
+  // commit 1 has no block-sized addition (no index), commit 2 pastes the block (the index is built
+  // on its base, then derived for commit 3), commit 3 pastes it again elsewhere
+  const one = await plant("lazy-h1", {
+    "pkg/ranges.py": SMALL + "\n\ndef clamp(x, size):\n    return min(max(x, 0), size - 1)\n",
+  });
+  const two = await plant("lazy-h2", { "pkg/app.py": PASTED.join("\n") }, one);
+  const again = [
+    "def again(text):",
+    "    seen = dict()",
+    ...indent(BLOCK, 4),
+    "    return seen",
+    "",
+  ];
+  const three = await plant("lazy-h3", { "pkg/again.py": again.join("\n") }, two);
+  const revs = [c0, one, two, three];
+  const run = async (read: boolean) => {
+    // the cache filled first: every side below is read from it
+    await Promise.all(revs.map((rev) => loadSide(repo, rev, { cacheDir })));
+    const sides = await Promise.all(revs.map((rev) => loadSide(repo, rev, { cacheDir })));
+    if (read) { for (const s of sides) loadTokens(s); }
+    return sides.slice(1).map((head, i) => auditChange(sides[i], head));
+  };
+  const lazy = await run(false), full = await run(true);
+  assert.deepEqual(lazy, full);
+  assert.deepEqual(
+    lazy.map((r) => blocks(r.findings).map((p) => [p.function.id, p.target.id]).sort()),
+    [
+      [],
+      [["pkg.app.serve", "pkg.server.load_config"]],
+      [["pkg.again.again", "pkg.app.serve"], ["pkg.again.again", "pkg.server.load_config"]],
+    ],
+  );
 });

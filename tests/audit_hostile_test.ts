@@ -577,11 +577,21 @@ Deno.test("audit-side and audit-shape entries of the wrong shape are recomputed,
       () => sameReport(() => editJson(sides().filter((f) => f.endsWith(".json")), edit)),
     );
   }
-  await t.step("audit-side: features cut short", () =>
+  await t.step("audit-side: features and tokens parts cut short", () =>
     sameReport(() => {
       for (const f of sides().filter((f) => f.endsWith(".bin"))) {
         const b = Deno.readFileSync(f);
         Deno.writeFileSync(f, b.subarray(0, b.length - 8));
+      }
+    }));
+  await t.step("audit-side: a tokens part whose offsets are out of order", () =>
+    sameReport(() => {
+      for (const f of sides().filter((f) => f.endsWith(".tokens.bin"))) {
+        const b = Deno.readFileSync(f);
+        const words = new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
+        // [defs, offset₀ …]: the second def's offset past the third's
+        if (words[0] >= 2) words[2] = words[3] + 1;
+        Deno.writeFileSync(f, b);
       }
     }));
   const shapeEdits: [string, (v: unknown) => unknown][] = [

@@ -259,6 +259,42 @@ export function bestBlock(f: SideDef, g: SideDef, segs: readonly Segment[]): Cop
   };
 }
 
+/**
+ * Which windows of F are new (see module doc): those whose hash F's old version (`old`) did not
+ * have; null when there is no old version (every window is new).
+ */
+function freshWindows(f: SideDef, old: SideDef | null): ((position: number) => boolean) | null {
+  const before = old?.tokens ? new Set(windowHashes(old.tokens)) : null;
+  const hs = before ? windowHashes(f.tokens ?? []) : null;
+  return before && hs ? (p: number) => !before.has(hs[p]) : null;
+}
+
+/** The fewest tokens, and lines of F, a reported block has (a whole body's limits or a block's). */
+const LEAST_TOKENS = Math.max(BLOCK_SEED, Math.min(BLOCK_MIN_TOKENS, BLOCK_MIN_WHOLE_TOKENS));
+const LEAST_LINES = Math.min(BLOCK_MIN_LINES, BLOCK_MIN_WHOLE_LINES);
+
+/**
+ * Whether {@link copiedBlocks} can find anything for F, against any index: F has a new window
+ * (a segment holds one), and its tokens are enough for a reported block — at least the fewest
+ * tokens over the fewest lines of F, with {@link BLOCK_MIN_DISTINCT} distinct codes (a block's
+ * tokens are F's). When it is false no block index is needed for F: an audit of a change no
+ * function of which passes builds none.
+ */
+export function mayCopyBlock(f: SideDef, old: SideDef | null): boolean {
+  const t = f.tokens, l = f.tokenLines;
+  if (!t || !l || t.length < LEAST_TOKENS || l.length !== t.length) return false;
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < l.length; i++) [lo, hi] = [Math.min(lo, l[i]), Math.max(hi, l[i])];
+  if (hi - lo + 1 < LEAST_LINES) return false;
+  const distinct = new Set<number>();
+  for (let i = 0; i < t.length && distinct.size < BLOCK_MIN_DISTINCT; i++) distinct.add(t[i]);
+  if (distinct.size < BLOCK_MIN_DISTINCT) return false;
+  const fresh = freshWindows(f, old);
+  if (fresh === null) return true;
+  for (let p = 0; p + BLOCK_SEED <= t.length; p++) if (fresh(p)) return true;
+  return false;
+}
+
 /** The blocks F's new windows copy from the functions of an index (see module doc), per G. */
 export function copiedBlocks(
   f: SideDef,
@@ -266,9 +302,7 @@ export function copiedBlocks(
   ix: BlockIndex,
   accept: (g: SideDef) => boolean,
 ): Map<SideDef, CopiedBlock> {
-  const before = old?.tokens ? new Set(windowHashes(old.tokens)) : null;
-  const hs = before ? windowHashes(f.tokens ?? []) : null;
-  const fresh = before && hs ? (p: number) => !before.has(hs[p]) : null;
+  const fresh = freshWindows(f, old);
   const out = new Map<SideDef, CopiedBlock>();
   for (const [g, segs] of segments(f, fresh, ix, accept)) {
     const b = bestBlock(f, g, segs);

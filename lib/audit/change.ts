@@ -45,7 +45,7 @@ import {
   REIMPLEMENTATION_MIN_CALLEES,
   REIMPLEMENTATION_SHARE,
 } from "../metrics/mod.ts";
-import type { Side, SideDef } from "./side.ts";
+import { adoptTokens, loadTokens, type Side, type SideDef } from "./side.ts";
 import { featureTotal, similarity } from "./shape.ts";
 import { type Context, globMatcher } from "./context.ts";
 import {
@@ -67,6 +67,7 @@ import {
   type CopiedBlock,
   copiedBlocks,
   keptIn,
+  mayCopyBlock,
   segments,
   updateBlockIndex,
 } from "./block.ts";
@@ -465,15 +466,30 @@ function shapePrefix(
 ): number[] {
   const total = featureTotal(features);
   const need = total - Math.ceil(threshold * total - 1e-9) + 1;
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < features.length; i += 2) pairs.push([features[i], features[i + 1]]);
-  pairs.sort((a, b) => (rank.get(a[0]) ?? 0) - (rank.get(b[0]) ?? 0) || a[0] - b[0]);
+  // by rank, then by feature, each rank looked up once: rank · n + the pair's place in feature
+  // order sorts as one typed array of doubles (ranks < 2^32, n < 2^20: exact); stored features
+  // are in feature order already
+  const n = features.length >> 1;
+  let byFeature: number[] | null = null;
+  for (let i = 1; i < n && !byFeature; i++) {
+    if (features[2 * i - 2] > features[2 * i]) {
+      byFeature = Array.from({ length: n }, (_, k) => k)
+        .sort((a, b) => features[2 * a] - features[2 * b]);
+    }
+  }
+  const keys = new Float64Array(n);
+  for (let p = 0; p < n; p++) {
+    const i = byFeature ? byFeature[p] : p;
+    keys[p] = (rank.get(features[2 * i]) ?? 0) * n + p;
+  }
+  keys.sort();
   const out: number[] = [];
   let units = 0;
-  for (const [f, c] of pairs) {
+  for (let k = 0; k < n; k++) {
     if (units >= need) break;
-    out.push(f);
-    units += c;
+    const p = keys[k] % n, i = byFeature ? byFeature[p] : p;
+    out.push(features[2 * i]);
+    units += features[2 * i + 1];
   }
   return out;
 }
@@ -551,6 +567,7 @@ function sideBlockIndex(side: Side): BlockIndex {
   let b = blockMemo.get(side);
   if (!b) {
     const six = sideIndex(side);
+    loadTokens(side);
     const defs = side.defs.filter((d) => d.tokens && blockTarget(d, six));
     const ix = blockIndex(defs);
     b = { ix, slotOf: new Map(defs.map((d, k) => [slotKey(d), k])) };
@@ -570,6 +587,17 @@ function deriveBlockIndex(base: Side, head: Side, touched: ReadonlySet<string>):
   const from = blockMemo.get(base);
   if (!from || blockMemo.has(head) || from.ix.dead * 2 > from.ix.defs.length) return;
   const hix = sideIndex(head);
+  // a cached head's tokens: a def of an untouched file has those of the def in its slot (the same
+  // code); the others are read
+  const read: SideDef[] = [];
+  for (const d of head.defs) {
+    if (d.tokens !== undefined || !blockTarget(d, hix)) continue;
+    const k = touched.has(d.file) ? undefined : from.slotOf.get(slotKey(d));
+    const twin = k === undefined ? null : from.ix.defs[k];
+    if (twin) adoptTokens(head, d, twin);
+    if (d.tokens === undefined) read.push(d);
+  }
+  loadTokens(head, read);
   const slots = new Map<number, SideDef | null>();
   const slotOf = new Map<string, number>();
   const added: SideDef[] = [];
@@ -843,6 +871,11 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     };
   };
 
+  // the tokens of the changed functions (blocks) and of their old versions, from a cached side's
+  // tokens part: of no other function unless an index of blocks is needed
+  loadTokens(head, changedDefs.filter((h) => h.context !== "generated"));
+  loadTokens(base, [...status.values()].flatMap((s) => s.from ? [s.from] : []));
+
   const changed: ChangedFunction[] = [];
   const pairs: (Pair & { sharedWeight: number })[] = [];
   const audited: { h: SideDef; uses: Set<string>; calls: Set<string> }[] = [];
@@ -940,9 +973,10 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     }
 
     // copied blocks: runs of F's new tokens found in an existing function (lib/audit/block.ts);
-    // generated files are neither searched nor indexed
-    if (!local(h, hix) && h.context !== "generated") {
-      const old = st.status === "modified" ? st.from : null;
+    // generated files are neither searched nor indexed, and the base's index is built only for an
+    // F whose tokens could hold a block
+    const old = st.status === "modified" ? st.from : null;
+    if (!local(h, hix) && h.context !== "generated" && mayCopyBlock(h, old)) {
       const blocks = copiedBlocks(
         h,
         old,
@@ -951,6 +985,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         // about helpers; a block repeated is there twice, called or not)
         (g0) => !flagged.has(g0.id) && !self(g0) && existingTarget(g0),
       );
+      loadTokens(head, [...blocks.keys()].map((g0) => headById.get(g0.id)!));
       for (const [g0, b] of blocks) {
         const gh = headById.get(g0.id)!;
         const notes: Note[] = [];

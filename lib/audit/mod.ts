@@ -50,6 +50,7 @@ export {
   blockIndex,
   type CopiedBlock,
   copiedBlocks,
+  mayCopyBlock,
   type Segment,
   windowHashes,
 } from "./block.ts";
@@ -58,6 +59,7 @@ export {
   fileContexts,
   isDefShapes,
   loadSide,
+  loadTokens,
   moduleIds,
   packageModules,
   paramNames,

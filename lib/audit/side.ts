@@ -82,8 +82,9 @@ export interface SideDef {
   features: ArrayLike<number>;
   /**
    * Normalised token codes (lib/audit/shape.ts: identifiers and literals abstracted, attribute and
-   * keyword-argument names kept), for copied blocks (lib/audit/block.ts); cached sides hold views.
-   * Absent: the def takes no part in block matching.
+   * keyword-argument names kept), for copied blocks (lib/audit/block.ts). A side read from the
+   * cache leaves them on disk until {@link loadTokens} reads them (views of one array each read).
+   * Absent otherwise: the def takes no part in block matching.
    */
   tokens?: ArrayLike<number>;
   /** The line of each token of `tokens`. */
@@ -297,33 +298,18 @@ export async function loadSide(
   const modules = moduleIds(files.map((f) => f.path));
   const key = sideKey(files, modules);
   const sides = new Cache("audit-side", SIDE_VERSION, root);
-  const featFile = `${sides.dir}/${key.slice(0, 2)}/${key}.features.bin`;
+  const stem = `${sides.dir}/${key.slice(0, 2)}/${key}`;
+  const featFile = `${stem}.features.bin`, tokenFile = `${stem}.tokens.bin`;
   if (useCache) {
     const packed = await sides.get<PackedSide>(key);
     const hit = packed && unpack(packed, files);
-    // no feature file: the cached side is rebuilt
+    // no feature or token part, or one of another shape: the cached side is rebuilt
     const feats = hit && await Deno.readFile(featFile).catch(() => undefined);
-    if (hit && feats) {
-      const bytes = feats.byteOffset % 4 ? feats.slice() : feats;
-      const all = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
-      let at = 1;
-      if (all[0] === hit.defs.length) {
-        let ok = true;
-        for (const d of hit.defs) {
-          const n = all[at++];
-          d.features = all.subarray(at, at + n);
-          at += n;
-          const m = all[at++];
-          if (at + 2 * m > all.length) {
-            ok = false;
-            break;
-          }
-          d.tokens = all.subarray(at, at + m);
-          d.tokenLines = all.subarray(at + m, at + 2 * m);
-          at += 2 * m;
-        }
-        if (ok && at === all.length) return withRejected({ ...hit, rev: rev ?? "WORKTREE" });
-      }
+    const tokens = hit && feats && readFeatures(feats, hit.defs) &&
+      await openTokens(tokenFile, hit.defs);
+    if (hit && tokens) {
+      tokenParts.set(hit.defs, tokens);
+      return withRejected({ ...hit, rev: rev ?? "WORKTREE" });
     }
   }
   const contents = async () =>
@@ -337,37 +323,226 @@ export async function loadSide(
   });
   // an index with a blob missing (a partial clone) is not kept: the blob may be fetched later
   if (useCache && !side.errors.some((e) => e.message.endsWith(MISSING))) {
-    // features and tokens apart, as one binary array: [defs, then per def n, f…, m, t…, l…]
-    // (n features, m tokens and their lines; JSON would be most of the index)
-    let size = 1;
-    const toks = (d: SideDef) =>
-      d.tokens && d.tokenLines?.length === d.tokens.length ? d.tokens : [];
-    for (const d of side.defs) size += 2 + d.features.length + 2 * toks(d).length;
-    const all = new Uint32Array(size);
-    let at = 0;
-    all[at++] = side.defs.length;
-    for (const d of side.defs) {
-      all[at++] = d.features.length;
-      all.set(d.features, at);
-      at += d.features.length;
-      const t = toks(d);
-      all[at++] = t.length;
-      all.set(t, at);
-      if (t.length) all.set(d.tokenLines!, at + t.length);
-      at += 2 * t.length;
-    }
-    const plain = pack(side);
     try {
-      await Deno.mkdir(featFile.slice(0, featFile.lastIndexOf("/")), { recursive: true });
-      const tmp = `${featFile}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeFile(tmp, new Uint8Array(all.buffer));
-      await Deno.rename(tmp, featFile);
-      await sides.set(key, plain);
+      await Deno.mkdir(stem.slice(0, stem.lastIndexOf("/")), { recursive: true });
+      // the parts before the entry: an entry is used only with both parts beside it
+      await writePart(tokenFile, tokenPart(side.defs));
+      await writePart(featFile, featurePart(side.defs));
+      await sides.set(key, pack(side));
     } catch {
       // a failing cache never costs a result
     }
   }
   return withRejected(side);
+}
+
+// ---- the binary parts of a cached side ----------------------------------------------------------
+// Features and tokens are kept apart from the JSON (they would be most of it), as arrays of 32-bit
+// words: the features part `[defs, then per def n, f…]` is read with the side; the tokens part
+// `[defs, offset₀ … offset_defs, then per def t… l…]` (each def's m tokens and their m lines, at
+// its offset in words from the end of the header) only for the defs a block search needs
+// ({@link loadTokens}): most audits need the tokens of the functions they changed, not of all.
+
+/** Writes a part atomically (a temporary file renamed). */
+async function writePart(file: string, words: Uint32Array): Promise<void> {
+  const tmp = `${file}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeFile(tmp, new Uint8Array(words.buffer));
+  await Deno.rename(tmp, file);
+}
+
+/** The tokens of a def as stored (none unless each token has its line). */
+function storedTokens(d: SideDef): ArrayLike<number> {
+  return d.tokens && d.tokenLines?.length === d.tokens.length ? d.tokens : [];
+}
+
+function featurePart(defs: readonly SideDef[]): Uint32Array {
+  let size = 1;
+  for (const d of defs) size += 1 + d.features.length;
+  const all = new Uint32Array(size);
+  let at = 0;
+  all[at++] = defs.length;
+  for (const d of defs) {
+    all[at++] = d.features.length;
+    all.set(d.features, at);
+    at += d.features.length;
+  }
+  return all;
+}
+
+/** Sets each def's features from a features part; false when the part is not of their shape. */
+function readFeatures(bytes: Uint8Array, defs: SideDef[]): boolean {
+  const b = bytes.byteOffset % 4 ? bytes.slice() : bytes;
+  const all = new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
+  if (all[0] !== defs.length) return false;
+  let at = 1;
+  for (const d of defs) {
+    const n = all[at++];
+    if (!(at + n <= all.length)) return false;
+    d.features = all.subarray(at, at + n);
+    at += n;
+  }
+  return at === all.length && b.byteLength % 4 === 0;
+}
+
+function tokenPart(defs: readonly SideDef[]): Uint32Array {
+  let words = 0;
+  for (const d of defs) words += 2 * storedTokens(d).length;
+  const head = defs.length + 2;
+  const all = new Uint32Array(head + words);
+  all[0] = defs.length;
+  let at = 0;
+  defs.forEach((d, k) => {
+    const t = storedTokens(d);
+    all[1 + k] = at;
+    all.set(t, head + at);
+    if (t.length) all.set(d.tokenLines!, head + at + t.length);
+    at += 2 * t.length;
+  });
+  all[1 + defs.length] = at;
+  return all;
+}
+
+/** A cached side's tokens part, read def by def as needed ({@link loadTokens}). */
+interface TokenPart {
+  path: string;
+  /** Where each def's words start, in words from `data` (one more than the defs: the end). */
+  offsets: Uint32Array;
+  /** Byte offset of the first def's words in the file. */
+  data: number;
+  defs: readonly SideDef[];
+  /** Def → its index (made on the first partial read). */
+  index: Map<SideDef, number> | null;
+  loaded: Uint8Array;
+  /** Defs not read yet. */
+  left: number;
+}
+
+/** Token parts of cached sides not read in full yet, by the side's `defs` array. */
+const tokenParts = new WeakMap<readonly SideDef[], TokenPart>();
+
+/**
+ * A tokens part's header, checked against the defs it is for (their number, offsets in order and
+ * even, the file's size); undefined when it is missing or of another shape (the side is rebuilt).
+ */
+async function openTokens(path: string, defs: readonly SideDef[]): Promise<TokenPart | undefined> {
+  let file: Deno.FsFile | undefined;
+  try {
+    file = await Deno.open(path);
+    const size = (await file.stat()).size;
+    const data = 4 * (defs.length + 2);
+    if (size < data) return undefined;
+    const head = new Uint32Array(defs.length + 2);
+    await readFully(file, 0, new Uint8Array(head.buffer));
+    if (head[0] !== defs.length || head[1] !== 0) return undefined;
+    const offsets = head.subarray(1);
+    for (let k = 0; k < defs.length; k++) {
+      const m = offsets[k + 1] - offsets[k];
+      if (m < 0 || m % 2) return undefined;
+    }
+    if (data + 4 * offsets[defs.length] !== size) return undefined;
+    return {
+      path,
+      offsets,
+      data,
+      defs,
+      index: null,
+      loaded: new Uint8Array(defs.length),
+      left: defs.length,
+    };
+  } catch {
+    // a missing or unreadable part: the side is rebuilt
+    return undefined;
+  } finally {
+    file?.close();
+  }
+}
+
+async function readFully(file: Deno.FsFile, at: number, into: Uint8Array): Promise<void> {
+  await file.seek(at, Deno.SeekMode.Start);
+  for (let n = 0; n < into.length;) {
+    const got = await file.read(into.subarray(n));
+    if (got === null) throw new Error("short read");
+    n += got;
+  }
+}
+
+function readFullySync(file: Deno.FsFile, at: number, into: Uint8Array): void {
+  file.seekSync(at, Deno.SeekMode.Start);
+  for (let n = 0; n < into.length;) {
+    const got = file.readSync(into.subarray(n));
+    if (got === null) throw new Error("short read");
+    n += got;
+  }
+}
+
+/**
+ * Gives the defs of a side read from the cache their `tokens` and `tokenLines` (all its defs when
+ * `defs` is omitted), reading from the side's tokens part only what was not read before; a side
+ * built in this process, or read in full, has them already (nothing is done). Synchronous, so
+ * that the pure audit (lib/audit/change.ts) asks for them where it needs them.
+ */
+export function loadTokens(side: Side, defs?: Iterable<SideDef>): void {
+  const part = tokenParts.get(side.defs);
+  if (!part) return;
+  const ks: number[] = [];
+  if (defs === undefined) {
+    for (let k = 0; k < part.defs.length; k++) if (!part.loaded[k]) ks.push(k);
+  } else {
+    part.index ??= new Map(part.defs.map((d, k) => [d, k]));
+    const want = new Set<number>();
+    for (const d of defs) {
+      const k = part.index.get(d);
+      if (k !== undefined && !part.loaded[k]) want.add(k);
+    }
+    ks.push(...[...want].sort((a, b) => a - b));
+  }
+  if (ks.length === 0) return;
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(part.path);
+  } catch (e) {
+    // checked when the side was read; gone since (the cache cleared under a running audit)
+    throw new Error(`${part.path}: the side's tokens part cannot be read now (${e}); run again`);
+  }
+  try {
+    // one read per run of consecutive defs (a file's defs are consecutive)
+    for (let i = 0; i < ks.length;) {
+      let j = i;
+      while (j + 1 < ks.length && ks[j + 1] === ks[j] + 1) j++;
+      const from = part.offsets[ks[i]], to = part.offsets[ks[j] + 1];
+      const words = new Uint32Array(to - from);
+      readFullySync(file, part.data + 4 * from, new Uint8Array(words.buffer));
+      for (let x = i; x <= j; x++) {
+        const k = ks[x], d = part.defs[k] as SideDef;
+        const a = part.offsets[k] - from, m = (part.offsets[k + 1] - part.offsets[k]) >> 1;
+        d.tokens = words.subarray(a, a + m);
+        d.tokenLines = words.subarray(a + m, a + 2 * m);
+        part.loaded[k] = 1;
+        part.left--;
+      }
+      i = j + 1;
+    }
+  } finally {
+    file.close();
+  }
+  if (part.left === 0) tokenParts.delete(side.defs);
+}
+
+/**
+ * Gives `d`, a def of a side read from the cache whose tokens are still on disk, the tokens of
+ * `twin` — the same def in another side, its file unchanged (the same blob has the same tokens) —
+ * instead of reading them. Does nothing to a def that has its tokens or is not of a cached side.
+ */
+export function adoptTokens(side: Side, d: SideDef, twin: SideDef): void {
+  const part = tokenParts.get(side.defs);
+  if (!part || d.tokens !== undefined || twin.tokens === undefined) return;
+  part.index ??= new Map(part.defs.map((x, k) => [x, k]));
+  const k = part.index.get(d);
+  if (k === undefined || part.loaded[k]) return;
+  d.tokens = twin.tokens;
+  d.tokenLines = twin.tokenLines;
+  part.loaded[k] = 1;
+  if (--part.left === 0) tokenParts.delete(side.defs);
 }
 
 /**
@@ -490,8 +665,6 @@ function unpack(p: unknown, files: readonly TreeFile[]): Side | undefined {
         hash: r[7],
         size: int(r[8]),
         features: [],
-        tokens: [],
-        tokenLines: [],
         callees: strs(r[9]),
         uses: strs(r[10]),
         context: r[11] as Context,
