@@ -31,7 +31,6 @@
  * import assert from "node:assert/strict";
  * import { blockIndex, BLOCK_SEED, copiedBlocks, windowHashes } from "./block.ts";
  * import type { SideDef } from "./side.ts";
-import { BLOCK_START_TOKEN } from "./shape.ts";
  * const body = Array.from({ length: 80 }, (_, i) => 100 + (i % 17) * 3 + (i % 5));
  * const def = (id: string, tokens: number[]): SideDef => ({
  *   id, kind: "function", file: "p/m.py", start: 1, end: tokens.length, name: id,
