@@ -30,6 +30,7 @@ import { BLOCK_START_TOKEN } from "../lib/audit/shape.ts";
 import { commit, sh, write } from "./audit_helpers.ts";
 
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-block-cache-" });
+// every audit below names it too: Deno.env is the whole process's, and other test files set it (--parallel)
 Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
 
 /** The block planted: a config parser's loop (builtins and `str` methods only: no callee key). */
@@ -159,12 +160,12 @@ const blocks = (fs: Finding[]) => fs.flatMap(all).filter((p) => p.kind === "bloc
 /** The block pairs of a change planted on the base commit. */
 async function plantedBlocks(name: string, files: Record<string, string>): Promise<Pair[]> {
   const head = await plant(name, files);
-  return blocks((await auditReport({ repo, base: c0, head })).findings);
+  return blocks((await auditReport({ repo, cacheDir, base: c0, head })).findings);
 }
 
 Deno.test("a block pasted into a larger, different function is found, with its lines on both sides", async () => {
   const head = await plant("pasted", { "pkg/app.py": PASTED.join("\n") });
-  const r = await auditReport({ repo, base: c0, head });
+  const r = await auditReport({ repo, cacheDir, base: c0, head });
   const found = blocks(r.findings);
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id]), [
     ["pkg.app.serve", "pkg.server.load_config"],
@@ -198,7 +199,7 @@ Deno.test("the same block with its locals renamed is found the same", async () =
 Deno.test("a small verbatim copy of a function with few callees is found", async () => {
   const copy = SMALL.replace("def parse_range", "def byte_range");
   const head = await plant("small", { "pkg/http.py": "import os\n\n\n" + copy });
-  const r = await auditReport({ repo, base: c0, head });
+  const r = await auditReport({ repo, cacheDir, base: c0, head });
   const f = r.findings.find((x) => x.function.id === "pkg.http.byte_range");
   assert.ok(f, JSON.stringify(r.findings.map((x) => [x.kind, x.function.id])));
   assert.equal(f.target.id, "pkg.ranges.parse_range");
@@ -250,7 +251,7 @@ Deno.test("two new functions of one change sharing a block: one finding, within 
   // G is not in the base: the block exists only in the two new functions
   const base = await plant("within-base", { "pkg/server.py": "import os\n" });
   const head = await plant("within", { "pkg/readers.py": [...a, "", ...b].join("\n") }, base);
-  const r = await auditReport({ repo, base, head });
+  const r = await auditReport({ repo, cacheDir, base, head });
   const found = blocks(r.findings);
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.within]), [
     ["pkg.readers.read_b", "pkg.readers.read_a", true],
@@ -268,7 +269,7 @@ Deno.test("a block F already held before the change is not reported", async () =
     "        conn.close()\n        print(addr)",
   );
   const head = await plant("held-edit", { "pkg/app.py": edited }, pasted);
-  const r = await auditReport({ repo, base: pasted, head });
+  const r = await auditReport({ repo, cacheDir, base: pasted, head });
   assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [["pkg.app.serve", "modified"]]);
   assert.deepEqual(blocks(r.findings), []);
 });
@@ -295,7 +296,7 @@ class Leaf(Base):
         return self.children[key]
 `;
   const head = await plant("idioms", { "pkg/leaf.py": text });
-  const r = await auditReport({ repo, base: c0, head });
+  const r = await auditReport({ repo, cacheDir, base: c0, head });
   assert.deepEqual(blocks(r.findings), []);
 });
 
@@ -309,7 +310,7 @@ Deno.test("a block copied into test code is reported in the test section", async
     "",
   ].join("\n");
   const head = await plant("in-test", { "tests/test_app.py": text });
-  const r = await auditReport({ repo, base: c0, head });
+  const r = await auditReport({ repo, cacheDir, base: c0, head });
   const found = blocks(r.findings);
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.context]), [
     ["test_app.test_parse", "pkg.server.load_config", "test"],
@@ -326,7 +327,7 @@ Deno.test("a block moved out of G (not copied) is apart: relocated", async () =>
     "pkg/server.py": server,
     "pkg/app.py": PASTED.join("\n"),
   });
-  const r = await auditReport({ repo, base: c0, head });
+  const r = await auditReport({ repo, cacheDir, base: c0, head });
   const found = blocks(r.findings);
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.notes]), [
     ["pkg.app.serve", "pkg.server.load_config", ["relocated"]],
@@ -418,12 +419,14 @@ Deno.test("twins edited together (old versions alike) are not duplicated within 
   const file = (x: string) => `class Stats:\n${method("gauge", "g", x)}\n${method("incr", "c", x)}`;
   const base = await plant("twins-base", { "pkg/stats.py": file("") });
   const head = await plant("twins-edit", { "pkg/stats.py": file(extra) }, base);
-  const r = await auditReport({ repo, base, head });
+  const r = await auditReport({ repo, cacheDir, base, head });
   assert.deepEqual(r.changed.map((c) => c.status), ["modified", "modified"]);
   assert.deepEqual(blocks(r.findings), []);
   // the same two methods new in one change are duplicated within it (whole: a clone)
   const fresh = await plant("twins-new", { "pkg/stats.py": file(extra) });
-  const found = (await auditReport({ repo, base: c0, head: fresh })).findings.flatMap(all);
+  const found = (await auditReport({ repo, cacheDir, base: c0, head: fresh })).findings.flatMap(
+    all,
+  );
   assert.deepEqual(found.map((p) => [p.kind, p.function.id, p.target.id, p.within]), [
     ["clone", "pkg.stats.Stats.incr", "pkg.stats.Stats.gauge", true],
   ]);
@@ -451,7 +454,7 @@ class ${cls}:
   const head = await plant("whole", {
     "pkg/threads.py": worker("ThreadWorker"),
   }, base);
-  const r = await auditReport({ repo, base, head });
+  const r = await auditReport({ repo, cacheDir, base, head });
   assert.deepEqual(
     r.findings.flatMap(all).map((p) => [p.kind, p.function.id, p.target.id, p.block?.lines]),
     [[
@@ -484,10 +487,10 @@ Deno.test("F calling G does not excuse a block of G repeated in F", async () => 
 Deno.test("a copy F held just under the minimum, lengthened by the change, is pre-existing", async () => {
   const withLines = (n: number) => [...APP_HEAD, ...indent(BLOCK.slice(0, n), 4), ...APP_TAIL];
   const before = await plant("short-copy", { "pkg/app.py": withLines(5).join("\n") });
-  const r0 = await auditReport({ repo, base: c0, head: before });
+  const r0 = await auditReport({ repo, cacheDir, base: c0, head: before });
   assert.deepEqual(blocks(r0.findings), [], "5 lines of the block are under the minimum");
   const head = await plant("longer-copy", { "pkg/app.py": withLines(7).join("\n") }, before);
-  const found = blocks((await auditReport({ repo, base: before, head })).findings);
+  const found = blocks((await auditReport({ repo, cacheDir, base: before, head })).findings);
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.notes]), [
     ["pkg.app.serve", "pkg.server.load_config", ["preexisting"]],
   ]);
@@ -566,7 +569,9 @@ Deno.test("cached sides: a change whose only finding is a copied block finds it;
     "pkg/server.py": SERVER.join("\n").replace("bad line", "malformed line"),
   });
   // fill the cache (the first audit of a tree builds its side), then audit from it
-  for (const head of [pasted, small, literal]) await auditReport({ repo, base: c0, head });
+  for (const head of [pasted, small, literal]) {
+    await auditReport({ repo, cacheDir, base: c0, head });
+  }
 
   const [b1, h1] = await cachedSides(c0, pasted);
   const r1 = auditChange(b1, h1);

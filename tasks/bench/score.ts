@@ -24,9 +24,9 @@
  * both see the same load; `--shards N` also runs `score --shard i/N` as N processes at once.
  * `--pin` runs each process on one core (`taskset`): the single run on core 0, shard i on core
  * i mod the cores — per-core scaling, with `--workers 0` so that a process is one core's work.
- * Each fresh cache holds only the machine's native Python parser (copied from the user's cache, as
-`deno task setup` leaves it; `--wasm`: none, every parse on tree-sitter's wasm build).
-`--repeat R` scores each K R times per side (the sides alternating) and adds each side's
+ * Each fresh cache holds only the machine's native Python parser (copied from the user's cache,
+ * as `deno task setup` leaves it; `--wasm`: none, every parse on tree-sitter's wasm build).
+ * `--repeat R` scores each K R times per side (the sides alternating) and adds each side's
  * medians: one run's CPU seconds vary by ±10 % on a shared machine.
  *
  * Run: `deno task bench score` (or `deno run -A tasks/bench/score.ts [--scale small]`),
