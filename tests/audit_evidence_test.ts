@@ -27,7 +27,7 @@ import { isReimplemented } from "../lib/metrics/mod.ts";
 import { REUSE_KINDS, scoreTargets } from "../lib/metrics/targets.ts";
 import { analyzePackage, type Project, summarize } from "../lib/python/mod.ts";
 import { Project as ProjectClass } from "../lib/python/project.ts";
-import { main } from "../tasks/cli.ts";
+import { quiet } from "./cli_helpers.ts";
 import { commit, SEABORN, seabornRepo, sh, sideDef, write } from "./audit_helpers.ts";
 
 const G = "seaborn._core.properties.Color._get_values";
@@ -564,18 +564,6 @@ Deno.test("noise: one finding per F with capped alternatives; symmetric pairs on
 });
 
 // ---- helpers ---------------------------------------------------------------------------------
-
-async function quiet(args: string[]): Promise<number> {
-  const log = console.log, err = console.error;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await main(args);
-  } finally {
-    console.log = log;
-    console.error = err;
-  }
-}
 
 /** The tree of a commit in a temporary directory (for the code model, independently of lib/audit). */
 async function checkout(rev: string): Promise<string> {

@@ -19,24 +19,12 @@ import {
   testInfrastructure,
   VOCABULARY_SIBLINGS,
 } from "../lib/audit/mod.ts";
-import { main } from "../tasks/cli.ts";
+import { quiet } from "./cli_helpers.ts";
 import { isReimplemented } from "../lib/metrics/mod.ts";
 import { commit, sh, sideDef, write } from "./audit_helpers.ts";
 
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-cache-" });
 Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
-
-async function quiet(args: string[]): Promise<number> {
-  const log = console.log, err = console.error;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await main(args);
-  } finally {
-    console.log = log;
-    console.error = err;
-  }
-}
 
 const side = (defs: SideDef[]): Side => ({
   rev: "x",

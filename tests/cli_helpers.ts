@@ -61,3 +61,20 @@ export async function runCli(args: readonly string[], opts: CliOptions = {}): Pr
     clearTimeout(timer);
   }
 }
+
+/**
+ * Runs the CLI's `main(args)` in this process with its console output silenced, for its exit code
+ * (tasks/cli.ts is loaded on first use: files that only spawn the CLI do not pay for it).
+ */
+export async function quiet(args: string[]): Promise<number> {
+  const { main } = await import("../tasks/cli.ts");
+  const log = console.log, err = console.error;
+  console.log = () => {};
+  console.error = () => {};
+  try {
+    return await main(args);
+  } finally {
+    console.log = log;
+    console.error = err;
+  }
+}
