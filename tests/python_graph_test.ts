@@ -79,6 +79,43 @@ Deno.test("moduleName and withModules", async () => {
   assert.throws(() => p1.resolveModule("pkg.nope"), /not part of the project/);
 });
 
+Deno.test("withModules: definitions are those of the same modules indexed from scratch", async () => {
+  // pkg.a defines B.m (id pkg.a.B.m) and module pkg.a.B defines m (the same id): the module later
+  // in module order wins, whichever project the module came from; a replaced module's defs leave
+  const a1 = await summarize(
+    "class B:\n    def m(self):\n        pass\ndef gone():\n    pass\n",
+    "a.py",
+    "pkg.a",
+  );
+  const a2 = await summarize(
+    "def kept():\n    pass\ndef kept():\n    return 1\n",
+    "a.py",
+    "pkg.a",
+  );
+  const aB = await summarize("def m():\n    pass\n", "a/B.py", "pkg.a.B");
+  const c = await summarize("class B:\n    def m(self):\n        pass\n", "c.py", "pkg.c");
+  const pairs: [Project, Project][] = [
+    [Project.fromSummaries([a1, c]).withModules([aB]), Project.fromSummaries([a1, c, aB])],
+    [Project.fromSummaries([aB, c]).withModules([a1]), Project.fromSummaries([aB, c, a1])],
+    [Project.fromSummaries([a1, aB]).withModules([a2, c]), Project.fromSummaries([a2, aB, c])],
+    [
+      Project.fromSummaries([a1]).withModules([c]).withModules([aB, a2]),
+      Project.fromSummaries([a2, c, aB]),
+    ],
+  ];
+  const ids = ["pkg.a.B", "pkg.a.B.m", "pkg.a.gone", "pkg.a.kept", "pkg.c.B", "pkg.c.B.m", "x"];
+  for (const [made, fresh] of pairs) {
+    for (const id of ids) {
+      assert.deepEqual(made.definition(id), fresh.definition(id), id);
+      assert.deepEqual(made.callees(id), fresh.callees(id), id);
+    }
+  }
+  const [made] = pairs[0];
+  assert.equal(made.definition("pkg.a.B.m")?.file, "a/B.py"); // pkg.a.B sorts after pkg.a
+  assert.equal(pairs[2][0].definition("pkg.a.gone"), undefined);
+  assert.equal(pairs[2][0].definition("pkg.a.kept")?.start, 3); // the last of two
+});
+
 Deno.test("cache: warm equals cold, workers equal one thread, a change is seen", async () => {
   const tmp = await Deno.makeTempDir({ prefix: "reporeuse-cache-" });
   const dir = `${tmp}/pkg`;

@@ -628,16 +628,22 @@ async function scoreGroup(scoring: Scoring, runs: FoundTurn[]): Promise<GroupRow
   }
   let all = true;
   const group: TurnResult[] = [];
+  const jsons: string[] = [];
   for (const k of keyed) {
     try {
-      group.push(await cachedTurn(scoring, k));
+      const { result, json } = await cachedTurn(scoring, k);
+      group.push(result);
+      if (scoring.useCache) jsons.push(json ?? JSON.stringify(result));
     } catch (e) {
       failed(scoring, k.run, e);
       all = false;
     }
     scoring.tick();
   }
-  if (scoring.useCache && all && keyed.length > 1) await scoring.turnCache.set(groupKey, group);
+  // the group's entry is the JSON of its turns' results, joined (each was serialised once)
+  if (scoring.useCache && all && keyed.length > 1) {
+    await scoring.turnCache.setJson(groupKey, `[${jsons.join(",")}]`);
+  }
   return groupRows(group);
 }
 
@@ -714,15 +720,23 @@ async function keyOf(
   return { run: turn, config, chain, keys, earlier, submitted, logBytes: log.bytes, key };
 }
 
-/** A turn's rows from the cache (when a valid entry is there), else scored and stored. */
-async function cachedTurn(scoring: Scoring, k: Keyed): Promise<TurnResult> {
+/**
+ * A turn's rows from the cache (when a valid entry is there), else scored and stored — with the
+ * JSON it was stored as (none for a hit, or without a cache).
+ */
+async function cachedTurn(
+  scoring: Scoring,
+  k: Keyed,
+): Promise<{ result: TurnResult; json?: string }> {
   if (scoring.useCache) {
     const hit = await scoring.turnCache.get(k.key, (v): v is TurnResult => isTurnResult(v, k.keys));
-    if (hit) return hit;
+    if (hit) return { result: hit };
   }
   const result = await scoreOne(scoring, k);
-  if (scoring.useCache) await scoring.turnCache.set(k.key, result);
-  return result;
+  if (!scoring.useCache) return { result };
+  const json = JSON.stringify(result);
+  await scoring.turnCache.setJson(k.key, json);
+  return { result, json };
 }
 
 /** Scores one turn: its log read in the pool, the code models of W_{t-1}, then `scoreTurn`. */

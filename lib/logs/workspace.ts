@@ -146,7 +146,6 @@ export class TurnWorkspace {
   readonly #parent?: TurnWorkspace;
   readonly #overlay = new Map<string, string | null | typeof UNKNOWN>();
   readonly #cache = new Map<string, string | undefined>();
-  readonly #lines = new Map<string, string[]>();
   readonly #resolved = new Map<string, string | undefined>();
 
   constructor(base: FileSource | undefined, root: string, parent?: TurnWorkspace) {
@@ -240,16 +239,13 @@ export class TurnWorkspace {
     return this.#baseRead(rel);
   }
 
-  /** The lines of a file's content (split once per distinct text and cached). */
-  linesOf(text: string): string[] {
-    if (this.#parent) return this.#parent.linesOf(text);
-    let l = this.#lines.get(text);
-    if (!l) {
-      l = splitLines(text);
-      if (this.#lines.size > 4096) this.#lines.clear();
-      this.#lines.set(text, l);
-    }
-    return l;
+  /**
+   * The lines of a file's content: split once per distinct text in this thread and kept
+   * ({@link splitLinesCached}), so that W0's files, read again by every turn a worker parses, are
+   * not split again for each.
+   */
+  linesOf(text: string): readonly string[] {
+    return splitLinesCached(text);
   }
 
   /** True/false when known whether the file exists now, undefined when not known. */
@@ -378,6 +374,38 @@ export function splitLines(text: string): string[] {
   if (!text) return [];
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** Texts whose lines {@link splitLinesCached} keeps, in characters, before it starts over. */
+const MAX_CACHED_LINES_CHARS = 16 * 1024 * 1024;
+const cachedLines = new Map<string, string[]>();
+let cachedLinesChars = 0;
+
+/**
+ * {@link splitLines}, remembered per text in this thread (up to 16 Mi characters of texts, then
+ * the memory starts over): the files of a workspace are the same texts turn after turn.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitLinesCached } from "./workspace.ts";
+ * const a = splitLinesCached("x = 1\ny = 2\n");
+ * assert.deepEqual(a, ["x = 1", "y = 2"]);
+ * assert.equal(splitLinesCached("x = 1\ny = 2\n"), a); // the same array: not split again
+ * ```
+ */
+export function splitLinesCached(text: string): readonly string[] {
+  let lines = cachedLines.get(text);
+  if (!lines) {
+    lines = splitLines(text);
+    if (cachedLinesChars + text.length > MAX_CACHED_LINES_CHARS) {
+      cachedLines.clear();
+      cachedLinesChars = 0;
+    }
+    cachedLines.set(text, lines);
+    cachedLinesChars += text.length;
+  }
   return lines;
 }
 

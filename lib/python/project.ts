@@ -116,6 +116,12 @@ export class Project {
   #prefixes: Set<string>;
   #resolved = new Map<string, ModuleInfo>();
   #defs?: Map<string, { m: ModuleSummary; i: number }>;
+  /**
+   * For a project made by {@link withModules}: the project it extends and the modules it adds or
+   * replaces, so that its definitions are looked up there and in its own modules rather than
+   * indexed again (a scorer makes one such project per turn over the same W0).
+   */
+  #base?: { project: Project; own: Set<string> };
   #attrMemo = new Map<string, Map<string, Value | null>>();
   /** The callee key of each call-kind use (see {@link calleeKeys}). */
   #keys = new WeakMap<Use, string | null>();
@@ -195,7 +201,9 @@ export class Project {
     this.#hydrate();
     const mods = new Map(this.#mods);
     for (const s of extra) mods.set(s.module, s);
-    return new Project(mods, this.#errors);
+    const p = new Project(mods, this.#errors);
+    p.#base = { project: this, own: new Set(extra.map((s) => s.module)) };
+    return p;
   }
 
   /** Whether a module id is part of the project. */
@@ -359,7 +367,7 @@ export class Project {
 
   /** The definition with this id (the last one when a name is defined twice). */
   definition(id: string): Definition | undefined {
-    const hit = this.#defIndex().get(id);
+    const hit = this.#defAt(id);
     return hit ? hit.m.definitions[hit.i] : undefined;
   }
 
@@ -373,7 +381,7 @@ export class Project {
    * excluded), resolved ids or the dotted text of unresolved calls; deduplicated and sorted.
    */
   callees(id: string): string[] {
-    const hit = this.#defIndex().get(id);
+    const hit = this.#defAt(id);
     if (!hit) return [];
     const out = new Set<string>();
     for (const u of this.#callUses(hit.m.module).get(id) ?? []) {
@@ -429,7 +437,7 @@ export class Project {
    * ```
    */
   calleeKeys(id: string): string[] {
-    const hit = this.#defIndex().get(id);
+    const hit = this.#defAt(id);
     if (!hit) return [];
     const out = new Set<string>();
     for (const u of this.#callUses(hit.m.module).get(id) ?? []) {
@@ -551,12 +559,30 @@ export class Project {
     return [...this.#mods.values()].sort((a, b) => cmp(a.module, b.module));
   }
 
-  #defIndex(): Map<string, { m: ModuleSummary; i: number }> {
+  /**
+   * The definition with this id as the module and its index there: the last one in module order
+   * (modules sorted by id, defs in source order) when an id is defined more than once.
+   */
+  #defAt(id: string): { m: ModuleSummary; i: number } | undefined {
+    const base = this.#base;
+    if (!base) return (this.#defs ?? this.#defIndex(this.#sorted())).get(id);
+    // the project extended, without the modules replaced here, then this project's own modules
+    this.#defs ??= this.#defIndex(
+      [...base.own].map((name) => this.#mods.get(name)!).sort((a, b) => cmp(a.module, b.module)),
+    );
+    const own = this.#defs.get(id);
+    const under = base.project.#defAt(id);
+    const inherited = under && !base.own.has(under.m.module) ? under : undefined;
+    if (own && inherited) return cmp(own.m.module, inherited.m.module) > 0 ? own : inherited;
+    return own ?? inherited;
+  }
+
+  /** The definitions of `mods` by id (a later one replacing an earlier), made once. */
+  #defIndex(mods: readonly ModuleSummary[]): Map<string, { m: ModuleSummary; i: number }> {
     if (!this.#defs) {
-      this.#defs = new Map();
-      for (const m of this.#sorted()) {
-        m.definitions.forEach((d, i) => this.#defs!.set(d.id, { m, i }));
-      }
+      const defs = new Map<string, { m: ModuleSummary; i: number }>();
+      for (const m of mods) m.definitions.forEach((d, i) => defs.set(d.id, { m, i }));
+      this.#defs = defs;
     }
     return this.#defs;
   }

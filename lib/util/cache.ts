@@ -472,6 +472,7 @@ function rootSecret(root: string): Uint8Array | Error {
 }
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /** A shape check of a cached value (e.g. `(v): v is Row => …`). */
 export type Valid<T> = (value: unknown) => value is T;
@@ -535,13 +536,33 @@ export class Cache {
    * write is reported once per cache root ({@link cacheFailed}) and later writes there are
    * skipped. Returns whether the value was stored.
    */
-  async set(key: string, value: unknown): Promise<boolean> {
+  set(key: string, value: unknown): Promise<boolean> {
+    if (!cacheWritable(this.root) || !cacheUsable(this.root)) return Promise.resolve(false);
+    let json: string;
+    try {
+      json = JSON.stringify(value);
+    } catch (e) {
+      return Promise.resolve(cacheFailed(this.root, e));
+    }
+    return this.setJson(key, json);
+  }
+
+  /**
+   * {@link set} for a value already serialised (`json` must be `JSON.stringify` of it): a caller
+   * that has the JSON of the parts of a value joins them instead of serialising it again.
+   */
+  async setJson(key: string, json: string): Promise<boolean> {
     if (!cacheWritable(this.root) || !cacheUsable(this.root)) return false;
     try {
       const secret = rootSecret(this.root);
       if (secret instanceof Error) throw secret;
-      const json = JSON.stringify(value);
-      await writeFileAtomic(this.entryPath(key), `${this.#sign(secret, key, json)}\n${json}`);
+      // `<64 hex digits of the signature>\n<JSON>`, the JSON encoded once for both
+      const body = encoder.encode(json);
+      const bytes = new Uint8Array(65 + body.length);
+      encoder.encodeInto(this.#sign(secret, key, body), bytes);
+      bytes[64] = 10;
+      bytes.set(body, 65);
+      await writeFileAtomic(this.entryPath(key), bytes);
       return true;
     } catch (e) {
       return cacheFailed(this.root, e);

@@ -16,7 +16,7 @@ import { outsideNote, pathNote, toolEvent } from "../event.ts";
 import { rangesOf } from "../ranges.ts";
 import { analyzeShell } from "../shell/analyze.ts";
 import { shownPath } from "../shell/stream.ts";
-import { type ShownLine, splitLines, TurnWorkspace, UNKNOWN } from "../workspace.ts";
+import { type ShownLine, TurnWorkspace, UNKNOWN } from "../workspace.ts";
 import type { Json, ReaderOptions, ReaderResult } from "./common.ts";
 import { arr, consecutiveShown, num, obj, spanSeconds, str } from "./common.ts";
 import { type LogInput, type LogReader, normalizeNewlines, NOT_JSON } from "./reader.ts";
@@ -114,7 +114,7 @@ function readEvent(
     return toolEvent(ctx.step, "list", tool, input, [shownPath(rel)], {});
   }
   const content = ctx.ws.read(rel);
-  const length = typeof content === "string" ? splitLines(content).length : undefined;
+  const length = typeof content === "string" ? ctx.ws.linesOf(content).length : undefined;
   const numbered = readToolShown(output);
   if (numbered.length) {
     const c = ctx.ws.credit(rel, numbered);
@@ -485,7 +485,9 @@ function syntheticReads(ctx: Ctx, parts: Json[]): void {
     const rel = resolveFile(ctx, path);
     if (!rel || seen.has(rel)) continue;
     const content = ctx.ws.read(rel);
-    const n = typeof content === "string" ? Math.min(2000, splitLines(content).length) : undefined;
+    const n = typeof content === "string"
+      ? Math.min(2000, ctx.ws.linesOf(content).length)
+      : undefined;
     ctx.actions.push([
       toolEvent(
         ctx.step,
