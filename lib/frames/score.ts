@@ -250,6 +250,8 @@ interface Scoring {
   w0Project: (pkgDir: string) => Promise<Project>;
   summaryOf: (source: string, file: string, module: string) => Promise<ModuleSummary>;
   refText: (path: string) => Promise<string>;
+  /** SHA-256 of a reference solution's text (a chain's keys hash every earlier one again). */
+  refHash: (path: string) => Promise<string>;
   /** Targets of (chain, turn), keyed `chain \0 turn`. */
   turnTargets: (k: string) => Promise<Target[]>;
   /** Summary of the reference solution of (chain, turn), keyed `chain \0 turn`. */
@@ -479,11 +481,13 @@ async function startScoring(
     ),
     summaryOf: () => Promise.reject(new Error("not ready")),
     refText: memo((path: string) => Deno.readTextFile(path)),
+    refHash: () => Promise.reject(new Error("not ready")),
     turnTargets: () => Promise.reject(new Error("not ready")),
     refSummary: () => Promise.reject(new Error("not ready")),
     tick: turnProgress(total, opts.progress),
   };
   scoring.summaryOf = (source, file, module) => summaryOf(scoring, source, file, module);
+  scoring.refHash = memo(async (path: string) => sha256(await scoring.refText(path)));
   scoring.turnTargets = memo((k: string) => targetsOf(scoring, k));
   scoring.refSummary = memo((k: string) => referenceSummary(scoring, k));
   return scoring;
@@ -694,14 +698,14 @@ async function keyOf(
     }
   };
   const refs = await Promise.all(
-    chain.turns.slice(0, turn.turn).map((x) => scoring.refText(x.solution)),
+    chain.turns.slice(0, turn.turn).map((x) => scoring.refHash(x.solution)),
   );
   const key = sha256(JSON.stringify({
     code: scoring.code,
     keys: [config.harness, config.model, config.memory, chain.chain, turn.turn],
     cwd: config.cwd ?? null,
     repo: [chain.repo.workspace, chain.repo.package, await scoring.w0Hash(chain.repo.workspace)],
-    turns: chain.turns.slice(0, turn.turn).map((x, i) => [x.module, x.path, sha256(refs[i])]),
+    turns: chain.turns.slice(0, turn.turn).map((x, i) => [x.module, x.path, refs[i]]),
     cases: spec.cases,
     earlier: earlier.map((e) => [e.path, e.hash]),
     submission: submitted?.hash ?? null,
