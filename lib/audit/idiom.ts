@@ -276,6 +276,34 @@ export function moduleVocabulary(
 }
 
 /**
+ * An edit made across existing functions: the change gave at least this many existing functions
+ * (F among them) the same call. Two more than {@link VOCABULARY_SIBLINGS}, so that, as for
+ * `module-vocabulary`, F, G and two other functions share it: a family, not a pair.
+ */
+export const SAME_EDIT_FUNCTIONS = 2 + VOCABULARY_SIBLINGS;
+
+/**
+ * The paper's rule holds for F against G only through calls one edit gave many existing
+ * functions (`same-edit`): `sweptF` are the callee keys the change added to F that it also added
+ * to at least {@link SAME_EDIT_FUNCTIONS} − 1 other existing functions, `sweptG` those it added so
+ * to G (empty when the change did not touch G). Asked again without them
+ * (`isReimplemented`, unchanged), the rule no longer holds: a sweep through a module (a new
+ * quoting helper called by every renderer, lines of every protocol moved into new shared
+ * helpers) made the pair, not a copy.
+ */
+export function sameEdit(
+  called: boolean,
+  gCallees: readonly string[],
+  calls: ReadonlySet<string>,
+  sweptF: ReadonlySet<string>,
+  sweptG: ReadonlySet<string>,
+): boolean {
+  if (!gCallees.some((c) => sweptF.has(c) && calls.has(c))) return false;
+  const without = new Set([...calls].filter((c) => !sweptF.has(c)));
+  return !isReimplemented(called, gCallees.filter((c) => !sweptG.has(c)), without).reimplemented;
+}
+
+/**
  * A structural clone sharing none of G's helpers, and not the same code (see module doc): a
  * verbatim copy (equal code hashes: the same code up to the name, comments and docstring) is a
  * copy even when it calls nothing.
