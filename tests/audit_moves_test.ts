@@ -201,3 +201,50 @@ Deno.test("same-edit: against an unchanged G that already made the call; not whe
   assert.ok(hit2);
   assert.deepEqual(hit2.notes, []);
 });
+
+Deno.test("twins split alike: two new methods each split out of one of two already-joined functions are the old pair, not a new one", () => {
+  const block = ["p.log.info", "p.term.style", "p.sig.signal"];
+  const shapes = { a: [60, 1, 61, 1], b: [70, 1, 71, 1], s: [80, 1, 81, 1], t: [90, 1, 91, 1] };
+  // base: two supervisors' run() calling the same helpers (the rule joins them)
+  const a0 = def("p.a.A.run", "p/a.py", [...block, "p.proc.spawn"], shapes.a);
+  const b0 = def("p.b.B.run", "p/b.py", [...block, "p.proc.spawn"], shapes.b);
+  assert.ok(isReimplemented(false, b0.callees, new Set(a0.callees)).reimplemented);
+  // head: each run() now calls a new startup() holding the start lines
+  const split = (run: SideDef, cls: string, file: string, shape: number[]) => {
+    const startup = def(`${cls}.startup`, file, block, shape);
+    const callees = [startup.id, "p.proc.spawn"];
+    return [{ ...run, hash: `${run.hash}+`, callees, uses: callees }, startup];
+  };
+  const head = [
+    ...split(a0, "p.a.A", "p/a.py", shapes.s),
+    ...split(b0, "p.b.B", "p/b.py", shapes.t),
+  ];
+  const r = auditChange(side([a0, b0]), side(head), { maxTargets: 0 });
+  const within = r.findings.flatMap((x) => [x, ...x.alternatives]).filter((p) => p.within);
+  assert.deepEqual(within, []);
+  // two pieces split out of the same run()s are not twins: two new shared helpers that both run()s
+  // now call, holding lines of both (as uvicorn's get_local_addr and get_remote_addr, called by
+  // every protocol's connection_made), are a pair the change made
+  const local = def("p.u.local_addr", "p/u.py", block, [100, 1, 101, 1]);
+  const remote = def("p.u.remote_addr", "p/u.py", block, [110, 1, 111, 1]);
+  const calling = (run: SideDef) => {
+    const callees = [local.id, remote.id, "p.proc.spawn"];
+    return { ...run, hash: `${run.hash}+`, callees, uses: callees };
+  };
+  const r1 = auditChange(side([a0, b0]), side([calling(a0), calling(b0), local, remote]), {
+    maxTargets: 0,
+  });
+  const pairs1 = r1.findings.flatMap((x) => [x, ...x.alternatives]).filter((p) => p.within)
+    .map((p) => [p.function.id, p.target.id].sort().join(" ~ "));
+  assert.deepEqual(pairs1, ["p.u.local_addr ~ p.u.remote_addr"]);
+  // the same change where the old run()s were not joined: the two startups are a new pair
+  const c0 = def("p.b.B.run", "p/b.py", ["p.proc.spawn", "p.proc.wait"], shapes.b);
+  assert.ok(!isReimplemented(false, c0.callees, new Set(a0.callees)).reimplemented);
+  assert.ok(!isReimplemented(false, a0.callees, new Set(c0.callees)).reimplemented);
+  const r2 = auditChange(side([a0, c0]), side(head), { maxTargets: 0 });
+  const within2 = r2.findings.flatMap((x) => [x, ...x.alternatives]).filter((p) => p.within);
+  assert.deepEqual(
+    within2.map((p) => [p.kind, [p.function.id, p.target.id].sort()]),
+    [["reimplementation", ["p.a.A.startup", "p.b.B.startup"]]],
+  );
+});

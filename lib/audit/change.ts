@@ -1136,11 +1136,12 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   /** Both new, each split out of one of two functions the rule or the shape already joined. */
   const splitAlike = (h: SideDef, g: SideDef) => {
     if (status.get(h.id)?.status !== "added" || status.get(g.id)?.status !== "added") return false;
-    const fromG = splitFrom(g);
-    return splitFrom(h).some((p0) =>
+    // two pieces of one function (split out of the same one) are not its twin's pieces
+    const fromG = splitFrom(g), fromH = splitFrom(h);
+    if (fromH.some((p0) => fromG.includes(p0))) return false;
+    return fromH.some((p0) =>
       fromG.some((q0) =>
-        p0 !== q0 &&
-        (joinedOld("reimplementation", p0, q0) || joinedOld("reimplementation", q0, p0))
+        joinedOld("reimplementation", p0, q0) || joinedOld("reimplementation", q0, p0)
       )
     );
   };

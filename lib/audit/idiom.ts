@@ -33,6 +33,13 @@
  *   in shape ({@link SAME_API_MAX_SIMILARITY}) or F's new lines copy a block of G (lib/audit/block.ts):
  *   a pasted block is a copy whatever vocabulary it uses; nor when `same-api` already explains
  *   the pair (one cause, one factor);
+ * - **`same-edit`**: the rule holds only through calls the change gave F (and, when the change
+ *   touched G, G) that it also gave other existing functions — {@link SAME_EDIT_FUNCTIONS} or
+ *   more in all: asked again without those calls, the rule no longer holds (a new quoting helper
+ *   called from every renderer, lines of every protocol's `connection_made` moved into new shared
+ *   helpers). One edit made across functions, not a copy; not when `same-api` or
+ *   `module-vocabulary` already explains the pair, nor when the two are alike in shape
+ *   ({@link SAME_API_MAX_SIMILARITY});
  * - **`template`**: a structural clone that shares none of G's helpers (G calls none, or F calls
  *   none of them) and is not the same code: parallel code written to one template — a
  *   constructor made of `self.x = x`, validators with another check — alike in shape, not in
