@@ -54,8 +54,10 @@ import {
   moduleVocabulary,
   ruleSiblings,
   SAME_API_MAX_SIMILARITY,
+  SAME_EDIT_FUNCTIONS,
   sameApi,
   sameDelegate,
+  sameEdit,
   type Sibling,
   template,
 } from "./idiom.ts";
@@ -245,6 +247,14 @@ function loc(d: SideDef): Location {
 /** The class or module an id is defined in (`pkg.mod.C.m` → `pkg.mod.C`). */
 function container(id: string): string {
   return id.slice(0, Math.max(0, id.lastIndexOf(".")));
+}
+
+/**
+ * A name as spelt apart from its underscores and case (`_unique_constraint`, `uniqueConstraint` →
+ * `unique constraint`); a dunder (`__init__`) is its own spelling (`init` is another name).
+ */
+export function spelling(name: string): string {
+  return /^__.+__$/.test(name) ? name : nameWords(name).join(" ");
 }
 
 /**
@@ -735,6 +745,14 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   for (const h of changedDefs) {
     if (!status.has(h.id) && !baseById.has(h.id)) edited(h, removedByName.get(h.name) ?? [], 0.6);
   }
+  // moved, edited and renamed only in its underscores or case (`Operations._unique_constraint` →
+  // `SchemaObjects.unique_constraint`, made public in a new class): the same name
+  const removedBySpelling = new Map<string, SideDef[]>();
+  for (const d of removed) post(removedBySpelling, spelling(d.name), d);
+  for (const h of changedDefs) {
+    if (status.has(h.id) || baseById.has(h.id)) continue;
+    edited(h, removedBySpelling.get(spelling(h.name)) ?? [], 0.6);
+  }
   // renamed in place: a removed def of the same class or module, alike in shape
   const removedByContainer = new Map<string, SideDef[]>();
   for (const d of removed) post(removedByContainer, container(d.id), d);
@@ -743,6 +761,30 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     edited(h, removedByContainer.get(container(h.id)) ?? [], RENAME_SIMILARITY);
     if (!status.has(h.id)) status.set(h.id, { status: "added", from: null });
   }
+
+  // the calls the change gave existing functions (modified ones, not local to another): a call
+  // given to SAME_EDIT_FUNCTIONS or more of them is an edit made across functions (`same-edit`)
+  const given = new Map<SideDef, Set<string>>();
+  const givenCount = new Map<string, number>();
+  for (const h of changedDefs) {
+    const st = status.get(h.id);
+    if (st?.status !== "modified" || !st.from || local(h, hix)) continue;
+    const before = scopeOf(bix, st.from).calls;
+    const added = new Set([...scopeOf(hix, h).calls].filter((c) => !before.has(c)));
+    given.set(h, added);
+    for (const c of added) givenCount.set(c, (givenCount.get(c) ?? 0) + 1);
+  }
+  // the old versions of modified functions, by the new functions they now call (splits)
+  const splitCallers = new Map<string, SideDef[]>();
+  for (const h of changedDefs) {
+    const st = status.get(h.id);
+    if (st?.status !== "modified" || !st.from) continue;
+    for (const u of new Set(h.uses)) {
+      if (!baseById.has(u) && headById.has(u)) post(splitCallers, u, st.from);
+    }
+  }
+  const swept = (d: SideDef): Set<string> =>
+    new Set([...given.get(d) ?? []].filter((c) => givenCount.get(c)! >= SAME_EDIT_FUNCTIONS));
 
   /** G is a function something could call: not local to a function, not a test, audited. */
   const callable = (g: SideDef, ix: SideIndex) => !g.test && keep(g.file) && !local(g, ix);
@@ -795,6 +837,10 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         moduleVocabulary(f, g, siblingHits(gSide, g0), new Set(old ? [old.id] : [])) &&
         copiedBlocks(f, old, blockIndex([g0]), () => true).size === 0
       ) out.push("module-vocabulary");
+      // G's callees are its new version's when G is itself changed (within the change)
+      else if (sameEdit(false, gCallees, calls, swept(f), gSide === hix ? swept(g) : new Set())) {
+        out.push("same-edit");
+      }
     }
     if (kind === "clone" && template(shared, f, g)) out.push("template");
     return out;
@@ -1051,17 +1097,53 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   });
   /** Pairs the search against the base side made (any kind, either way): not repeated within. */
   const againstBase = new Set(pairs.map((p) => `${p.function.id}\0${p.target.id}`));
-  /** Both modified, and the rule (or, for a clone, the shape) already joined their old versions. */
+  /** The rule (or, for a clone, the shape) joined two defs of the base side, F's first. */
+  const joinedOld = (kind: "reimplementation" | "clone", f0: SideDef, g0: SideDef) => {
+    if (alikeBefore(f0, g0)) return true;
+    if (kind === "clone") return false;
+    const old = scopeOf(bix, f0);
+    return isReimplemented(old.uses.has(g0.id), bix.keys.get(g0) ?? [], old.calls).reimplemented;
+  };
+  /**
+   * The old versions of the functions a new def was split out of: modified functions that now
+   * call it and whose old version already held its code (the rule holds for the old version
+   * against the new def: `StatReload.run` → `startup`).
+   */
+  const splitFrom = (d: SideDef): SideDef[] => {
+    const out: SideDef[] = [];
+    const keys = hix.keys.get(d) ?? [];
+    for (const p of splitCallers.get(d.id) ?? []) {
+      const old = scopeOf(bix, p).calls;
+      // a def too small for the rule came from P when P already made every call it makes
+      const held = isReimplemented(false, keys, old).reimplemented ||
+        (keys.length > 0 && keys.every((k) => old.has(k)));
+      if (held) out.push(p);
+    }
+    return out;
+  };
+  /**
+   * Not made by the change: both modified, and the rule (or, for a clone, the shape) already
+   * joined their old versions; or both new, each split out of one of two functions that were
+   * already so joined (twins split alike into the same new methods: the old pair, moved).
+   */
   const joinedBefore = (kind: "reimplementation" | "clone", h: SideDef, g: SideDef) => {
     const hs = status.get(h.id), gs = status.get(g.id);
-    if (hs?.status !== "modified" || gs?.status !== "modified" || !hs.from || !gs.from) {
-      return false;
+    if (hs?.status === "modified" && gs?.status === "modified" && hs.from && gs.from) {
+      return joinedOld(kind, hs.from, gs.from);
     }
-    if (alikeBefore(hs.from, gs.from)) return true;
-    if (kind === "clone") return false;
-    const old = scopeOf(bix, hs.from);
-    return isReimplemented(old.uses.has(gs.from.id), bix.keys.get(gs.from) ?? [], old.calls)
-      .reimplemented;
+    return splitAlike(h, g);
+  };
+  /** Both new, each split out of one of two functions the rule or the shape already joined. */
+  const splitAlike = (h: SideDef, g: SideDef) => {
+    if (status.get(h.id)?.status !== "added" || status.get(g.id)?.status !== "added") return false;
+    // two pieces of one function (split out of the same one) are not its twin's pieces
+    const fromG = splitFrom(g), fromH = splitFrom(h);
+    if (fromH.some((p0) => fromG.includes(p0))) return false;
+    return fromH.some((p0) =>
+      fromG.some((q0) =>
+        joinedOld("reimplementation", p0, q0) || joinedOld("reimplementation", q0, p0)
+      )
+    );
   };
   if (fresh.length > MAX_WITHIN) {
     problems.push({
@@ -1153,6 +1235,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           !againstBase.has(`${g.id}\0${h.id}`),
       );
       for (const [g, b] of blocks) {
+        if (splitAlike(h, g)) continue;
         // both modified, and their old versions already shared a block or were twins in shape
         const gs = status.get(g.id);
         if (

@@ -141,7 +141,9 @@ export function candidateConfidence(score: number): number {
  * lib/audit/idiom.ts: `async-twin`, `same-delegate`, `same-api` (the rule holds only when one
  * class and its methods count as separate helpers), `module-vocabulary` (G's callees are what the
  * functions of its module or class call: the rule holds against G for other functions of that
- * container too) and `template` (a clone in shape only, sharing none of G's helpers).
+ * container too), `same-edit` (the rule holds only through calls the change gave F and other
+ * existing functions alike: an edit made across functions) and `template` (a clone in shape only,
+ * sharing none of G's helpers).
  */
 export type Note =
   | "preexisting"
@@ -152,6 +154,7 @@ export type Note =
   | "same-delegate"
   | "same-api"
   | "module-vocabulary"
+  | "same-edit"
   | "template";
 
 /**
@@ -167,6 +170,7 @@ export const NOTE_FACTOR: Record<Note, number> = {
   "same-delegate": 0.45,
   "same-api": 0.45,
   "module-vocabulary": 0.45,
+  "same-edit": 0.45,
   template: 0.45,
 };
 

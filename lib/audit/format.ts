@@ -106,6 +106,8 @@ const NOTE_TEXT: Record<string, string> = {
     "shares one helper's API (a class and its methods), not a piece of behaviour: counted as one helper each, the rule does not hold (lower confidence)",
   "module-vocabulary":
     "shares only what the functions of its module or class call: the rule holds against the target for other functions of that container too (lower confidence)",
+  "same-edit":
+    "the rule holds only through calls the change gave this function and other existing functions alike: one edit made across functions, not a copy (lower confidence)",
   template:
     "alike in shape only: shares none of the target's helpers (parallel code written to one template: lower confidence)",
 };

@@ -33,6 +33,13 @@
  *   in shape ({@link SAME_API_MAX_SIMILARITY}) or F's new lines copy a block of G (lib/audit/block.ts):
  *   a pasted block is a copy whatever vocabulary it uses; nor when `same-api` already explains
  *   the pair (one cause, one factor);
+ * - **`same-edit`**: the rule holds only through calls the change gave F (and, when the change
+ *   touched G, G) that it also gave other existing functions — {@link SAME_EDIT_FUNCTIONS} or
+ *   more in all: asked again without those calls, the rule no longer holds (a new quoting helper
+ *   called from every renderer, lines of every protocol's `connection_made` moved into new shared
+ *   helpers). One edit made across functions, not a copy; not when `same-api` or
+ *   `module-vocabulary` already explains the pair, nor when the two are alike in shape
+ *   ({@link SAME_API_MAX_SIMILARITY});
  * - **`template`**: a structural clone that shares none of G's helpers (G calls none, or F calls
  *   none of them) and is not the same code: parallel code written to one template — a
  *   constructor made of `self.x = x`, validators with another check — alike in shape, not in
@@ -273,6 +280,34 @@ export function moduleVocabulary(
   let n = 0;
   for (const id of hits) if (!exclude.has(id) && id !== f.id) n++;
   return n >= VOCABULARY_SIBLINGS;
+}
+
+/**
+ * An edit made across existing functions: the change gave at least this many existing functions
+ * (F among them) the same call. Two more than {@link VOCABULARY_SIBLINGS}, so that, as for
+ * `module-vocabulary`, F, G and two other functions share it: a family, not a pair.
+ */
+export const SAME_EDIT_FUNCTIONS = 2 + VOCABULARY_SIBLINGS;
+
+/**
+ * The paper's rule holds for F against G only through calls one edit gave many existing
+ * functions (`same-edit`): `sweptF` are the callee keys the change added to F that it also added
+ * to at least {@link SAME_EDIT_FUNCTIONS} − 1 other existing functions, `sweptG` those it added so
+ * to G (empty when the change did not touch G). Asked again without them
+ * (`isReimplemented`, unchanged), the rule no longer holds: a sweep through a module (a new
+ * quoting helper called by every renderer, lines of every protocol moved into new shared
+ * helpers) made the pair, not a copy.
+ */
+export function sameEdit(
+  called: boolean,
+  gCallees: readonly string[],
+  calls: ReadonlySet<string>,
+  sweptF: ReadonlySet<string>,
+  sweptG: ReadonlySet<string>,
+): boolean {
+  if (!gCallees.some((c) => sweptF.has(c) && calls.has(c))) return false;
+  const without = new Set([...calls].filter((c) => !sweptF.has(c)));
+  return !isReimplemented(called, gCallees.filter((c) => !sweptG.has(c)), without).reimplemented;
 }
 
 /**

@@ -88,6 +88,7 @@ export {
   preexisting,
   PREEXISTING_SIMILARITY,
   RENAME_SIMILARITY,
+  spelling,
 } from "./change.ts";
 export {
   asyncTwin,
@@ -98,8 +99,10 @@ export {
   receiverClasses,
   ruleSiblings,
   SAME_API_MAX_SIMILARITY,
+  SAME_EDIT_FUNCTIONS,
   sameApi,
   sameDelegate,
+  sameEdit,
   type Sibling,
   template,
   twinNames,

@@ -30,6 +30,7 @@ import {
   isLinkableUrl,
   MAX_TARGETS,
   parseFailOn,
+  SAME_EDIT_FUNCTIONS,
   VOCABULARY_SIBLINGS,
 } from "../../lib/audit/mod.ts";
 import {
@@ -63,7 +64,9 @@ each changed function F it reports one finding — its best target G, the others
                     a larger function, or a small function copied whole;
   could call        existing functions sharing F's rarer callees, shape and name, ranked;
   reuses            the existing functions F calls (resolved calls, not name matching).
-Duplicates made within the change (two new functions of it) are reported as such.
+Duplicates made within the change (two new functions of it) are reported as such; not two
+functions whose old versions the rule or the shape already joined (twins edited, moved or renamed
+together), nor two new ones split alike out of two such functions.
 
 Callees are keys no local name changes: resolved ids of the repository's functions, canonical
 names of imported ones (np.asarray is numpy.asarray), '.name' for a method of a value of unknown
@@ -83,9 +86,12 @@ Gates, all of them:
               only delegate to one same function; the rule holds only by counting one class
               and its methods as several helpers (same-api); F and G are in one module or
               class and the rule holds against G for at least ${VOCABULARY_SIBLINGS} other functions of
-              it too: G's helpers are that container's vocabulary (module-vocabulary); a clone
-              sharing none of G's helpers (template). It orders every report; no note removes
-              a finding.
+              it too: G's helpers are that container's vocabulary (module-vocabulary); the
+              rule holds only through calls the change gave F and at least ${
+    SAME_EDIT_FUNCTIONS - 1
+  } other existing
+              functions (same-edit); a clone sharing none of G's helpers (template). It orders
+              every report; no note removes a finding.
               A copied block: 0.35 + 0.35 x its size (tokens / 150) + 0.2 x the share of G
               copied + 0.1 x the share in one identical run, then context and notes.
   blocks      only tokens the change added to F seed a block (a block F already held is not
