@@ -377,14 +377,15 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Texts whose lines {@link splitLinesCached} keeps, in characters, before it starts over. */
-const MAX_CACHED_LINES_CHARS = 16 * 1024 * 1024;
-const cachedLines = new Map<string, string[]>();
+/** Texts whose lines {@link splitLinesCached} keeps, in characters (the least recently used leave). */
+const MAX_CACHED_LINES_CHARS = 2 * 1024 * 1024;
+const cachedLines = new Map<string, readonly string[]>();
 let cachedLinesChars = 0;
 
 /**
- * {@link splitLines}, remembered per text in this thread (up to 16 Mi characters of texts, then
- * the memory starts over): the files of a workspace are the same texts turn after turn.
+ * {@link splitLines}, remembered per text in this thread for the texts used most recently (up to
+ * 2 Mi characters of texts): a workspace's files are the same texts turn after turn, while the
+ * texts seen once (a turn's own writes) leave first.
  *
  * @example
  * ```ts
@@ -396,16 +397,22 @@ let cachedLinesChars = 0;
  * ```
  */
 export function splitLinesCached(text: string): readonly string[] {
-  let lines = cachedLines.get(text);
-  if (!lines) {
-    lines = splitLines(text);
-    if (cachedLinesChars + text.length > MAX_CACHED_LINES_CHARS) {
-      cachedLines.clear();
-      cachedLinesChars = 0;
-    }
-    cachedLines.set(text, lines);
-    cachedLinesChars += text.length;
+  const hit = cachedLines.get(text);
+  if (hit) {
+    // most recently used last: Map keeps insertion order
+    cachedLines.delete(text);
+    cachedLines.set(text, hit);
+    return hit;
   }
+  const lines = splitLines(text);
+  if (text.length > MAX_CACHED_LINES_CHARS) return lines;
+  cachedLinesChars += text.length;
+  for (const [t] of cachedLines) {
+    if (cachedLinesChars <= MAX_CACHED_LINES_CHARS) break;
+    cachedLines.delete(t);
+    cachedLinesChars -= t.length;
+  }
+  cachedLines.set(text, lines);
   return lines;
 }
 
