@@ -28,6 +28,7 @@ import {
   type ChainSpec,
   type ConfigSpec,
   type Corpus,
+  type DeferredRuns,
   type FoundTurn,
   LayoutError,
   loadRunContents,
@@ -241,6 +242,10 @@ interface Scoring {
   logHashes: HashMemos;
   /** Groups not yet done per configuration: at 0, its log-hash memo is saved and let go. */
   groupsLeft: Map<string, number>;
+  /** Problems of the corpus that a run turn read so far carries (its error rows name the turn). */
+  attached: Set<Problem>;
+  /** Run turns read so far. */
+  found: number;
   code: string;
   pool: JobPool;
   errors: ErrorRow[];
@@ -303,9 +308,8 @@ export async function scoreStream(
   opts: ScoreOptions,
   emit: (rows: GroupRows) => void,
 ): Promise<StreamedRun> {
-  const { corpus, groups, errors, found } = await indexCorpus(dir, opts.shard);
+  const { corpus, groups, problems } = await indexCorpus(dir, opts.shard);
   const scoring = await startScoring(corpus, groups, opts);
-  scoring.errors.push(...errors);
   try {
     const lanes = Math.max(4, scoring.pool.size * 4);
     // each group leaves the index when its scoring starts: the index shrinks as the run goes
@@ -317,36 +321,31 @@ export async function scoreStream(
   // a memo that cannot be written only costs re-hashing
   await scoring.logHashes.closeAll().catch((e) => cacheFailed(scoring.cacheDir, e));
   await Promise.all(scoring.writes);
+  // the corpus's own problems, each once: those no run turn carries are rows of their own
+  for (const p of problems) if (!scoring.attached.has(p)) scoring.errors.push(problemRow(p));
   return {
     errors: scoring.errors.filter((e) => errorInShard(e, opts.shard)),
     configs: corpus.configs,
-    found,
+    found: scoring.found,
   };
 }
 
 /**
- * The corpus at `dir` as a scoring pass holds it: its chains and configurations (`runs` left
- * empty), the shard's run turns grouped by (configuration, chain) in key order, the error rows of
- * the problems found while reading it, and the number of the shard's run turns. Nothing else of
- * the whole index is kept: at 37,500 turns it was 24 MB held for the whole run.
+ * The corpus at `dir` as a scoring pass holds it: its chains and configurations, the shard's
+ * (configuration, chain) directories in key order — their run turns unread until each group's
+ * scoring starts (lib/layout `defer`), so no index of the corpus's turns is held — and the
+ * problems found outside those directories.
  */
 async function indexCorpus(
   dir: string,
   shard: ScoreOptions["shard"],
-): Promise<{ corpus: Corpus; groups: FoundTurn[][]; errors: ErrorRow[]; found: number }> {
+): Promise<{ corpus: Corpus; groups: (DeferredRuns | undefined)[]; problems: Problem[] }> {
   // a shard opens only its own (configuration, chain) directories: at 37,500 turns, listing
   // every turn directory cost each process about 12 CPU s (docs/scale.md "Latest")
   const select = shard &&
     ((config: string, chain: string) => shardOf(config, chain, shard.count) === shard.index);
-  const { corpus: whole, problems } = await readCorpus(dir, { select });
-  const runs = whole.runs;
-  const corpus = { ...whole, runs: [] };
-  return {
-    corpus,
-    groups: sortedGroups(corpus.configs, groupRuns(runs)),
-    errors: errorRows(whole, problems),
-    found: runs.length,
-  };
+  const { corpus, problems, deferred } = await readCorpus(dir, { select, defer: true });
+  return { corpus, groups: sortedGroups(corpus.configs, deferred ?? []), problems };
 }
 
 /** The items of `list` in order, each slot emptied as it is handed out (the list is used up). */
@@ -435,7 +434,7 @@ function turnProgress(
 /** The shared state of one scoring pass (over `groups`, the run turns to score), with W0, summaries and targets memoised. */
 async function startScoring(
   corpus: Corpus,
-  groups: readonly FoundTurn[][],
+  groups: readonly (DeferredRuns | undefined)[],
   opts: ScoreOptions,
 ): Promise<Scoring> {
   const useCache = opts.cache ?? true;
@@ -444,8 +443,9 @@ async function startScoring(
   let total = 0;
   const groupsLeft = new Map<string, number>();
   for (const g of groups) {
-    for (const r of g) if (r.blocked.length === 0) total++;
-    groupsLeft.set(g[0].config, (groupsLeft.get(g[0].config) ?? 0) + 1);
+    if (!g) continue;
+    total += g.declared; // the turns expected (a turn found besides is counted, not shown)
+    groupsLeft.set(g.config, (groupsLeft.get(g.config) ?? 0) + 1);
   }
   const scoring: Scoring = {
     corpus,
@@ -466,6 +466,8 @@ async function startScoring(
         : undefined,
     ),
     groupsLeft,
+    attached: new Set(),
+    found: 0,
     code: await scorerCodeHash(),
     pool,
     errors: [],
@@ -546,27 +548,15 @@ async function targetsOf(scoring: Scoring, k: string): Promise<Target[]> {
   return extractTargets(reference, chain.turns[n - 1].module, w0, earlier);
 }
 
-/** Error rows of problems found while reading the corpus (each once). */
-function errorRows(corpus: Corpus, problems: Problem[]): ErrorRow[] {
-  const out: ErrorRow[] = [];
-  const attached = new Set<Problem>();
-  for (const run of corpus.runs) {
-    for (const p of run.blocked) {
-      attached.add(p);
-      out.push(errorOf(run, p));
-    }
-  }
-  for (const p of problems) {
-    if (attached.has(p)) continue;
-    out.push({
-      path: p.path,
-      chain: p.chain ?? null,
-      turn: p.turn ?? null,
-      config: p.config ?? null,
-      message: p.message,
-    });
-  }
-  return out;
+/** The error row of a problem that names no run turn of its own. */
+function problemRow(p: Problem): ErrorRow {
+  return {
+    path: p.path,
+    chain: p.chain ?? null,
+    turn: p.turn ?? null,
+    config: p.config ?? null,
+    message: p.message,
+  };
 }
 
 function errorOf(run: FoundTurn, p: { path: string; message: string }): ErrorRow {
@@ -579,26 +569,28 @@ function failed(scoring: Scoring, turn: FoundTurn, e: unknown): void {
   scoring.errors.push(errorOf(turn, { path, message: messageOf(e) }));
 }
 
-/** The run turns grouped by (configuration, chain), in order of first appearance. */
-function groupRuns(runs: readonly FoundTurn[]): FoundTurn[][] {
-  const groups = new Map<string, FoundTurn[]>();
-  for (const run of runs) {
-    const k = `${run.config}\u0000${run.chain}`;
-    const g = groups.get(k);
-    if (g) g.push(run);
-    else groups.set(k, [run]);
-  }
-  return [...groups.values()];
-}
-
 /**
- * {@link scoreGroup}, then, when it was its configuration's last group, the configuration's
- * log-hash memo is saved and let go (a memo that cannot be written only costs re-hashing).
+ * Reads a (configuration, chain) directory's run turns, records the error rows of its problems
+ * (a blocked turn's, each naming the turn, and the directory's others), then {@link scoreGroup};
+ * when it was its configuration's last group, the configuration's log-hash memo is saved and let
+ * go (a memo that cannot be written only costs re-hashing).
  */
-async function scoreGroupThenRelease(scoring: Scoring, runs: FoundTurn[]): Promise<GroupRows> {
-  const config = runs[0].config;
+async function scoreGroupThenRelease(scoring: Scoring, group: DeferredRuns): Promise<GroupRows> {
+  const config = group.config;
   try {
-    return await scoreGroup(scoring, runs);
+    const { runs, problems } = await group.read();
+    scoring.found += runs.length;
+    const mine = new Set<Problem>();
+    for (const run of runs) {
+      for (const p of run.blocked) {
+        scoring.attached.add(p);
+        mine.add(p);
+        scoring.errors.push(errorOf(run, p));
+      }
+      if (run.blocked.length) scoring.tick();
+    }
+    for (const p of problems) if (!mine.has(p)) scoring.errors.push(problemRow(p));
+    return runs.length ? await scoreGroup(scoring, runs) : emptyRows();
   } finally {
     const left = (scoring.groupsLeft.get(config) ?? 1) - 1;
     if (left > 0) scoring.groupsLeft.set(config, left);
@@ -607,6 +599,10 @@ async function scoreGroupThenRelease(scoring: Scoring, runs: FoundTurn[]): Promi
       await scoring.logHashes.close(config).catch((e) => cacheFailed(scoring.cacheDir, e));
     }
   }
+}
+
+function emptyRows(): GroupRows {
+  return { turns: [], targets: [], events: [], tests: [] };
 }
 
 /**
@@ -826,11 +822,14 @@ function groupRows(scored: readonly TurnResult[]): GroupRows {
  * and chain: the order of the rows. Groups of an unknown configuration yield no rows (their turns
  * are errors) and go last.
  */
-function sortedGroups(configs: readonly ConfigSpec[], groups: FoundTurn[][]): FoundTurn[][] {
+function sortedGroups<G extends { config: string; chain: string }>(
+  configs: readonly ConfigSpec[],
+  groups: readonly G[],
+): G[] {
   const byId = new Map(configs.map((c) => [c.id, c]));
-  const keyed = groups.map((runs) => {
-    const c = byId.get(runs[0].config);
-    return { runs, key: c ? [c.harness, c.model, c.memory, runs[0].chain] : [] };
+  const keyed = groups.map((g) => {
+    const c = byId.get(g.config);
+    return { g, key: c ? [c.harness, c.model, c.memory, g.chain] : [] };
   });
   keyed.sort((a, b) => {
     for (let i = 0; i < 4; i++) {
@@ -838,5 +837,5 @@ function sortedGroups(configs: readonly ConfigSpec[], groups: FoundTurn[][]): Fo
     }
     return 0;
   });
-  return keyed.map((k) => k.runs);
+  return keyed.map((k) => k.g);
 }

@@ -18,6 +18,7 @@ export {
   MEMORIES,
   messageOf,
   readCorpus,
+  type DeferredRuns,
   type ReadResult,
 } from "./read.ts";
 export {

@@ -47,8 +47,10 @@ export type FoundTurn = RunTurn;
 /** What {@link readCorpus} returns. */
 export interface ReadResult {
   corpus: Corpus;
-  /** Every problem found, in a deterministic order. */
+  /** Every problem found, in a deterministic order (with `defer`: all but those inside the deferred directories). */
   problems: Problem[];
+  /** With {@link ReadOptions.defer}: the selected (configuration, chain) directories, in directory order. */
+  deferred?: DeferredRuns[];
 }
 
 async function stat(path: string): Promise<Deno.FileInfo | undefined> {
@@ -181,6 +183,27 @@ export interface ReadOptions {
    * (tasks, configurations, their own entries) is read as always.
    */
   select?: (config: string, chain: string) => boolean;
+  /**
+   * Leave the run turns of each selected (configuration, chain) directory unread: `corpus.runs`
+   * is empty and `deferred` holds one {@link DeferredRuns} per directory, whose `read()` lists
+   * its turns and their problems when they are needed — a scorer then holds the turns of the
+   * groups in flight, not an index of the whole corpus. Each problem is reported once, either in
+   * `problems` or by one `read()`.
+   */
+  defer?: boolean;
+}
+
+/** The run turns of one (configuration, chain) directory, read on demand ({@link ReadOptions.defer}). */
+export interface DeferredRuns {
+  config: string;
+  chain: string;
+  /** Turns expected: those the chain declares (a directory of an unknown chain: 0). */
+  declared: number;
+  /**
+   * Its run turns, sorted by turn, each with its blocking problems (as a whole read gives them),
+   * and every problem found inside the directory. Reads the disk each time it is called.
+   */
+  read(): Promise<{ runs: FoundTurn[]; problems: Problem[] }>;
 }
 
 /**
@@ -224,9 +247,13 @@ export async function readCorpus(dir: string, opts: ReadOptions = {}): Promise<R
     throw new LayoutError(dir, "not a corpus: neither tasks/ nor runs/ is a directory");
   }
   /** Entries of a corpus directory; links not followed are reported with `keys`. */
-  const list = async (path: string, keys: Omit<Problem, "path" | "message"> = {}) => {
+  const list = async (
+    path: string,
+    keys: Omit<Problem, "path" | "message"> = {},
+    to: (p: Problem) => Problem = add,
+  ) => {
     const { entries, links } = await entriesOf(path, realRoot);
-    for (const l of links) add({ path: rel(l.path), message: l.message, ...keys });
+    for (const l of links) to({ path: rel(l.path), message: l.message, ...keys });
     return entries;
   };
 
@@ -275,7 +302,82 @@ export async function readCorpus(dir: string, opts: ReadOptions = {}): Promise<R
     }
   }
 
+  /**
+   * The run turns of one (configuration, chain) directory, each with the problems that block it;
+   * every problem found goes to `add`.
+   */
+  const chainRuns = async (
+    config: string,
+    chain: string,
+    rdir: string,
+    add: (p: Problem) => Problem,
+  ): Promise<FoundTurn[]> => {
+    const found: FoundTurn[] = [];
+    const known = chainTurns.has(chain);
+    const unknown: Problem[] = known ? [] : [add({
+      path: rel(rdir),
+      message: `no task chain "${chain}" (expected tasks/${chain}/chain.json)`,
+      chain,
+      config,
+    })];
+    const declared = chainTurns.get(chain) ?? 0;
+    const dirs = new Map<number, string>();
+    for (const t of await list(rdir, { chain, config }, add)) {
+      const m = TURN_DIR.exec(t.name);
+      if (t.kind !== "dir" || !m) {
+        add({
+          path: rel(t.path),
+          message: TURN_LIKE.test(t.name)
+            ? `not a turn directory: turns are numbered from 1, without leading zeros (turn1, turn2, …)`
+            : "unexpected entry (turn directories are named turn<N>)",
+          chain,
+          config,
+        });
+        continue;
+      }
+      dirs.set(Number(m[1]), t.path);
+    }
+    const numbers = new Set<number>(dirs.keys());
+    for (let n = 1; n <= declared; n++) numbers.add(n);
+    for (const n of [...numbers].sort((a, b) => a - b)) {
+      const tdir = dirs.get(n) ?? join(rdir, `turn${n}`);
+      const run: FoundTurn = {
+        config,
+        chain,
+        turn: n,
+        dir: tdir,
+        blocked: [...unknown, ...(chainBlock.get(chain) ?? [])],
+      };
+      run.blocked.push(...(turnBlock.get(chain)?.get(n) ?? []));
+      if (known && !chainBlock.has(chain) && n > declared) {
+        run.blocked.push(add({
+          path: rel(tdir),
+          message: `turn ${n} is not declared in tasks/${chain}/chain.json (${declared} turns)`,
+          chain,
+          turn: n,
+          config,
+        }));
+      }
+      if (!dirs.has(n)) {
+        run.blocked.push(add({
+          path: rel(tdir),
+          message: "missing turn directory",
+          chain,
+          turn: n,
+          config,
+        }));
+      } else {
+        const r = await readRunFiles(run, rel, realRoot);
+        run.blocked.push(...r.blocking.map(add));
+        r.other.forEach(add);
+      }
+      found.push(run);
+    }
+    return found;
+  };
+
   // runs
+  const deferred: DeferredRuns[] = [];
   const configs: ConfigSpec[] = [];
   const runs: FoundTurn[] = [];
   /** configuration id → the problem blocking all its turns (bad config.json, duplicate keys). */
@@ -311,68 +413,23 @@ export async function readCorpus(dir: string, opts: ReadOptions = {}): Promise<R
         }
         chainDirs.add(c.name);
         if (opts.select && !opts.select(e.name, c.name)) continue;
-        const rdir = c.path;
-        const known = chainTurns.has(c.name);
-        const unknown: Problem[] = known ? [] : [add({
-          path: rel(rdir),
-          message: `no task chain "${c.name}" (expected tasks/${c.name}/chain.json)`,
-          chain: c.name,
-          config: e.name,
-        })];
-        const declared = chainTurns.get(c.name) ?? 0;
-        const dirs = new Map<number, string>();
-        for (const t of await list(rdir, { chain: c.name, config: e.name })) {
-          const m = TURN_DIR.exec(t.name);
-          if (t.kind !== "dir" || !m) {
-            add({
-              path: rel(t.path),
-              message: TURN_LIKE.test(t.name)
-                ? `not a turn directory: turns are numbered from 1, without leading zeros (turn1, turn2, …)`
-                : "unexpected entry (turn directories are named turn<N>)",
-              chain: c.name,
-              config: e.name,
-            });
-            continue;
-          }
-          dirs.set(Number(m[1]), t.path);
+        const config = e.name, chain = c.name, rdir = c.path;
+        if (opts.defer) {
+          deferred.push({
+            config,
+            chain,
+            declared: chainTurns.get(chain) ?? 0,
+            read: async () => {
+              const own: Problem[] = [];
+              const runs = await chainRuns(config, chain, rdir, (p) => (own.push(p), p));
+              const block = configBlock.get(config);
+              if (block) { for (const run of runs) run.blocked.unshift(block); }
+              return { runs, problems: own };
+            },
+          });
+          continue;
         }
-        const numbers = new Set<number>(dirs.keys());
-        for (let n = 1; n <= declared; n++) numbers.add(n);
-        for (const n of [...numbers].sort((a, b) => a - b)) {
-          const tdir = dirs.get(n) ?? join(rdir, `turn${n}`);
-          const run: FoundTurn = {
-            config: e.name,
-            chain: c.name,
-            turn: n,
-            dir: tdir,
-            blocked: [...unknown, ...(chainBlock.get(c.name) ?? [])],
-          };
-          run.blocked.push(...(turnBlock.get(c.name)?.get(n) ?? []));
-          if (known && !chainBlock.has(c.name) && n > declared) {
-            run.blocked.push(add({
-              path: rel(tdir),
-              message:
-                `turn ${n} is not declared in tasks/${c.name}/chain.json (${declared} turns)`,
-              chain: c.name,
-              turn: n,
-              config: e.name,
-            }));
-          }
-          if (!dirs.has(n)) {
-            run.blocked.push(add({
-              path: rel(tdir),
-              message: "missing turn directory",
-              chain: c.name,
-              turn: n,
-              config: e.name,
-            }));
-          } else {
-            const r = await readRunFiles(run, rel, realRoot);
-            run.blocked.push(...r.blocking.map(add));
-            r.other.forEach(add);
-          }
-          found.push(run);
-        }
+        found.push(...await chainRuns(config, chain, rdir, add));
       }
       for (const chain of chainTurns.keys()) {
         if (!chainDirs.has(chain)) {
@@ -413,7 +470,11 @@ export async function readCorpus(dir: string, opts: ReadOptions = {}): Promise<R
       runs.push(run);
     }
   }
-  return { corpus: { dir: root, chains, configs, runs }, problems };
+  return {
+    corpus: { dir: root, chains, configs, runs },
+    problems,
+    ...(opts.defer ? { deferred } : {}),
+  };
 }
 
 /** The message of an error without its `path: ` prefix. */
