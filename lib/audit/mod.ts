@@ -66,6 +66,7 @@ export {
   type Side,
   type SideDef,
   type SideOptions,
+  TokensLost,
 } from "./side.ts";
 export {
   auditChange,
@@ -138,6 +139,7 @@ export {
   type AuditReport,
   auditReport,
   auditRows,
+  auditSides,
   CHANGED_SCHEMA,
   COMMITS_SCHEMA,
   emptySide,
