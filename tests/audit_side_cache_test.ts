@@ -243,6 +243,24 @@ Deno.test("a FIFO planted at the tokens path neither blocks the audit nor change
     assert.equal(r.out, clean.out);
     assert.ok(Deno.lstatSync(`${head}.tokens.bin`).isFile, "the rebuilt side's part replaced it");
   });
+  await t.step(
+    "at a side's signed entry, and a FIFO at the other's features path (the CLI)",
+    async () => {
+      const cacheDir = await filledCache();
+      const args = ["audit", repo, "--base", c0, "--head", c1, "--format", "json"];
+      const env = { REPOREUSE_CACHE_DIR: cacheDir };
+      const clean = await runCli(args, { env, ...limit });
+      const { base, head } = stems(cacheDir);
+      for (const p of [`${head}.json`, `${base}.features.bin`]) {
+        Deno.removeSync(p);
+        await mkfifo(p);
+      }
+      const r = await runCli(args, { env, ...limit });
+      assert.ok(!r.killed, "the audit finished");
+      assert.equal(r.code, clean.code, r.err);
+      assert.equal(r.out, clean.out);
+    },
+  );
   await t.step("between reading the sides and their tokens (auditSides in a process)", async () => {
     const cacheDir = await filledCache();
     const { base, head } = stems(cacheDir);

@@ -40,7 +40,14 @@ import {
   tooLargeMessage,
 } from "../python/mod.ts";
 import { REUSE_KINDS } from "../metrics/mod.ts";
-import { Cache, cacheRoot, openRegular, openRegularSync, sha256 } from "../util/mod.ts";
+import {
+  Cache,
+  cacheRoot,
+  openRegular,
+  openRegularSync,
+  readRegular,
+  sha256,
+} from "../util/mod.ts";
 import {
   listTree,
   listWorktree,
@@ -316,7 +323,7 @@ export async function loadSide(
     const hit = packed && unpack(packed, files);
     // a part missing, not a regular file, of another shape or not the one the signed entry names:
     // the cached side is rebuilt
-    const feats = hit && await readPart(featFile);
+    const feats = hit && await readRegular(featFile);
     const tokens = hit && feats && sha256(feats) === hit.parts.features &&
       readFeatures(feats, hit.side.defs) && await openTokens(tokenFile, hit.side.defs, hit.parts);
     if (hit && tokens) {
@@ -397,22 +404,6 @@ async function writePart(file: string, words: Uint32Array): Promise<void> {
   const tmp = `${file}.${crypto.randomUUID()}.tmp`;
   await Deno.writeFile(tmp, bytesOf(words), { createNew: true });
   await Deno.rename(tmp, file);
-}
-
-/** A part's bytes, or undefined when it is missing, unreadable or not a regular file. */
-async function readPart(path: string): Promise<Uint8Array | undefined> {
-  const file = await openRegular(path);
-  if (!file) return undefined;
-  try {
-    const bytes = new Uint8Array((await file.stat()).size);
-    await readFully(file, 0, bytes);
-    return bytes;
-  } catch {
-    // cut short while read, or unreadable: as missing
-    return undefined;
-  } finally {
-    file.close();
-  }
 }
 
 /** The tokens of a def as stored (none unless each token has its line). */

@@ -268,7 +268,7 @@ export async function writeDirAtomic(
  * and inode), so one swapped in between is refused. The caller closes what it gets.
  *
  * ```ts
- * import { openRegular, openRegularSync } from "./fs.ts";
+ * import { openRegular, openRegularSync, readRegular } from "./fs.ts";
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a`, "x");
  * await Deno.symlink(`${dir}/a`, `${dir}/link`);
@@ -277,6 +277,7 @@ export async function writeDirAtomic(
  * file?.close();
  * console.assert(openRegularSync(`${dir}/link`) === null && openRegularSync(dir) === null);
  * console.assert((await openRegular(`${dir}/missing`)) === null);
+ * console.assert((await readRegular(`${dir}/a`))?.length === 1 && (await readRegular(dir)) === null);
  * ```
  */
 export async function openRegular(path: string): Promise<Deno.FsFile | null> {
@@ -293,6 +294,29 @@ export async function openRegular(path: string): Promise<Deno.FsFile | null> {
   if (after && sameFile(before, after)) return file;
   file.close();
   return null;
+}
+
+/**
+ * The bytes of `path` when it is a regular file and not a link ({@link openRegular}), else null:
+ * missing, unreadable, a FIFO, device or link, or cut short while read.
+ */
+export async function readRegular(path: string): Promise<Uint8Array | null> {
+  const file = await openRegular(path);
+  if (!file) return null;
+  try {
+    const bytes = new Uint8Array((await file.stat()).size);
+    for (let n = 0; n < bytes.length;) {
+      const got = await file.read(bytes.subarray(n));
+      if (got === null) return null;
+      n += got;
+    }
+    return bytes;
+  } catch {
+    // unreadable: as missing
+    return null;
+  } finally {
+    file.close();
+  }
 }
 
 /** {@link openRegular}, synchronously. */
