@@ -11,6 +11,7 @@
  */
 import assert from "node:assert/strict";
 import {
+  auditHistory,
   type AuditReport,
   auditReport,
   auditSides,
@@ -77,7 +78,7 @@ async function filledCache(): Promise<string> {
 }
 
 /** Each cached side's path stem (`<stem>.json`, `.features.bin`, `.tokens.bin`) by its commit. */
-function stems(cacheDir: string): { base: string; head: string } {
+function stemsByRev(cacheDir: string): Map<string, string> {
   const byRev = new Map<string, string>();
   const dir = `${cacheDir}/audit-side-v${SIDE_VERSION}`;
   for (const sub of Deno.readDirSync(dir)) {
@@ -88,6 +89,12 @@ function stems(cacheDir: string): { base: string; head: string } {
       byRev.set(rev, `${dir}/${sub.name}/${e.name.slice(0, -".json".length)}`);
     }
   }
+  return byRev;
+}
+
+/** The stems of the base's and the head's sides. */
+function stems(cacheDir: string): { base: string; head: string } {
+  const byRev = stemsByRev(cacheDir);
   assert.ok(byRev.has(c0) && byRev.has(c1), [...byRev.keys()].join(" "));
   return { base: byRev.get(c0)!, head: byRev.get(c1)! };
 }
@@ -274,4 +281,38 @@ Deno.test("a FIFO planted at the tokens path neither blocks the audit nor change
     assert.deepEqual(out.rebuilt, [true, true]);
     assert.deepEqual(out.audit, JSON.parse(JSON.stringify(uncached)));
   });
+});
+
+Deno.test("a history whose side cache is cleared between two commits: the findings of a history with no cache", async () => {
+  // after c0, a small unrelated change (its side's tokens read only for z4.py: no block index,
+  // none derived), then the block pasted: the last commit's base is the middle commit's side, whose
+  // block index needs all its tokens — from a part cleared after the middle commit was audited
+  await sh(repo, ["git", "checkout", "-q", "-b", "history", c0]);
+  await write(repo, "pkg/z4.py", OTHER(4) + "\n\ndef tiny(x):\n    return x\n");
+  const middle = await commit(repo, "tiny");
+  await write(repo, "pkg/app.py", [...APP, ...BLOCK, ...TAIL].join("\n"));
+  const last = await commit(repo, "block pasted");
+  const rows = async (cacheDir: string | null, onCommit?: (done: number) => void) => {
+    const h = await auditHistory(repo, {
+      range: `${c0}..${last}`,
+      ...(cacheDir === null ? { cache: false } : { cacheDir }),
+      onCommit,
+    });
+    return { changed: h.changed.toRecords(), findings: h.findings.toRecords() };
+  };
+  const none = await rows(null);
+  assert.deepEqual(
+    none.findings.filter((f) => f.commit === last).map((f) => [f.kind, f.function, f.target]),
+    [["block", "pkg.app.serve", "pkg.server.load_config"]],
+  );
+  const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-side-cache-" });
+  assert.deepEqual(await rows(cacheDir), none); // fills the cache
+  const sides = `${cacheDir}/audit-side-v${SIDE_VERSION}`;
+  const cleared = await rows(cacheDir, (done) => {
+    if (done === 1) Deno.removeSync(sides, { recursive: true });
+  });
+  assert.deepEqual(cleared, none);
+  // the middle commit's side was rebuilt (and written again) after the cache was cleared: only
+  // the fallback writes it, as the last commit's base comes from the previous step, not the cache
+  assert.ok(stemsByRev(cacheDir).has(middle));
 });
