@@ -281,7 +281,7 @@ export async function writeDirAtomic(
  * ```
  */
 export async function openRegular(path: string): Promise<Deno.FsFile | null> {
-  const before = await Deno.lstat(path).catch(() => null);
+  const before = await Deno.lstat(path).catch(() => null); // missing or unreadable: null below
   if (!before?.isFile) return null;
   let file: Deno.FsFile;
   try {
@@ -290,7 +290,7 @@ export async function openRegular(path: string): Promise<Deno.FsFile | null> {
     // gone or unreadable since the lstat: as missing
     return null;
   }
-  const after = await file.stat().catch(() => null);
+  const after = await file.stat().catch(() => null); // an fd that cannot be stat'ed is refused
   if (after && sameFile(before, after)) return file;
   file.close();
   return null;
