@@ -29,9 +29,9 @@ import {
 import { BLOCK_START_TOKEN } from "../lib/audit/shape.ts";
 import { commit, sh, write } from "./audit_helpers.ts";
 
+// named in every call (cacheDir), never set in Deno.env: the env is the whole process's, shared
+// by every test file under --parallel
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-block-cache-" });
-// every audit below names it too: Deno.env is the whole process's, and other test files set it (--parallel)
-Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
 
 /** The block planted: a config parser's loop (builtins and `str` methods only: no callee key). */
 const BLOCK = [

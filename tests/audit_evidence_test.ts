@@ -31,8 +31,10 @@ import { quiet } from "./cli_helpers.ts";
 import { commit, SEABORN, seabornRepo, sh, sideDef, write } from "./audit_helpers.ts";
 
 const G = "seaborn._core.properties.Color._get_values";
+// named in every call (cacheDir), never set in Deno.env: the env is the whole process's, shared
+// by every test file under --parallel; the CLI run in this process (it takes no cache dir) uses
+// the configured cache, as a user's run would
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-ev-cache-" });
-Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
 
 /** Color._get_values's own source (lines 702–729), re-indented as a method of a new class. */
 const source = (await Deno.readTextFile(`${SEABORN}/_core/properties.py`)).split("\n");
@@ -188,9 +190,9 @@ const rulePairs = (fs: Finding[]) =>
   ).sort();
 
 Deno.test("a copy of G, the same copy with every local renamed, and a rebuild in another structure are all re-implementations of G", async () => {
-  const copy = await auditReport({ repo, base: c0, head: heads.copy });
-  const renamed = await auditReport({ repo, base: c0, head: heads.renamed });
-  const rebuilt = await auditReport({ repo, base: c0, head: heads.rebuilt });
+  const copy = await auditReport({ repo, cacheDir, base: c0, head: heads.copy });
+  const renamed = await auditReport({ repo, cacheDir, base: c0, head: heads.renamed });
+  const rebuilt = await auditReport({ repo, cacheDir, base: c0, head: heads.rebuilt });
   for (
     const [r, f] of [[copy, "Shade.lookup"], [renamed, "Shade.lookup"], [
       rebuilt,
@@ -239,7 +241,7 @@ Deno.test("a copy of G, the same copy with every local renamed, and a rebuild in
 });
 
 Deno.test("a block of G copied inside a larger function is a re-implementation of G", async () => {
-  const r = await auditReport({ repo, base: c0, head: heads.block });
+  const r = await auditReport({ repo, cacheDir, base: c0, head: heads.block });
   const f = r.findings.find((x) => x.function.id.endsWith("Legend.legend_entries"));
   assert.ok(f, JSON.stringify(r.findings.map((x) => x.function.id)));
   assert.equal(f.kind, "reimplementation");
@@ -247,20 +249,20 @@ Deno.test("a block of G copied inside a larger function is a re-implementation o
   assert.equal(f.overlap, 1);
   assert.deepEqual(sections(r).map((s) => s.key), ["code"]);
   // the larger function calls more than G does, so it is less focused than a whole copy
-  const copy = await auditReport({ repo, base: c0, head: heads.copy });
+  const copy = await auditReport({ repo, cacheDir, base: c0, head: heads.copy });
   assert.ok(f.confidence < copy.findings[0].confidence);
   assert.ok(f.confidence >= DEFAULT_FAIL_ON, `confidence ${f.confidence}`);
 });
 
 Deno.test("idiomatic twins: an async twin of G stays a re-implementation, noted, below the default check", async () => {
-  const r = await auditReport({ repo, base: c0, head: heads.asyncTwin });
+  const r = await auditReport({ repo, cacheDir, base: c0, head: heads.asyncTwin });
   assert.equal(r.findings.length, 1);
   const [f] = r.findings;
   assert.equal(f.function.id, "seaborn._core.acolor.AsyncColor._get_values");
   assert.equal(f.kind, "reimplementation");
   assert.equal(f.target.id, G);
   assert.deepEqual(f.notes, ["async-twin"]);
-  const copy = await auditReport({ repo, base: c0, head: heads.copy });
+  const copy = await auditReport({ repo, cacheDir, base: c0, head: heads.copy });
   assert.ok(f.confidence <= NOTE_FACTOR["async-twin"] * copy.findings[0].confidence + 0.001);
   assert.ok(f.confidence < DEFAULT_FAIL_ON);
   assert.match(formatText(r), /synchronous\/asynchronous twin/);
@@ -272,7 +274,7 @@ Deno.test("idiomatic twins: an async twin of G stays a re-implementation, noted,
 });
 
 Deno.test("a pair already duplicated before the change: its own section, never failing the check", async () => {
-  const r = await auditReport({ repo, base: heads.copy, head: preHead });
+  const r = await auditReport({ repo, cacheDir, base: heads.copy, head: preHead });
   assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [
     ["seaborn._core.shade.Shade.lookup", "modified"],
   ]);
@@ -292,12 +294,12 @@ Deno.test("a pair already duplicated before the change: its own section, never f
 
 Deno.test("every rule finding agrees with the benchmark's metric on the same pair", async () => {
   const baseDir = await checkout(c0);
-  const base = await analyzePackage(`${baseDir}/seaborn`, { name: "seaborn" });
+  const base = await analyzePackage(`${baseDir}/seaborn`, { name: "seaborn", cacheDir });
   let checked = 0;
   for (const [name, head] of Object.entries(heads)) {
-    const r = await auditReport({ repo, base: c0, head, maxTargets: 0 });
+    const r = await auditReport({ repo, cacheDir, base: c0, head, maxTargets: 0 });
     const headDir = await checkout(head);
-    const hp = await analyzePackage(`${headDir}/seaborn`, { name: "seaborn" });
+    const hp = await analyzePackage(`${headDir}/seaborn`, { name: "seaborn", cacheDir });
     // independently: every changed F against every function of the base that exists after the
     // change, is not local to a function nor a test, with isReimplemented on the code model's keys
     const expected: string[] = [];
@@ -328,7 +330,7 @@ Deno.test("every rule finding agrees with the benchmark's metric on the same pai
   // and the benchmark's own scorer (scoreTargets, eq. 1 and §3.3.2) on the planted copy, whose
   // callees all resolve (so its dotted texts are the audit's keys): same verdict, same overlap
   const headDir = await checkout(heads.copy);
-  const hp = await analyzePackage(`${headDir}/seaborn`, { name: "seaborn" });
+  const hp = await analyzePackage(`${headDir}/seaborn`, { name: "seaborn", cacheDir });
   const [t] = scoreTargets([{ id: G, kind: "repo" }], {
     agent: hp,
     w0: base,
@@ -338,7 +340,7 @@ Deno.test("every rule finding agrees with the benchmark's metric on the same pai
     w0Path: (d) => `seaborn/${d.file}`,
     reads: {},
   });
-  const audit = await auditReport({ repo, base: c0, head: heads.copy });
+  const audit = await auditReport({ repo, cacheDir, base: c0, head: heads.copy });
   assert.equal(t.reimplemented, true);
   assert.equal(audit.findings[0].kind, "reimplementation");
   assert.equal(t.callee_overlap, audit.findings[0].overlap);
@@ -399,7 +401,7 @@ class Conn:
 
 Deno.test("test, vendored and generated code: own sections, not failing by default", async () => {
   for (const ctx of ["test", "vendored", "generated"] as const) {
-    const r = await auditReport({ repo, base: c0, head: heads[ctx] });
+    const r = await auditReport({ repo, cacheDir, base: c0, head: heads[ctx] });
     const re = r.findings.filter((f) => f.kind === "reimplementation");
     assert.equal(re.length, 1, ctx);
     assert.equal(re[0].context, ctx);
@@ -425,16 +427,23 @@ Deno.test("test, vendored and generated code: own sections, not failing by defau
       1,
     );
     // a context lowers the confidence of the same copy
-    const copy = await auditReport({ repo, base: c0, head: heads.copy });
+    const copy = await auditReport({ repo, cacheDir, base: c0, head: heads.copy });
     assert.ok(re[0].confidence < copy.findings[0].confidence);
   }
   // --exclude: the vendored copy is not audited at all, and listed as excluded
-  const r = await auditReport({ repo, base: c0, head: heads.vendored, exclude: ["**/_vendor/**"] });
+  const r = await auditReport({
+    repo,
+    cacheDir,
+    base: c0,
+    head: heads.vendored,
+    exclude: ["**/_vendor/**"],
+  });
   assert.deepEqual(r.findings, []);
   assert.deepEqual(r.excluded, ["seaborn/_vendor/__init__.py", "seaborn/_vendor/shade.py"]);
   // --include that does not cover the target's file: G is no target either
   const inc = await auditReport({
     repo,
+    cacheDir,
     base: c0,
     head: heads.copy,
     include: ["seaborn/_core/shade.py"],
@@ -443,7 +452,7 @@ Deno.test("test, vendored and generated code: own sections, not failing by defau
 });
 
 Deno.test("two new functions of one change copying each other: one finding, within the change", async () => {
-  const r = await auditReport({ repo, base: c0, head: heads.twins });
+  const r = await auditReport({ repo, cacheDir, base: c0, head: heads.twins });
   const within = r.findings.flatMap(all).filter((p) => p.within);
   assert.deepEqual(within.map((p) => [p.kind, p.function.id, p.target.id]), [
     ["reimplementation", "seaborn._core.twins.cool", "seaborn._core.twins.warm"],
@@ -505,7 +514,7 @@ Deno.test("--history A..B writes the frames of auditHistory as JSON, CSV and Par
 });
 
 Deno.test("Markdown: a report too long for GitHub is cut, the most confident rows kept, with a pointer", async () => {
-  const r = await auditReport({ repo, base: c0, head: heads.copy });
+  const r = await auditReport({ repo, cacheDir, base: c0, head: heads.copy });
   const f = r.findings[0];
   const many = {
     ...r,

@@ -15,8 +15,9 @@ import { shBytes } from "./git_helpers.ts";
 import { Cache } from "../lib/util/cache.ts";
 
 const CLI = new URL("../tasks/cli.ts", import.meta.url).pathname;
+// named in every call (cacheDir), never set in Deno.env: the env is the whole process's, shared
+// by every test file under --parallel (the CLI's child processes are given it in their env)
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-hostile-cache-" });
-Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

@@ -15,8 +15,10 @@ import { main } from "../tasks/cli.ts";
 import { commit, handSide, seabornRepo, sh, sideDef, write } from "./audit_helpers.ts";
 
 const G = "seaborn._core.properties.Color._get_values";
+// named in every call (cacheDir), never set in Deno.env: the env is the whole process's, shared
+// by every test file under --parallel; the CLI run in this process (it takes no cache dir) uses
+// the configured cache, as a user's run would
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-cache-" });
-Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
 
 const BODY = `        n = len(levels)
         values = scale.values
@@ -98,7 +100,7 @@ Deno.test("a rebuild of Color._get_values from the same helpers is flagged, with
   await branch("shade");
   await write(repo, "seaborn/_core/shade.py", REIMPL);
   const c1 = await commit(repo, "shade");
-  const r = await auditReport({ repo, base: c0, head: c1 });
+  const r = await auditReport({ repo, cacheDir, base: c0, head: c1 });
   assert.deepEqual(r.files, [{ path: "seaborn/_core/shade.py", status: "added" }]);
   assert.deepEqual(r.changed.map((c) => [c.id, c.status, c.line]), [
     ["seaborn._core.shade.Shade.lookup", "added", 9],
@@ -120,7 +122,7 @@ Deno.test("the same rebuild through module aliases and renamed imports is flagge
   await branch("tint");
   await write(repo, "seaborn/_core/tint.py", ALIASED);
   const c2 = await commit(repo, "tint");
-  const r = await auditReport({ repo, base: c0, head: c2 });
+  const r = await auditReport({ repo, cacheDir, base: c0, head: c2 });
   const re = r.findings.filter((f) => f.kind === "reimplementation");
   assert.deepEqual(re.map((f) => [f.function.id, f.target.id]), [
     ["seaborn._core.tint.Tint.resolve_levels", G],
@@ -133,7 +135,7 @@ Deno.test("a function calling G reuses it: not flagged; the CLI exits 0", async 
   await write(repo, "seaborn/_core/hue.py", REUSE);
   const c3 = await commit(repo, "hue");
   const c2 = c0;
-  const r = await auditReport({ repo, base: c2, head: c3 });
+  const r = await auditReport({ repo, cacheDir, base: c2, head: c3 });
   assert.deepEqual(r.changed.map((c) => c.id), ["seaborn._core.hue.Hue.lookup"]);
   assert.ok(r.changed[0].reused.includes(G));
   assert.equal(r.findings.filter((f) => f.kind === "reimplementation").length, 0);
@@ -159,7 +161,7 @@ Deno.test("a pure move and a rename of existing code is matched, not reported", 
     `import colorsys\nimport matplotlib as mpl\n\n\n${moved}`,
   );
   const after = await commit(repo, "move");
-  const r = await auditReport({ repo, base: before, head: after });
+  const r = await auditReport({ repo, cacheDir, base: before, head: after });
   const byId = Object.fromEntries(r.changed.map((c) => [c.id, c]));
   assert.equal(byId["seaborn.colorutils.desaturate"]?.status, "moved");
   assert.equal(byId["seaborn.colorutils.desaturate"]?.from?.id, "seaborn.utils.desaturate");
@@ -176,7 +178,7 @@ Deno.test("a commit touching no Python gives an empty report", async () => {
   await write(repo, "README.md", "seaborn copy, edited\n");
   await write(repo, "docs/notes.txt", "def f(): pass\n");
   const after = await commit(repo, "docs");
-  const r = await auditReport({ repo, base: before, head: after });
+  const r = await auditReport({ repo, cacheDir, base: before, head: after });
   assert.deepEqual([r.files, r.changed, r.findings, r.problems], [[], [], [], []]);
 });
 
@@ -185,7 +187,7 @@ Deno.test("default range: the working tree against HEAD, uncommitted and untrack
   const status0 = await sh(repo, ["git", "status", "--porcelain"]);
   const index0 = await Deno.readFile(`${repo}/.git/index`);
   await write(repo, "seaborn/_core/wip.py", REIMPL.replace("class Shade", "class Wip"));
-  const r = await auditReport({ repo });
+  const r = await auditReport({ repo, cacheDir });
   assert.equal(r.head.commit, null);
   assert.deepEqual(
     r.findings.filter((f) => f.kind === "reimplementation").map((f) => f.target.id),
@@ -206,7 +208,7 @@ Deno.test("default range: the working tree against HEAD, uncommitted and untrack
 });
 
 Deno.test("SARIF 2.1.0: the required fields of the spec, rule references, locations", async () => {
-  const r = await auditReport({ repo, base: c0, head: "shade" });
+  const r = await auditReport({ repo, cacheDir, base: c0, head: "shade" });
   const log = JSON.parse(formatSarif(r));
   assert.equal(log.version, "2.1.0");
   assert.ok(Array.isArray(log.runs) && log.runs.length === 1);
@@ -236,7 +238,7 @@ Deno.test("SARIF 2.1.0: the required fields of the spec, rule references, locati
 
 Deno.test("auditHistory: one row per commit, re-implementations where planted", async () => {
   // branch shade: seaborn, shade, move, docs
-  const h = await auditHistory(repo, { commits: 10, rev: "shade" });
+  const h = await auditHistory(repo, { commits: 10, rev: "shade", cacheDir });
   const subjects = h.commits.getColumn("subject").toArray();
   assert.deepEqual(subjects, ["seaborn 0.12.2", "shade", "move", "docs"]);
   // the root commit's duplicates are all within that change (seaborn's own near-copies)
@@ -319,7 +321,7 @@ Deno.test("bad files: binary, non-UTF-8 and syntax errors on either side are lis
   );
   await write(repo, "seaborn/broken.py", "def ok(x):\n    return x\n\ndef bad(:\n    pass\n");
   const mid = await commit(repo, "bad files");
-  const r = await auditReport({ repo, base: before, head: mid });
+  const r = await auditReport({ repo, cacheDir, base: before, head: mid });
   const msg = (file: string) =>
     r.problems.filter((p) => p.file === file).map((p) => p.side + " " + p.message);
   assert.deepEqual(msg("seaborn/blob.py"), ["head binary file (NUL bytes), skipped"]);
@@ -329,7 +331,7 @@ Deno.test("bad files: binary, non-UTF-8 and syntax errors on either side are lis
   // the broken file fixed: its base side error is listed
   await write(repo, "seaborn/broken.py", "def ok(x):\n    return x\n\ndef bad(y):\n    pass\n");
   const fixed = await commit(repo, "fix");
-  const r2 = await auditReport({ repo, base: mid, head: fixed });
+  const r2 = await auditReport({ repo, cacheDir, base: mid, head: fixed });
   assert.ok(r2.problems.some((p) => p.side === "base" && p.file === "seaborn/broken.py"));
   assert.deepEqual(r2.changed.map((c) => [c.id, c.status]), [["seaborn.broken.bad", "modified"]]);
   // the CLI lists them in every format and exits by the findings
@@ -350,7 +352,7 @@ Deno.test("gitBlobId agrees with git hash-object", async () => {
 });
 
 Deno.test("A...B: the merge base of A and B against B (a pull request's range)", async () => {
-  const r = await auditReport({ repo, base: "main...tint" });
+  const r = await auditReport({ repo, cacheDir, base: "main...tint" });
   assert.equal(r.base.commit, c0);
   assert.equal(r.head.commit, await sh(repo, ["git", "rev-parse", "tint"]));
   assert.deepEqual(

@@ -23,8 +23,10 @@ import { quiet } from "./cli_helpers.ts";
 import { isReimplemented } from "../lib/metrics/mod.ts";
 import { commit, sh, sideDef, write } from "./audit_helpers.ts";
 
+// named in every call (cacheDir), never set in Deno.env: the env is the whole process's, shared
+// by every test file under --parallel; the CLI run in this process (it takes no cache dir) uses
+// the configured cache, as a user's run would
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-cache-" });
-Deno.env.set("REPOREUSE_CACHE_DIR", cacheDir);
 
 const side = (defs: SideDef[]): Side => ({
   rev: "x",
@@ -267,7 +269,7 @@ Deno.test("end to end: a new renderer using its module's vocabulary is noted and
   await write(repo, "mig/render.py", RENDER + NEW_RENDERER + REAL_COPY);
   const c2 = await commit(repo, "a copy of render_foreign_key");
 
-  const r1 = await auditReport({ repo, base: c0, head: c1, maxTargets: 0 });
+  const r1 = await auditReport({ repo, cacheDir, base: c0, head: c1, maxTargets: 0 });
   const f1 = r1.findings.filter((x) => x.function.id === "mig.render.add_constraint");
   assert.equal(f1.length, 1);
   const pairs = [f1[0], ...f1[0].alternatives].filter((p) => p.kind === "reimplementation");
@@ -284,7 +286,7 @@ Deno.test("end to end: a new renderer using its module's vocabulary is noted and
   assert.ok(noted >= VOCABULARY_SIBLINGS + 1);
   assert.equal(await quiet(["audit", repo, "--base", c0, "--head", c1]), 0);
 
-  const r2 = await auditReport({ repo, base: c1, head: c2, maxTargets: 0 });
+  const r2 = await auditReport({ repo, cacheDir, base: c1, head: c2, maxTargets: 0 });
   const f2 = r2.findings.find((x) => x.function.id === "mig.render.add_fk_constraint")!;
   assert.equal(f2.kind, "reimplementation");
   assert.equal(f2.target.id, "mig.render.render_foreign_key");
@@ -355,7 +357,7 @@ Deno.test("end to end: a helper package imported only by tests is test code; one
     await write(repo, `${name}/net.py`, HELPERS("ServerTestCase") + RESTART);
   }
   const c1 = await commit(repo, "restart in both");
-  const r = await auditReport({ repo, base: c0, head: c1 });
+  const r = await auditReport({ repo, cacheDir, base: c0, head: c1 });
   const ctx = Object.fromEntries(r.changed.map((c) => [c.id, c.context]));
   assert.deepEqual(ctx, { "dummy.net.restart": "test", "toolbox.net.restart": "code" });
   const found = Object.fromEntries(

@@ -6,7 +6,9 @@
  *   tree) as plain objects or Polars frames; {@link auditHistory}: the last N commits;
  * - {@link formatReport}: terminal text, JSON, Markdown (PR comment), SARIF 2.1.0; {@link exitStatus}
  *   for `--fail-on`;
- * - {@link auditChange}: the pure part, on two {@link Side} indexes ({@link loadSide}).
+ * - {@link auditChange}: the pure part, on two {@link Side} indexes ({@link loadSide});
+ *   {@link auditSides} runs it so that a cached side whose tokens part fails as it is read
+ *   ({@link TokensLost}) is rebuilt and the change audited again.
  *
  * Findings per changed function F: what it **reuses** (resolved calls and references to existing
  * functions), which existing G it **re-implements** (`isReimplemented` of lib/metrics: F does not
@@ -66,6 +68,7 @@ export {
   type Side,
   type SideDef,
   type SideOptions,
+  TokensLost,
 } from "./side.ts";
 export {
   auditChange,
@@ -141,6 +144,7 @@ export {
   type AuditReport,
   auditReport,
   auditRows,
+  auditSides,
   CHANGED_SCHEMA,
   COMMITS_SCHEMA,
   emptySide,

@@ -8,12 +8,18 @@
 import pl from "nodejs-polars";
 import { toFrame } from "../frames/mod.ts";
 import { writeDirAtomic, writeFileAtomic } from "../util/mod.ts";
-import { auditChange, type ChangeAudit, type ChangeOptions } from "./change.ts";
+import { type ChangeAudit, type ChangeOptions } from "./change.ts";
 import { AuditError, commitInfo, git, parents, repoRoot, resolveRevision } from "./git.ts";
 import { loadSide, type Side, type SideOptions } from "./side.ts";
-import { type AuditOptions, type AuditReport, auditReport, emptySide } from "./report.ts";
+import {
+  type AuditOptions,
+  type AuditReport,
+  auditReport,
+  auditSides,
+  emptySide,
+} from "./report.ts";
 
-export { type AuditOptions, type AuditReport, auditReport, emptySide };
+export { type AuditOptions, type AuditReport, auditReport, auditSides, emptySide };
 
 /** The audit's frames (schemas in {@link CHANGED_SCHEMA}, {@link FINDINGS_SCHEMA}, {@link PROBLEMS_SCHEMA}). */
 export interface AuditFrames {
@@ -214,8 +220,8 @@ export async function auditHistory(
       : prev?.commit === parent
       ? prev.side
       : await loadSide(root, parent, opts);
-    const head = await loadSide(root, commit, opts);
-    const r = auditChange(base, head, opts);
+    const sides = await auditSides(root, base, await loadSide(root, commit, opts), opts);
+    const { audit: r, head } = sides;
     const rows = auditRows(r, commit);
     all.changed.push(...rows.changed);
     all.findings.push(...rows.findings);

@@ -6,7 +6,9 @@
  * Files come from git (`ls-tree`, `cat-file --batch`) or, for the working tree, from disk, and are
  * analysed in memory: nothing of the repository is written anywhere, under any name (entries whose
  * names the audit does not use are listed, lib/audit/git.ts). A cached index is used only when it
- * has the stored shape and is the index of the listed files; otherwise it is built again.
+ * has the stored shape, is the index of the listed files and its binary parts are the ones its
+ * signed entry names (their hashes, below); otherwise it is built again — and a tokens part that
+ * fails later, as it is read, makes the audit rebuild the side and run again ({@link TokensLost}).
  * Everything is content-addressed: file summaries by the code model's cache (only changed files
  * are parsed again), shapes by git blob id, and the whole index by the hash of every
  * (path, module, blob id) — a side seen before loads in one read.
@@ -38,7 +40,14 @@ import {
   tooLargeMessage,
 } from "../python/mod.ts";
 import { REUSE_KINDS } from "../metrics/mod.ts";
-import { Cache, cacheRoot, sha256 } from "../util/mod.ts";
+import {
+  Cache,
+  cacheRoot,
+  openRegular,
+  openRegularSync,
+  readRegular,
+  sha256,
+} from "../util/mod.ts";
 import {
   listTree,
   listWorktree,
@@ -61,8 +70,11 @@ import {
   vendoredFile,
 } from "./context.ts";
 
-/** Version of the side index; part of its cache key (13: the tokens part of v12 and the imports of the other v12 together). */
-export const SIDE_VERSION = 13;
+/**
+ * Version of the side index; part of its cache key (13: the tokens part of v12 and the imports of
+ * the other v12 together; 14: the signed entry holds the hashes of its binary parts).
+ */
+export const SIDE_VERSION = 14;
 
 /** A function or method of a side. */
 export interface SideDef {
@@ -132,6 +144,12 @@ export interface SideOptions {
   cache?: boolean;
   /** Code-model workers (default: all cores). */
   workers?: number;
+  /**
+   * Build the index even when one is cached (the cached entry and parts are replaced; the code
+   * model's summaries and the shapes still come from their caches): how an audit recovers from a
+   * cached side whose tokens part fails as it is read ({@link TokensLost}).
+   */
+  rebuild?: boolean;
 }
 
 /**
@@ -300,16 +318,17 @@ export async function loadSide(
   const sides = new Cache("audit-side", SIDE_VERSION, root);
   const stem = `${sides.dir}/${key.slice(0, 2)}/${key}`;
   const featFile = `${stem}.features.bin`, tokenFile = `${stem}.tokens.bin`;
-  if (useCache) {
+  if (useCache && !opts.rebuild) {
     const packed = await sides.get<PackedSide>(key);
     const hit = packed && unpack(packed, files);
-    // no feature or token part, or one of another shape: the cached side is rebuilt
-    const feats = hit && await Deno.readFile(featFile).catch(() => undefined);
-    const tokens = hit && feats && readFeatures(feats, hit.defs) &&
-      await openTokens(tokenFile, hit.defs);
+    // a part missing, not a regular file, of another shape or not the one the signed entry names:
+    // the cached side is rebuilt
+    const feats = hit && await readRegular(featFile);
+    const tokens = hit && feats && sha256(feats) === hit.parts.features &&
+      readFeatures(feats, hit.side.defs) && await openTokens(tokenFile, hit.side.defs, hit.parts);
     if (hit && tokens) {
-      tokenParts.set(hit.defs, tokens);
-      return withRejected({ ...hit, rev: rev ?? "WORKTREE" });
+      tokenParts.set(hit.side.defs, tokens);
+      return withRejected({ ...hit.side, rev: rev ?? "WORKTREE" });
     }
   }
   const contents = async () =>
@@ -325,10 +344,19 @@ export async function loadSide(
   if (useCache && !side.errors.some((e) => e.message.endsWith(MISSING))) {
     try {
       await Deno.mkdir(stem.slice(0, stem.lastIndexOf("/")), { recursive: true });
-      // the parts before the entry: an entry is used only with both parts beside it
-      await writePart(tokenFile, tokenPart(side.defs));
-      await writePart(featFile, featurePart(side.defs));
-      await sides.set(key, pack(side));
+      // the parts before the entry, which holds their hashes: an entry is used only with both
+      // parts beside it, each the one it names
+      const tokens = tokenPart(side.defs);
+      const feats = featurePart(side.defs);
+      await writePart(tokenFile, tokens.words);
+      await writePart(featFile, feats);
+      const parts: PartHashes = {
+        features: sha256(bytesOf(feats)),
+        head: tokens.head,
+        pieces: tokens.pieces,
+        tokens: tokens.hashes,
+      };
+      await sides.set(key, pack(side, parts));
     } catch {
       // a failing cache never costs a result
     }
@@ -342,11 +370,39 @@ export async function loadSide(
 // `[defs, offset₀ … offset_defs, then per def t… l…]` (each def's m tokens and their m lines, at
 // its offset in words from the end of the header) only for the defs a block search needs
 // ({@link loadTokens}): most audits need the tokens of the functions they changed, not of all.
+//
+// The signed JSON entry binds both parts ({@link PartHashes}): the SHA-256 of the features part,
+// checked as it is read; of the tokens part's header, checked when the side is read; and of each
+// piece of the tokens part — a run of consecutive defs of one file, at most PIECE_WORDS words
+// unless one def is larger — checked as the piece is read. A part that is not the one its entry
+// names (edited, cut, swapped for another side's) is as good as missing. Each part is opened only
+// when `lstat` says it is a regular file, and only if the opened file is that one
+// (lib/util/fs.ts `openRegular`): a FIFO or a link planted at its path is missing too.
 
-/** Writes a part atomically (a temporary file renamed). */
+/** What binds a cached side's binary parts to its signed entry (SHA-256s, hex). */
+interface PartHashes {
+  /** Of the whole features part. */
+  features: string;
+  /** Of the tokens part's header (the number of defs and their offsets). */
+  head: string;
+  /** Where each piece of the tokens part starts: def indexes, ascending from 0 (none without defs). */
+  pieces: number[];
+  /** Of each piece's words, in the order of `pieces`. */
+  tokens: string[];
+}
+
+/** Largest piece of a tokens part, in words (a larger def is a piece of its own). */
+const PIECE_WORDS = 1 << 15;
+
+/** The bytes of a part's words. */
+function bytesOf(words: Uint32Array): Uint8Array {
+  return new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+}
+
+/** Writes a part atomically (a temporary file renamed: over whatever stood at its path). */
 async function writePart(file: string, words: Uint32Array): Promise<void> {
   const tmp = `${file}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeFile(tmp, new Uint8Array(words.buffer));
+  await Deno.writeFile(tmp, bytesOf(words), { createNew: true });
   await Deno.rename(tmp, file);
 }
 
@@ -384,25 +440,40 @@ function readFeatures(bytes: Uint8Array, defs: SideDef[]): boolean {
   return at === all.length && b.byteLength % 4 === 0;
 }
 
-function tokenPart(defs: readonly SideDef[]): Uint32Array {
+/** A tokens part's words, with the hashes of its header and pieces ({@link PartHashes}). */
+function tokenPart(
+  defs: readonly SideDef[],
+): { words: Uint32Array; head: string; pieces: number[]; hashes: string[] } {
   let words = 0;
   for (const d of defs) words += 2 * storedTokens(d).length;
   const head = defs.length + 2;
   const all = new Uint32Array(head + words);
   all[0] = defs.length;
   let at = 0;
+  const pieces: number[] = [];
+  const hashes: string[] = [];
+  const hashPiece = (from: number, to: number) =>
+    hashes.push(sha256(bytesOf(all.subarray(head + from, head + to))));
+  let pieceAt = 0;
   defs.forEach((d, k) => {
     const t = storedTokens(d);
+    // a new piece at each file, and when this def would take the piece past PIECE_WORDS
+    if (k === 0 || d.file !== defs[k - 1].file || at + 2 * t.length - pieceAt > PIECE_WORDS) {
+      if (k > 0) hashPiece(pieceAt, at);
+      pieces.push(k);
+      pieceAt = at;
+    }
     all[1 + k] = at;
     all.set(t, head + at);
     if (t.length) all.set(d.tokenLines!, head + at + t.length);
     at += 2 * t.length;
   });
+  if (defs.length) hashPiece(pieceAt, at);
   all[1 + defs.length] = at;
-  return all;
+  return { words: all, head: sha256(bytesOf(all.subarray(0, head))), pieces, hashes };
 }
 
-/** A cached side's tokens part, read def by def as needed ({@link loadTokens}). */
+/** A cached side's tokens part, read piece by piece as needed ({@link loadTokens}). */
 interface TokenPart {
   path: string;
   /** Where each def's words start, in words from `data` (one more than the defs: the end). */
@@ -410,6 +481,9 @@ interface TokenPart {
   /** Byte offset of the first def's words in the file. */
   data: number;
   defs: readonly SideDef[];
+  /** The first def of each piece, and each piece's hash ({@link PartHashes}). */
+  pieces: readonly number[];
+  hashes: readonly string[];
   /** Def → its index (made on the first partial read). */
   index: Map<SideDef, number> | null;
   loaded: Uint8Array;
@@ -421,18 +495,24 @@ interface TokenPart {
 const tokenParts = new WeakMap<readonly SideDef[], TokenPart>();
 
 /**
- * A tokens part's header, checked against the defs it is for (their number, offsets in order and
- * even, the file's size); undefined when it is missing or of another shape (the side is rebuilt).
+ * A tokens part's header, checked against the signed entry's hash and the defs it is for (their
+ * number, offsets in order and even, the file's size); undefined when it is missing, not a
+ * regular file or of another shape (the side is rebuilt).
  */
-async function openTokens(path: string, defs: readonly SideDef[]): Promise<TokenPart | undefined> {
-  let file: Deno.FsFile | undefined;
+async function openTokens(
+  path: string,
+  defs: readonly SideDef[],
+  parts: PartHashes,
+): Promise<TokenPart | undefined> {
+  const file = await openRegular(path);
+  if (!file) return undefined;
   try {
-    file = await Deno.open(path);
     const size = (await file.stat()).size;
     const data = 4 * (defs.length + 2);
     if (size < data) return undefined;
     const head = new Uint32Array(defs.length + 2);
-    await readFully(file, 0, new Uint8Array(head.buffer));
+    await readFully(file, 0, bytesOf(head));
+    if (sha256(bytesOf(head)) !== parts.head) return undefined;
     if (head[0] !== defs.length || head[1] !== 0) return undefined;
     const offsets = head.subarray(1);
     for (let k = 0; k < defs.length; k++) {
@@ -445,15 +525,17 @@ async function openTokens(path: string, defs: readonly SideDef[]): Promise<Token
       offsets,
       data,
       defs,
+      pieces: parts.pieces,
+      hashes: parts.tokens,
       index: null,
       loaded: new Uint8Array(defs.length),
       left: defs.length,
     };
   } catch {
-    // a missing or unreadable part: the side is rebuilt
+    // an unreadable part: the side is rebuilt
     return undefined;
   } finally {
-    file?.close();
+    file.close();
   }
 }
 
@@ -476,49 +558,91 @@ function readFullySync(file: Deno.FsFile, at: number, into: Uint8Array): void {
 }
 
 /**
+ * Thrown by {@link loadTokens} when a cached side's tokens part cannot give what its signed entry
+ * says it holds — removed, replaced (another side's part renamed over it), cut short, edited or
+ * swapped for a FIFO or a link since the side was read. The side it names is then built again
+ * (`rebuild` of {@link SideOptions}) and the change audited again: `auditReport` and
+ * `auditHistory` do so (lib/audit/report.ts `auditSides`), so the findings are those of an audit
+ * with no cache.
+ *
+ * Why a rebuild, not a part's file kept open from the side's read until its tokens are all read:
+ * an open file survives removal and renaming-over, but not a part cut short or rewritten in place,
+ * nor a piece that fails its hash — those need the rebuild anyway, and one path handles every
+ * case. It holds no file open across a history of thousands of commits (a side's part is opened
+ * for each read and closed at once); and it is rare — a cache cleared or damaged under a running
+ * audit (another audit writing the same entry writes the same bytes, which pass the hashes).
+ */
+export class TokensLost extends Error {
+  constructor(readonly side: Side, path: string, why: string) {
+    super(`${path}: the side's tokens part is not the one it was (${why}); the side is rebuilt`);
+    this.name = "TokensLost";
+  }
+}
+
+/** The piece of a tokens part that holds def `k` (the last piece starting at or before it). */
+function pieceOf(pieces: readonly number[], k: number): number {
+  let lo = 0, hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pieces[mid] <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
  * Gives the defs of a side read from the cache their `tokens` and `tokenLines` (all its defs when
- * `defs` is omitted), reading from the side's tokens part only what was not read before; a side
- * built in this process, or read in full, has them already (nothing is done). Synchronous, so
- * that the pure audit (lib/audit/change.ts) asks for them where it needs them.
+ * `defs` is omitted), reading from the side's tokens part only the pieces (a file's run of defs)
+ * not read before, each checked against its hash in the signed entry; a side built in this
+ * process, or read in full, has them already (nothing is done). Synchronous, so that the pure
+ * audit (lib/audit/change.ts) asks for them where it needs them. Throws {@link TokensLost} when
+ * the part is not what the entry says (the caller rebuilds the side and audits again).
  */
 export function loadTokens(side: Side, defs?: Iterable<SideDef>): void {
   const part = tokenParts.get(side.defs);
   if (!part) return;
-  const ks: number[] = [];
+  const want = new Set<number>();
   if (defs === undefined) {
-    for (let k = 0; k < part.defs.length; k++) if (!part.loaded[k]) ks.push(k);
+    for (let k = 0; k < part.defs.length; k++) if (!part.loaded[k]) want.add(k);
   } else {
     part.index ??= new Map(part.defs.map((d, k) => [d, k]));
-    const want = new Set<number>();
     for (const d of defs) {
       const k = part.index.get(d);
       if (k !== undefined && !part.loaded[k]) want.add(k);
     }
-    ks.push(...[...want].sort((a, b) => a - b));
   }
-  if (ks.length === 0) return;
-  let file: Deno.FsFile;
+  if (want.size === 0) return;
+  // the pieces holding them, in order
+  const ps = [...new Set([...want].map((k) => pieceOf(part.pieces, k)))].sort((a, b) => a - b);
+  const lost = (why: string) => new TokensLost(side, part.path, why);
+  const file = openRegularSync(part.path);
+  if (!file) throw lost("missing or not a regular file");
   try {
-    file = Deno.openSync(part.path);
-  } catch (e) {
-    // checked when the side was read; gone since (the cache cleared under a running audit)
-    throw new Error(`${part.path}: the side's tokens part cannot be read now (${e}); run again`);
-  }
-  try {
-    // one read per run of consecutive defs (a file's defs are consecutive)
-    for (let i = 0; i < ks.length;) {
+    const end = (p: number) => p + 1 < part.pieces.length ? part.pieces[p + 1] : part.defs.length;
+    // one read per run of consecutive pieces (a file's defs are consecutive)
+    for (let i = 0; i < ps.length;) {
       let j = i;
-      while (j + 1 < ks.length && ks[j + 1] === ks[j] + 1) j++;
-      const from = part.offsets[ks[i]], to = part.offsets[ks[j] + 1];
+      while (j + 1 < ps.length && ps[j + 1] === ps[j] + 1) j++;
+      const from = part.offsets[part.pieces[ps[i]]], to = part.offsets[end(ps[j])];
       const words = new Uint32Array(to - from);
-      readFullySync(file, part.data + 4 * from, new Uint8Array(words.buffer));
+      try {
+        readFullySync(file, part.data + 4 * from, bytesOf(words));
+      } catch (e) {
+        throw lost(e instanceof Error ? e.message : String(e));
+      }
       for (let x = i; x <= j; x++) {
-        const k = ks[x], d = part.defs[k] as SideDef;
-        const a = part.offsets[k] - from, m = (part.offsets[k + 1] - part.offsets[k]) >> 1;
-        d.tokens = words.subarray(a, a + m);
-        d.tokenLines = words.subarray(a + m, a + 2 * m);
-        part.loaded[k] = 1;
-        part.left--;
+        const p = ps[x], first = part.pieces[p], last = end(p);
+        const piece = words.subarray(part.offsets[first] - from, part.offsets[last] - from);
+        if (sha256(bytesOf(piece)) !== part.hashes[p]) throw lost(`piece ${p} changed`);
+        for (let k = first; k < last; k++) {
+          if (part.loaded[k]) continue;
+          const d = part.defs[k] as SideDef;
+          const a = part.offsets[k] - from, m = (part.offsets[k + 1] - part.offsets[k]) >> 1;
+          d.tokens = words.subarray(a, a + m);
+          d.tokenLines = words.subarray(a + m, a + 2 * m);
+          part.loaded[k] = 1;
+          part.left--;
+        }
       }
       i = j + 1;
     }
@@ -550,6 +674,8 @@ export function adoptTokens(side: Side, d: SideDef, twin: SideDef): void {
  * (a large package's index is mostly the same ids repeated as callees).
  */
 interface PackedSide extends Omit<Side, "defs"> {
+  /** What binds the binary parts to this entry. */
+  parts: PartHashes;
   table: string[];
   /**
    * [id, kind (0 function, 1 method), file, start, end, signature, params[], hash, size, callees[],
@@ -558,7 +684,7 @@ interface PackedSide extends Omit<Side, "defs"> {
   packed: (number | number[] | string | null)[][];
 }
 
-function pack(side: Side): PackedSide {
+function pack(side: Side, parts: PartHashes): PackedSide {
   const table: string[] = [];
   const index = new Map<string, number>();
   const at = (x: string) => {
@@ -582,7 +708,7 @@ function pack(side: Side): PackedSide {
     d.test ? 1 : 0,
   ]);
   const { defs: _defs, ...rest } = side;
-  return { ...rest, table, packed };
+  return { ...rest, parts, table, packed };
 }
 
 /** Thrown by the checks of {@link unpack}: the entry is not of the stored shape. */
@@ -614,9 +740,13 @@ function isErrors(v: unknown): v is AnalysisError[] {
  * was looked up by): every table index is checked while unpacking, so a bad entry is a miss and
  * the side is built again, never a crash or a changed report.
  */
-function unpack(p: unknown, files: readonly TreeFile[]): Side | undefined {
+function unpack(
+  p: unknown,
+  files: readonly TreeFile[],
+): { side: Side; parts: PartHashes } | undefined {
   if (
-    !isObject(p) || !Array.isArray(p.table) || !Array.isArray(p.packed) || !isString(p.rev) ||
+    !isObject(p) || !isPartHashes(p.parts, p.packed) || !Array.isArray(p.table) ||
+    !Array.isArray(p.packed) || !isString(p.rev) ||
     !Array.isArray(p.files) || p.files.length !== files.length || !isObject(p.modules) ||
     !Array.isArray(p.ids) || !p.ids.every(isString) || !isErrors(p.errors) ||
     !Object.values(p.modules).every(isString)
@@ -675,7 +805,7 @@ function unpack(p: unknown, files: readonly TreeFile[]): Side | undefined {
     if (e instanceof BadEntry) return undefined;
     throw e;
   }
-  return {
+  const side = {
     rev: p.rev,
     files: p.files as TreeFile[],
     modules: p.modules as Record<string, string>,
@@ -683,6 +813,27 @@ function unpack(p: unknown, files: readonly TreeFile[]): Side | undefined {
     errors: p.errors as AnalysisError[],
     defs,
   };
+  return { side, parts: p.parts as PartHashes };
+}
+
+function isHash(v: unknown): v is string {
+  return typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
+}
+
+/**
+ * Whether `v` is the {@link PartHashes} of an entry of `packed` defs: hashes of the right form,
+ * one per piece, pieces starting at def 0 and ascending within the defs (none without defs).
+ */
+function isPartHashes(v: unknown, packed: unknown): v is PartHashes {
+  if (
+    !isObject(v) || !Array.isArray(packed) || !isHash(v.features) || !isHash(v.head) ||
+    !Array.isArray(v.pieces) || !Array.isArray(v.tokens) || !v.tokens.every(isHash) ||
+    v.tokens.length !== v.pieces.length || (packed.length > 0) !== (v.pieces.length > 0)
+  ) return false;
+  const pieces = v.pieces as unknown[];
+  return pieces.every((k, i) =>
+    isInt(k) && (i === 0 ? k === 0 : k > (pieces[i - 1] as number)) && k < packed.length
+  );
 }
 
 /** Whether a cached value is a list of {@link DefShape}s (features: [feature, count] pairs). */

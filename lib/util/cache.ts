@@ -22,8 +22,8 @@
  * check and counts as missing (it is recomputed and overwritten).
  *
  * A cache never costs a result: entries are written atomically ({@link writeFileAtomic}); an
- * entry that fails its check, is not valid JSON, or fails the reader's shape check counts as
- * missing (and is recomputed and overwritten); a cache that cannot be written (read-only, full,
+ * entry that is not a regular file (a FIFO would block the read, a link lead elsewhere), fails its
+ * check, is not valid JSON, or fails the reader's shape check counts as missing (and is recomputed and overwritten); a cache that cannot be written (read-only, full,
  * not a directory) is reported once on stderr ({@link cacheFailed}) and the work goes on
  * without it.
  *
@@ -46,7 +46,7 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import { homedir } from "node:os";
-import { writeFileAtomic } from "./fs.ts";
+import { readRegular, writeFileAtomic } from "./fs.ts";
 
 export { writeFileAtomic };
 
@@ -508,13 +508,10 @@ export class Cache {
    */
   async get<T>(key: string, valid?: Valid<T>): Promise<T | undefined> {
     if (!cacheUsable(this.root)) return undefined;
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(this.entryPath(key));
-    } catch {
-      // a missing or unreadable entry is a miss: the value is computed again
-      return undefined;
-    }
+    // a missing or unreadable entry is a miss (the value is computed again), and so is anything
+    // but a regular file: a FIFO planted there would block the read, a link lead elsewhere
+    const bytes = await readRegular(this.entryPath(key));
+    if (!bytes) return undefined;
     const secret = rootSecret(this.root);
     // `<64 hex digits of the signature>\n<JSON>`: the bytes are checked as read, then decoded
     if (secret instanceof Error || bytes.length < 65 || bytes[64] !== 10) return undefined;

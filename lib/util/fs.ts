@@ -262,6 +262,92 @@ export async function writeDirAtomic(
 }
 
 /**
+ * Opens `path` for reading only when it is a regular file and not a symbolic link, else null
+ * (missing and unreadable too): `lstat` before opening — opening a FIFO would wait for a writer,
+ * a link could lead anywhere — and the opened file's own stat must be that file (the same device
+ * and inode), so one swapped in between is refused. The caller closes what it gets.
+ *
+ * ```ts
+ * import { openRegular, openRegularSync, readRegular } from "./fs.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a`, "x");
+ * await Deno.symlink(`${dir}/a`, `${dir}/link`);
+ * const file = await openRegular(`${dir}/a`);
+ * console.assert(file !== null);
+ * file?.close();
+ * console.assert(openRegularSync(`${dir}/link`) === null && openRegularSync(dir) === null);
+ * console.assert((await openRegular(`${dir}/missing`)) === null);
+ * console.assert((await readRegular(`${dir}/a`))?.length === 1 && (await readRegular(dir)) === null);
+ * ```
+ */
+export async function openRegular(path: string): Promise<Deno.FsFile | null> {
+  const before = await Deno.lstat(path).catch(() => null); // missing or unreadable: null below
+  if (!before?.isFile) return null;
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    // gone or unreadable since the lstat: as missing
+    return null;
+  }
+  const after = await file.stat().catch(() => null); // an fd that cannot be stat'ed is refused
+  if (after && sameFile(before, after)) return file;
+  file.close();
+  return null;
+}
+
+/**
+ * The bytes of `path` when it is a regular file and not a link ({@link openRegular}), else null:
+ * missing, unreadable, a FIFO, device or link, or cut short while read.
+ */
+export async function readRegular(path: string): Promise<Uint8Array | null> {
+  const file = await openRegular(path);
+  if (!file) return null;
+  try {
+    const bytes = new Uint8Array((await file.stat()).size);
+    for (let n = 0; n < bytes.length;) {
+      const got = await file.read(bytes.subarray(n));
+      if (got === null) return null;
+      n += got;
+    }
+    return bytes;
+  } catch {
+    // unreadable: as missing
+    return null;
+  } finally {
+    file.close();
+  }
+}
+
+/** {@link openRegular}, synchronously. */
+export function openRegularSync(path: string): Deno.FsFile | null {
+  let before: Deno.FileInfo;
+  let file: Deno.FsFile;
+  try {
+    before = Deno.lstatSync(path);
+    if (!before.isFile) return null;
+    file = Deno.openSync(path, { read: true });
+  } catch {
+    // missing, or gone or unreadable since the lstat
+    return null;
+  }
+  let after: Deno.FileInfo | null = null;
+  try {
+    after = file.statSync();
+  } catch {
+    // an fd that cannot be stat'ed is refused below
+  }
+  if (after && sameFile(before, after)) return file;
+  file.close();
+  return null;
+}
+
+/** Whether two stats are of one regular file (device and inode). */
+function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
+  return b.isFile && a.dev === b.dev && a.ino === b.ino;
+}
+
+/**
  * The bytes of a regular file of at most `maxBytes`; throws an Error saying why not otherwise
  * (`not a regular file` for a device, FIFO or directory — /dev/zero would never end; `is N MiB,
  * over the M MiB limit`). Reads at most `maxBytes + 1` bytes, so a file growing meanwhile is
