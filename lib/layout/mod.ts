@@ -13,12 +13,12 @@
  */
 export * from "./types.ts";
 export {
+  type DeferredRuns,
   type FoundTurn,
   LOG_NAMES,
   MEMORIES,
   messageOf,
   readCorpus,
-  type DeferredRuns,
   type ReadResult,
 } from "./read.ts";
 export {
