@@ -341,7 +341,7 @@ async function indexCorpus(
   shard: ScoreOptions["shard"],
 ): Promise<{ corpus: Corpus; groups: (DeferredRuns | undefined)[]; problems: Problem[] }> {
   // a shard opens only its own (configuration, chain) directories: at 37,500 turns, listing
-  // every turn directory cost each process about 12 CPU s (docs/scale.md "Latest")
+  // every turn directory cost each process about 12 CPU s (docs/scale.md, fourth session)
   const select = shard &&
     ((config: string, chain: string) => shardOf(config, chain, shard.count) === shard.index);
   const { corpus, problems, deferred } = await readCorpus(dir, { select, defer: true });
