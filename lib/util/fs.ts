@@ -281,6 +281,13 @@ export async function writeDirAtomic(
  * ```
  */
 export async function openRegular(path: string): Promise<Deno.FsFile | null> {
+  return (await openRegularStat(path))?.file ?? null;
+}
+
+/** {@link openRegular}, with the opened file's own stat (its size, for a whole read). */
+async function openRegularStat(
+  path: string,
+): Promise<{ file: Deno.FsFile; info: Deno.FileInfo } | null> {
   const before = await Deno.lstat(path).catch(() => null); // missing or unreadable: null below
   if (!before?.isFile) return null;
   let file: Deno.FsFile;
@@ -291,7 +298,7 @@ export async function openRegular(path: string): Promise<Deno.FsFile | null> {
     return null;
   }
   const after = await file.stat().catch(() => null); // an fd that cannot be stat'ed is refused
-  if (after && sameFile(before, after)) return file;
+  if (after && sameFile(before, after)) return { file, info: after };
   file.close();
   return null;
 }
@@ -301,10 +308,11 @@ export async function openRegular(path: string): Promise<Deno.FsFile | null> {
  * missing, unreadable, a FIFO, device or link, or cut short while read.
  */
 export async function readRegular(path: string): Promise<Uint8Array | null> {
-  const file = await openRegular(path);
-  if (!file) return null;
+  const opened = await openRegularStat(path);
+  if (!opened) return null;
+  const { file, info } = opened;
   try {
-    const bytes = new Uint8Array((await file.stat()).size);
+    const bytes = new Uint8Array(info.size);
     for (let n = 0; n < bytes.length;) {
       const got = await file.read(bytes.subarray(n));
       if (got === null) return null;
