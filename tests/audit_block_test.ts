@@ -27,26 +27,14 @@ import {
   type SideDef,
 } from "../lib/audit/mod.ts";
 import { BLOCK_START_TOKEN } from "../lib/audit/shape.ts";
-import { commit, sh, write } from "./audit_helpers.ts";
+import { commit, CONFIG_LOOP, sh, write } from "./audit_helpers.ts";
 
 // named in every call (cacheDir), never set in Deno.env: the env is the whole process's, shared
 // by every test file under --parallel
 const cacheDir = await Deno.makeTempDir({ prefix: "reporeuse-audit-block-cache-" });
 
 /** The block planted: a config parser's loop (builtins and `str` methods only: no callee key). */
-const BLOCK = [
-  "for raw in text.splitlines():",
-  "    line = raw.split('#', 1)[0].strip()",
-  "    if not line or line.startswith(';'):",
-  "        continue",
-  "    if '=' not in line:",
-  "        raise ValueError('bad line: %r' % (raw,))",
-  "    key, _, value = line.partition('=')",
-  "    key = key.strip().lower().replace('-', '_')",
-  "    if key in seen:",
-  "        raise KeyError(key)",
-  "    seen[key] = value.strip().strip('\"')",
-];
+const BLOCK = CONFIG_LOOP;
 
 const indent = (lines: string[], n: number) => lines.map((l) => " ".repeat(n) + l);
 

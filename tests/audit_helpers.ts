@@ -104,3 +104,21 @@ export async function seabornRepo(): Promise<string> {
   await commit(repo, "seaborn 0.12.2");
   return repo;
 }
+
+/**
+ * A config parser's loop (builtins and `str` methods only: no callee key), the block that copied-
+ * block tests plant in one function and paste into another.
+ */
+export const CONFIG_LOOP: string[] = [
+  "for raw in text.splitlines():",
+  "    line = raw.split('#', 1)[0].strip()",
+  "    if not line or line.startswith(';'):",
+  "        continue",
+  "    if '=' not in line:",
+  "        raise ValueError('bad line: %r' % (raw,))",
+  "    key, _, value = line.partition('=')",
+  "    key = key.strip().lower().replace('-', '_')",
+  "    if key in seen:",
+  "        raise KeyError(key)",
+  "    seen[key] = value.strip().strip('\"')",
+];

@@ -21,23 +21,11 @@ import {
   TokensLost,
 } from "../lib/audit/mod.ts";
 import { SIDE_VERSION } from "../lib/audit/side.ts";
-import { commit, sh, write } from "./audit_helpers.ts";
+import { commit, CONFIG_LOOP, sh, write } from "./audit_helpers.ts";
 import { ROOT, runCli } from "./cli_helpers.ts";
 
 /** A config parser's loop, in `load_config` on the base and pasted into `serve` by the head. */
-const BLOCK = [
-  "for raw in text.splitlines():",
-  "    line = raw.split('#', 1)[0].strip()",
-  "    if not line or line.startswith(';'):",
-  "        continue",
-  "    if '=' not in line:",
-  "        raise ValueError('bad line: %r' % (raw,))",
-  "    key, _, value = line.partition('=')",
-  "    key = key.strip().lower().replace('-', '_')",
-  "    if key in seen:",
-  "        raise KeyError(key)",
-  "    seen[key] = value.strip().strip('\"')",
-].map((l) => "    " + l);
+const BLOCK = CONFIG_LOOP.map((l) => "    " + l);
 
 const SERVER = ["def load_config(path):", "    text = open(path).read()", "    seen = {}"];
 const APP = ["def serve(sock, text):", "    seen = dict()"];
