@@ -312,7 +312,7 @@ export async function scoreStream(
   const scoring = await startScoring(corpus, groups, opts);
   try {
     const lanes = Math.max(4, scoring.pool.size * 4);
-    // each group leaves the index when its scoring starts: the index shrinks as the run goes
+    // each group leaves the list when its scoring starts (its turns are read then, not before)
     await inOrder(taken(groups), lanes, 2 * lanes, (g) => scoreGroupThenRelease(scoring, g), emit);
   } finally {
     scoring.pool.close();

@@ -23,9 +23,9 @@
  *
  * A cache never costs a result: entries are written atomically ({@link writeFileAtomic}); an
  * entry that is not a regular file (a FIFO would block the read, a link lead elsewhere), fails its
- * check, is not valid JSON, or fails the reader's shape check counts as missing (and is recomputed and overwritten); a cache that cannot be written (read-only, full,
- * not a directory) is reported once on stderr ({@link cacheFailed}) and the work goes on
- * without it.
+ * check, is not valid JSON, or fails the reader's shape check counts as missing (and is
+ * recomputed and overwritten); a cache that cannot be written (read-only, full, not a directory)
+ * is reported once on stderr ({@link cacheFailed}) and the work goes on without it.
  *
  * @example
  * ```ts
