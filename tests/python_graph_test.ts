@@ -93,6 +93,7 @@ Deno.test("withModules: definitions are those of the same modules indexed from s
     "pkg.a",
   );
   const aB = await summarize("def m():\n    pass\n", "a/B.py", "pkg.a.B");
+  const aBnone = await summarize("def other():\n    pass\n", "a/B.py", "pkg.a.B");
   const c = await summarize("class B:\n    def m(self):\n        pass\n", "c.py", "pkg.c");
   const pairs: [Project, Project][] = [
     [Project.fromSummaries([a1, c]).withModules([aB]), Project.fromSummaries([a1, c, aB])],
@@ -102,6 +103,8 @@ Deno.test("withModules: definitions are those of the same modules indexed from s
       Project.fromSummaries([a1]).withModules([c]).withModules([aB, a2]),
       Project.fromSummaries([a2, c, aB]),
     ],
+    // pkg.a.B's m won in the project extended; the module replaced without it, pkg.a's B.m wins
+    [Project.fromSummaries([a1, aB]).withModules([aBnone]), Project.fromSummaries([a1, aBnone])],
   ];
   const ids = ["pkg.a.B", "pkg.a.B.m", "pkg.a.gone", "pkg.a.kept", "pkg.c.B", "pkg.c.B.m", "x"];
   for (const [made, fresh] of pairs) {
@@ -114,6 +117,7 @@ Deno.test("withModules: definitions are those of the same modules indexed from s
   assert.equal(made.definition("pkg.a.B.m")?.file, "a/B.py"); // pkg.a.B sorts after pkg.a
   assert.equal(pairs[2][0].definition("pkg.a.gone"), undefined);
   assert.equal(pairs[2][0].definition("pkg.a.kept")?.start, 3); // the last of two
+  assert.equal(pairs[4][0].definition("pkg.a.B.m")?.file, "a.py"); // the other module's, now
 });
 
 Deno.test("cache: warm equals cold, workers equal one thread, a change is seen", async () => {

@@ -122,6 +122,8 @@ export class Project {
    * indexed again (a scorer makes one such project per turn over the same W0).
    */
   #base?: { project: Project; own: Set<string> };
+  /** Every module's definitions, indexed whole (a derived project, only when {@link #defAt} needs it). */
+  #all?: Map<string, { m: ModuleSummary; i: number }>;
   #attrMemo = new Map<string, Map<string, Value | null>>();
   /** The callee key of each call-kind use (see {@link calleeKeys}). */
   #keys = new WeakMap<Use, string | null>();
@@ -572,19 +574,26 @@ export class Project {
     );
     const own = this.#defs.get(id);
     const under = base.project.#defAt(id);
-    const inherited = under && !base.own.has(under.m.module) ? under : undefined;
-    if (own && inherited) return cmp(own.m.module, inherited.m.module) > 0 ? own : inherited;
-    return own ?? inherited;
+    // the extended project's answer came from a module replaced here: a def of another of its
+    // modules with the same id (rare) may now win, so this project's modules are indexed whole
+    if (under && base.own.has(under.m.module)) {
+      this.#all ??= this.#defIndexOf(this.#sorted());
+      return this.#all.get(id);
+    }
+    if (own && under) return cmp(own.m.module, under.m.module) > 0 ? own : under;
+    return own ?? under;
   }
 
   /** The definitions of `mods` by id (a later one replacing an earlier), made once. */
   #defIndex(mods: readonly ModuleSummary[]): Map<string, { m: ModuleSummary; i: number }> {
-    if (!this.#defs) {
-      const defs = new Map<string, { m: ModuleSummary; i: number }>();
-      for (const m of mods) m.definitions.forEach((d, i) => defs.set(d.id, { m, i }));
-      this.#defs = defs;
-    }
-    return this.#defs;
+    return this.#defs ??= this.#defIndexOf(mods);
+  }
+
+  /** The definitions of `mods` by id (a later one replacing an earlier). */
+  #defIndexOf(mods: readonly ModuleSummary[]): Map<string, { m: ModuleSummary; i: number }> {
+    const defs = new Map<string, { m: ModuleSummary; i: number }>();
+    for (const m of mods) m.definitions.forEach((d, i) => defs.set(d.id, { m, i }));
+    return defs;
   }
 
   #scopeId(m: ModuleSummary, s: number): string {
