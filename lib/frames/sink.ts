@@ -184,12 +184,13 @@ export class FrameSink {
     if (!this.#buffer.turns.length) return;
     const seq = String(this.#seq++).padStart(6, "0");
     const first = this.#buffer.turns[0];
-    for (const [name, { schema, within }] of Object.entries(STREAMED_FRAMES)) {
-      const frame = name as StreamedFrame;
-      const rows = this.#buffer[frame] as object[];
-      let df = within.length
-        ? toKeyedFrame(rows, schema, TURN_KEYS, within)
-        : toFrame(rows, schema, TURN_KEYS);
+    // the batch leaves the sink now, and each frame's rows leave the batch once its columns are
+    // built: a frame's rows are not held while the frames after it are built and written
+    const batch = this.#buffer;
+    this.#buffer = { turns: [], targets: [], events: [], tests: [] };
+    this.#buffered = 0;
+    for (const frame of Object.keys(STREAMED_FRAMES) as StreamedFrame[]) {
+      let df = takeFrame(batch, frame);
       if (this.#partitioned) {
         const dir = join(this.dir, frame, partitionDir(first));
         Deno.mkdirSync(dir, { recursive: true });
@@ -210,8 +211,6 @@ export class FrameSink {
         if (CSV_FRAMES.includes(frame)) this.#appendCsv(frame, df);
       }
     }
-    this.#buffer = { turns: [], targets: [], events: [], tests: [] };
-    this.#buffered = 0;
   }
 
   #appendCsv(frame: StreamedFrame, df: pl.DataFrame): void {
@@ -331,6 +330,16 @@ export async function concatParts(parts: string, out: string): Promise<void> {
   } finally {
     if (set) Deno.env.delete(scans);
   }
+}
+
+/** One frame of a batch as a DataFrame; the batch lets go of that frame's rows. */
+function takeFrame(batch: GroupRows, frame: StreamedFrame): pl.DataFrame {
+  const rows = batch[frame] as object[];
+  batch[frame] = [];
+  const { schema, within } = STREAMED_FRAMES[frame];
+  return within.length
+    ? toKeyedFrame(rows, schema, TURN_KEYS, within)
+    : toFrame(rows, schema, TURN_KEYS);
 }
 
 function configKey(r: Pick<TurnRow, "harness" | "model" | "memory">): string {

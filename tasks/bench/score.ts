@@ -22,6 +22,11 @@
  * turns per CPU second and peak RSS per K. `--baseline REV` scores the same corpora with another
  * revision's CLI too (checked out in a temporary worktree), alternating the two for each K so that
  * both see the same load; `--shards N` also runs `score --shard i/N` as N processes at once.
+ * Each shard has its own fresh cache, as on separate machines; `--shared-cache` gives the N shards one
+ * (as N processes on one machine, or machines sharing `REPOREUSE_CACHE_DIR`). On a replicated corpus
+ * the difference is real work: the K replicas of a (configuration, chain) share their submissions,
+ * whose Python summaries a single run parses once and then reads from its cache, while shards with
+ * caches of their own each parse those the replicas hashed to them.
  * `--pin` runs each process on one core (`taskset`): the single run on core 0, shard i on core
  * i mod the cores — per-core scaling, with `--workers 0` so that a process is one core's work.
  * Each fresh cache holds only the machine's native Python parser (copied from the user's cache,
@@ -59,6 +64,7 @@ const { values } = parseArgs({
     pin: { type: "boolean", default: false },
     repeat: { type: "string", default: "1" },
     wasm: { type: "boolean", default: false },
+    "shared-cache": { type: "boolean", default: false },
   },
 });
 const scale = values.scale === "small" ? "small" : "paper";
@@ -346,7 +352,11 @@ async function shardRun(
   root: string,
   workers: string[],
 ) {
-  for (let i = 0; i < n; i++) await seedParser(`${root}/cache-shard-${i}`);
+  // one cache per shard (separate machines), or one for all (`--shared-cache`)
+  const cacheOf = (i: number) => `${root}/cache-shard-${values["shared-cache"] ? 0 : i}`;
+  for (const dir of new Set(Array.from({ length: n }, (_, i) => cacheOf(i)))) {
+    await seedParser(dir);
+  }
   const t0 = performance.now();
   const each = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
@@ -360,20 +370,23 @@ async function shardRun(
       );
       return measured(pinned(i, cmd), here, {
         ...env,
-        REPOREUSE_CACHE_DIR: `${root}/cache-shard-${i}`,
+        REPOREUSE_CACHE_DIR: cacheOf(i),
       });
     }),
   );
   const wall = (performance.now() - t0) / 1000;
   const cpu = each.reduce((s, m) => s + m.cpu, 0);
   const rss = Math.max(...each.map((m) => m.rssMb));
-  row(k, values.pin ? `${n} shards, 1 core each` : `${n} shards at once`, turns, {
+  const how = `${values.pin ? `${n} shards, 1 core each` : `${n} shards at once`}${
+    values["shared-cache"] ? ", 1 cache" : ""
+  }`;
+  row(k, how, turns, {
     wall,
     cpu,
     rssMb: rss,
   });
   for (let i = 0; i < n; i++) {
     await Deno.remove(`${root}/shard-${i}`, { recursive: true });
-    await Deno.remove(`${root}/cache-shard-${i}`, { recursive: true });
+    await Deno.remove(cacheOf(i), { recursive: true }).catch(() => {}); // one dir, maybe gone
   }
 }
