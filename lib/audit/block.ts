@@ -15,13 +15,15 @@
  * unless they share a window), verified token by token and extended to a maximal run (a
  * **segment**); segments of one pair in the same order on both sides, at most {@link BLOCK_MAX_GAP}
  * tokens apart on each, are one block (a copy with one call swapped, `print` → `self.log.info`,
- * stays one block). Only the tokens of the two bodies count: a segment is cut where it enters
- * either function's def line ({@link bodyStart}: the parameter list, its annotations and defaults,
- * the return annotation — a declared interface, which two functions with the same typed parameters
- * share without copying anything). A block is reported when it has at least {@link BLOCK_MIN_TOKENS} tokens
- * matched, spans at least {@link BLOCK_MIN_LINES} lines of F and has at least
- * {@link BLOCK_MIN_DISTINCT} distinct tokens (a table of literals is not code copied) — or, when it
- * is G's whole body (a small function copied whole), {@link BLOCK_MIN_WHOLE_TOKENS} tokens over
+ * stays one block), and so are the identical runs too short to seed a window beside a segment,
+ * past a swapped name ({@link BLOCK_MIN_RUN}). Only the tokens of the two bodies count: a segment
+ * is cut where it enters either function's def line ({@link bodyStart}: the parameter list, its
+ * annotations and defaults, the return annotation — a declared interface, which two functions
+ * with the same typed parameters share without copying anything). A block is reported when it
+ * has at least {@link BLOCK_MIN_TOKENS} tokens matched, spans at least {@link BLOCK_MIN_LINES}
+ * lines of F and has at least {@link BLOCK_MIN_DISTINCT} distinct tokens (a table of literals is
+ * not code copied) — or, when it is G's whole body (a small function copied whole; its ends
+ * reached by seeded runs), {@link BLOCK_MIN_WHOLE_TOKENS} tokens over
  * {@link BLOCK_MIN_WHOLE_LINES} lines.
  *
  * A window is **new** in F when F's old version (before the change) had no window of the same
