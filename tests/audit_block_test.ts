@@ -193,9 +193,9 @@ Deno.test("a small verbatim copy of a function with few callees is found", async
   assert.equal(f.target.id, "pkg.ranges.parse_range");
   assert.ok(f.kind === "block" || f.kind === "clone", f.kind);
   if (f.kind === "block") {
-    // the whole function: from its def line to its return, on both sides
-    assert.deepEqual(f.block?.lines, [4, 13]);
-    assert.deepEqual(f.block?.targetLines, [1, 10]);
+    // the whole body: from its first statement to its return, on both sides
+    assert.deepEqual(f.block?.lines, [5, 13]);
+    assert.deepEqual(f.block?.targetLines, [2, 10]);
   }
 });
 
@@ -286,6 +286,142 @@ class Leaf(Base):
   const head = await plant("idioms", { "pkg/leaf.py": text });
   const r = await auditReport({ repo, cacheDir, base: c0, head });
   assert.deepEqual(blocks(r.findings), []);
+});
+
+/** A typed parameter list of five annotated, defaulted parameters (about 60 tokens over 7 lines). */
+const TYPED_PARAMS = [
+  "(",
+  "    processors: Optional[Iterable[Processor]] = None,",
+  "    wrapper_class: Optional[Type[BindableLogger]] = None,",
+  "    context_class: Optional[Type[Context]] = None,",
+  "    logger_factory: Optional[Callable[..., WrappedLogger]] = None,",
+  "    cache_logger_on_first_use: Optional[bool] = None,",
+  ") -> None:",
+];
+
+Deno.test("a shared typed signature is no copied block; the same body under it is", async () => {
+  const configure = [
+    "def configure" + TYPED_PARAMS[0],
+    ...TYPED_PARAMS.slice(1),
+    "    _CONFIG.is_configured = True",
+    "    if processors is not None:",
+    "        _CONFIG.default_processors = processors",
+    "    if wrapper_class is not None:",
+    "        _CONFIG.default_wrapper_class = wrapper_class",
+    "    if context_class is not None:",
+    "        _CONFIG.default_context_class = context_class",
+    "    if logger_factory is not None:",
+    "        _CONFIG.logger_factory = logger_factory",
+    "",
+  ];
+  const base = await plant("signature-base", {
+    "pkg/config.py": "from typing import Optional\n\n\n" + configure.join("\n"),
+  });
+  // the "Add types" commit: configure_once spells out configure's parameters and only calls it
+  const once = [
+    "",
+    "",
+    "def configure_once" + TYPED_PARAMS[0],
+    ...TYPED_PARAMS.slice(1),
+    "    if not _CONFIG.is_configured:",
+    "        configure(",
+    "            processors=processors,",
+    "            wrapper_class=wrapper_class,",
+    "            context_class=context_class,",
+    "            logger_factory=logger_factory,",
+    "            cache_logger_on_first_use=cache_logger_on_first_use,",
+    "        )",
+    "    else:",
+    "        warnings.warn('Repeated configuration attempted.', RuntimeWarning)",
+    "",
+  ];
+  const text = "from typing import Optional\n\n\n" + configure.join("\n") + once.join("\n");
+  const head = await plant("signature", { "pkg/config.py": text }, base);
+  const r = await auditReport({ repo, cacheDir, base, head });
+  assert.deepEqual(r.changed.map((c) => [c.id, c.status]), [
+    ["pkg.config.configure_once", "added"],
+  ]);
+  assert.deepEqual(blocks(r.findings), []);
+  // configure's body pasted into a function of another signature and shape: a block of the body,
+  // from its first statement (line 11), as before
+  const copy = [
+    "def reconfigure(settings, strict=False):",
+    "    processors, wrapper_class = settings.processors, settings.wrapper_class",
+    "    context_class, logger_factory = settings.context_class, settings.logger_factory",
+    ...configure.slice(TYPED_PARAMS.length, TYPED_PARAMS.length + 9),
+    "    if strict:",
+    "        for key in settings.extra:",
+    "            raise KeyError(key)",
+    "    return _CONFIG",
+    "",
+  ];
+  const head2 = await plant("signature-body", {
+    "pkg/config.py": text + "\n\n" + copy.join("\n"),
+  }, base);
+  const r2 = await auditReport({ repo, cacheDir, base, head: head2 });
+  const found = blocks(r2.findings).map((p) => [p.function.id, p.target.id, p.block?.targetLines]);
+  assert.deepEqual(found, [["pkg.config.reconfigure", "pkg.config.configure", [11, 19]]]);
+});
+
+Deno.test("a copy with a name swapped stays one block: the unseeded runs beside a segment count", async () => {
+  // tomlkit's Python 3.8 fix: __sub__ pastes __add__'s body with `.__add__` made `.__sub__` twice;
+  // the identical run after the first swap (16 tokens) is too short to seed a window, and the run
+  // before it (43) is under BLOCK_MIN_TOKENS
+  const op = (name: string, tail: string[]) => [
+    `    def ${name}(self, other):`,
+    "        if PY38:",
+    "            result = datetime(",
+    ...["year", "month", "day", "hour", "minute", "second", "microsecond", "tzinfo"].map((a) =>
+      `                self.${a},`
+    ),
+    `            ).${name}(other)`,
+    "        else:",
+    `            result = super(DateTime, self).${name}(other)`,
+    "",
+    ...tail,
+    "",
+  ];
+  const add = op("__add__", ["        return self._new(result)"]);
+  const sub = op("__sub__", [
+    "        if isinstance(result, datetime):",
+    "            result = self._new(result)",
+    "",
+    "        return result",
+  ]);
+  const cls = (...defs: string[][]) =>
+    ["from datetime import datetime", "", "", "class DateTime(datetime):", ...defs.flat()].join(
+      "\n",
+    );
+  const base = await plant("swap-base", { "pkg/dt.py": cls(add) });
+  const head = await plant("swap", { "pkg/dt.py": cls(add, sub) }, base);
+  const r = await auditReport({ repo, cacheDir, base, head });
+  const found = blocks(r.findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.block?.targetLines]), [
+    ["pkg.dt.DateTime.__sub__", "pkg.dt.DateTime.__add__", [6, 18]],
+  ]);
+  // 43 tokens before the first swap and 16 between the two (the 4 after the second are fewer than
+  // BLOCK_MIN_RUN: alike by chance as far as the tokens can tell)
+  assert.equal(found[0].block?.tokens, 59);
+  // a small operator beside its twin: its whole body but for the swapped name (7 tokens, then a
+  // seeded run of 20) is no small function copied whole — the unseeded run decides nothing
+  const small = (name: string) => [
+    `    def ${name}(self, other):`,
+    `        result = super().${name}(other)`,
+    "        if result is NotImplemented:",
+    "            return result",
+    "        return self._new(result)",
+    "",
+  ];
+  const base2 = await plant("twin-base", { "pkg/num.py": cls(small("__add__")) });
+  const head2 = await plant(
+    "twin",
+    { "pkg/num.py": cls(small("__add__"), small("__sub__")) },
+    base2,
+  );
+  assert.deepEqual(
+    blocks((await auditReport({ repo, cacheDir, base: base2, head: head2 })).findings),
+    [],
+  );
 });
 
 Deno.test("a block copied into test code is reported in the test section", async () => {
@@ -449,7 +585,7 @@ class ${cls}:
       "block",
       "pkg.threads.ThreadWorker.is_parent_alive",
       "pkg.worker.SyncWorker.is_parent_alive",
-      [5, 9],
+      [6, 9],
     ]],
   );
 });

@@ -568,6 +568,7 @@ Deno.test("idioms: wrappers delegating to one function are noted clones; twin na
   const { auditChange, twinNames, withoutAsync, asyncTwin, NOTE_FACTOR } = await import(
     "../lib/audit/mod.ts"
   );
+  const { BLOCK_START_TOKEN } = await import("../lib/audit/shape.ts");
   type SideDef = import("../lib/audit/mod.ts").SideDef;
   type Side = import("../lib/audit/mod.ts").Side;
   const side = (defs: SideDef[]): Side => ({
@@ -595,6 +596,26 @@ Deno.test("idioms: wrappers delegating to one function are noted clones; twin na
     Math.abs(r.findings[0].confidence - NOTE_FACTOR["same-delegate"] * r2.findings[0].confidence) <
       0.06,
   );
+  // tokens of a straight-line body (one block start: the def's own suite) keep the note; a branch
+  // (a second block start) in either is work of its own: a copy, not a delegate
+  const line = [5, BLOCK_START_TOKEN, 6, 7, 8],
+    branched = [5, BLOCK_START_TOKEN, 9, BLOCK_START_TOKEN];
+  const withTokens = (d: SideDef, tokens: number[]): SideDef => ({
+    ...d,
+    tokens,
+    tokenLines: tokens.map((_, i) => i + 1),
+  });
+  for (
+    const [g, f, notes] of [
+      [line, line, ["same-delegate"]],
+      [branched, line, []],
+      [line, branched, []],
+    ] as const
+  ) {
+    const p = withTokens(post, [...g]), q = withTokens(put, [...f]);
+    const rt = auditChange(side([request, p]), side([request, p, q]));
+    assert.deepEqual(rt.findings.map((x) => [x.kind, x.notes]), [["clone", notes]]);
+  }
   // names
   for (
     const [a, b] of [["aclose", "close"], ["__aenter__", "__enter__"], ["fetch_async", "fetch"]]
@@ -617,6 +638,61 @@ Deno.test("idioms: wrappers delegating to one function are noted clones; twin na
   assert.ok(asyncTwin(d("p._async.pool.Pool.handle"), d("p._sync.pool.Pool.handle")));
   // two sync methods of the same name in unrelated classes are no twins
   assert.ok(!asyncTwin(d("p.a.Reader.read"), d("p.b.Writer.read")));
+});
+
+Deno.test("same-delegate: a straight-line constructor stays noted; a validator copied whole with its branches is not", async () => {
+  const { DEFAULT_FAIL_ON, NOTE_FACTOR } = await import("../lib/audit/mod.ts");
+  const dir = await Deno.makeTempDir({ prefix: "reporeuse-audit-delegate-" });
+  await sh(dir, ["git", "init", "-q", "-b", "main"]);
+  const validator = (label: string) => `
+
+def _validate_${label}(value: object, /) -> tuple[Literal["${label}"], int] | None:
+    if value is None:
+        return value
+    if isinstance(value, int) and value >= 0:
+        return ("${label}", value)
+    msg = f"${label} must be non-negative integer, got {value}"
+    raise InvalidVersion(msg)
+`;
+  const logger = (cls: string, stream: string) => `
+
+class ${cls}:
+    def __init__(self, file=None, name=None):
+        self._file = file or ${stream}
+        self._name = name or self._file.name
+        self._write = self._file.write
+        self._flush = self._file.flush
+        self._lock = _get_lock_for_file(self._file)
+`;
+  const head = (extra: string) =>
+    "import sys\nfrom typing import Literal\n\n\nclass InvalidVersion(ValueError):\n    pass\n\n\n" +
+    "def _get_lock_for_file(file):\n    return file\n" + validator("post") +
+    logger("PrintLogger", "sys.stdout") + extra;
+  await write(dir, "pkg/__init__.py", "");
+  await write(dir, "pkg/version.py", head(""));
+  const c0 = await commit(dir, "base");
+  await write(
+    dir,
+    "pkg/version.py",
+    head(validator("dev") + logger("BytesLogger", "sys.stdout.buffer")),
+  );
+  const c1 = await commit(dir, "copies");
+  const r = await auditReport({ repo: dir, cacheDir, base: c0, head: c1 });
+  const rows = r.findings.map((f) => [f.kind, f.function.id, f.target.id, f.notes]);
+  assert.deepEqual(rows, [
+    ["clone", "pkg.version._validate_dev", "pkg.version._validate_post", []],
+    ["clone", "pkg.version.BytesLogger.__init__", "pkg.version.PrintLogger.__init__", [
+      "same-delegate",
+    ]],
+  ]);
+  // both only call one function (InvalidVersion, _get_lock_for_file): the branches decide
+  const [dev, init] = r.findings;
+  assert.deepEqual([dev.shared, init.shared], [["pkg.version.InvalidVersion"], [
+    "pkg.version._get_lock_for_file",
+  ]]);
+  assert.ok(dev.confidence >= DEFAULT_FAIL_ON, `${dev.confidence}`);
+  assert.ok(init.confidence < DEFAULT_FAIL_ON, `${init.confidence}`);
+  assert.ok(init.confidence <= NOTE_FACTOR["same-delegate"] + 1e-9);
 });
 
 Deno.test("a function renamed in place keeps its old version: its pre-existing pair is not new; a new sibling still is", async () => {

@@ -15,10 +15,15 @@
  * unless they share a window), verified token by token and extended to a maximal run (a
  * **segment**); segments of one pair in the same order on both sides, at most {@link BLOCK_MAX_GAP}
  * tokens apart on each, are one block (a copy with one call swapped, `print` → `self.log.info`,
- * stays one block). A block is reported when it has at least {@link BLOCK_MIN_TOKENS} tokens
- * matched, spans at least {@link BLOCK_MIN_LINES} lines of F and has at least
- * {@link BLOCK_MIN_DISTINCT} distinct tokens (a table of literals is not code copied) — or, when it
- * is G's whole body (a small function copied whole), {@link BLOCK_MIN_WHOLE_TOKENS} tokens over
+ * stays one block), and so are the identical runs too short to seed a window beside a segment,
+ * past a swapped name ({@link BLOCK_MIN_RUN}). Only the tokens of the two bodies count: a segment
+ * is cut where it enters either function's def line ({@link bodyStart}: the parameter list, its
+ * annotations and defaults, the return annotation — a declared interface, which two functions
+ * with the same typed parameters share without copying anything). A block is reported when it
+ * has at least {@link BLOCK_MIN_TOKENS} tokens matched, spans at least {@link BLOCK_MIN_LINES}
+ * lines of F and has at least {@link BLOCK_MIN_DISTINCT} distinct tokens (a table of literals is
+ * not code copied) — or, when it is G's whole body (a small function copied whole; its ends
+ * reached by seeded runs), {@link BLOCK_MIN_WHOLE_TOKENS} tokens over
  * {@link BLOCK_MIN_WHOLE_LINES} lines.
  *
  * A window is **new** in F when F's old version (before the change) had no window of the same
@@ -70,6 +75,12 @@ export const BLOCK_MIN_WHOLE_LINES = 3;
 export const BLOCK_MIN_DISTINCT = 10;
 /** Tokens allowed between two segments of one block, on each side (one call swapped). */
 export const BLOCK_MAX_GAP = 12;
+/**
+ * The shortest identical run that no window seeds and that still counts beside a segment (about
+ * one line of Python: `self.a = a` is 6 tokens, `if x is None:` 6): shorter ones are tokens alike
+ * by chance (`IDENT` then `(` on both sides).
+ */
+export const BLOCK_MIN_RUN = 5;
 /**
  * A window posted more often than this in an index is an idiom of the project (a run of
  * `self.assertEqual(…)`): it seeds no match (a longer copy has other, rarer windows).
@@ -157,6 +168,8 @@ export interface CopiedBlock {
   tokens: number;
   /** Tokens of the longest segment. */
   longest: number;
+  /** The share of G's body tokens ({@link bodyStart} on) the block holds. */
+  coverage: number;
   /** First and last line of the block in F, and in G. */
   lines: [number, number];
   targetLines: [number, number];
@@ -213,11 +226,84 @@ export function segments(
 }
 
 /**
+ * Where a function's body starts in its tokens: its first block start (the `def`'s own suite).
+ * What comes before is the def line — `def`, the parameter list with its annotations and defaults,
+ * the return annotation — a declared interface, not code: two functions with the same typed
+ * parameters share it without copying anything. 0 when there is no block start (all is body).
+ */
+export function bodyStart(tokens: ArrayLike<number>): number {
+  const at = Array.prototype.indexOf.call(tokens, BLOCK_START_TOKEN);
+  return at < 0 ? 0 : at;
+}
+
+/**
+ * The part of a segment inside both bodies (F's tokens from `fBody`, G's from `gBody`), or null
+ * when none is: the def lines' tokens match nothing.
+ */
+function inBodies(s: Segment, fBody: number, gBody: number): Segment | null {
+  const cut = Math.max(0, fBody - s.f, gBody - s.g);
+  return s.f + cut < s.fEnd ? { f: s.f + cut, fEnd: s.fEnd, g: s.g + cut, gEnd: s.gEnd } : null;
+}
+
+/**
+ * The identical runs beside a segment that no window seeds (shorter than {@link BLOCK_SEED}), on
+ * its diagonal past a substitution of at most {@link BLOCK_MAX_GAP} tokens on each side — a copy
+ * with a name or an operator changed (`.__add__(other)` → `.__sub__(other)`) — each at least as
+ * long as the substitution before it and {@link BLOCK_MIN_RUN} tokens (a copy edited in places,
+ * not tokens alike by chance), inside both bodies (from `fBody`, `gBody`) and not past either end.
+ */
+function besideRuns(
+  s: Segment,
+  ft: ArrayLike<number>,
+  gt: ArrayLike<number>,
+  fBody: number,
+  gBody: number,
+): Segment[] {
+  const out: Segment[] = [];
+  // forward
+  for (let e = s.fEnd, h = s.gEnd;;) {
+    let d = 1;
+    while (
+      d <= BLOCK_MAX_GAP && e + d < ft.length && h + d < gt.length && ft[e + d] !== gt[h + d]
+    ) d++;
+    if (d > BLOCK_MAX_GAP || e + d >= ft.length || h + d >= gt.length) break;
+    let r = 0;
+    while (e + d + r < ft.length && h + d + r < gt.length && ft[e + d + r] === gt[h + d + r]) r++;
+    if (r < Math.max(d, BLOCK_MIN_RUN)) break;
+    out.push({ f: e + d, fEnd: e + d + r, g: h + d, gEnd: h + d + r });
+    [e, h] = [e + d + r, h + d + r];
+  }
+  // backward
+  for (let a = s.f, b = s.g;;) {
+    let d = 1;
+    while (
+      d <= BLOCK_MAX_GAP && a - 1 - d >= fBody && b - 1 - d >= gBody &&
+      ft[a - 1 - d] !== gt[b - 1 - d]
+    ) d++;
+    if (d > BLOCK_MAX_GAP || a - 1 - d < fBody || b - 1 - d < gBody) break;
+    let r = 0;
+    while (
+      a - 1 - d - r >= fBody && b - 1 - d - r >= gBody && ft[a - 1 - d - r] === gt[b - 1 - d - r]
+    ) r++;
+    if (r < Math.max(d, BLOCK_MIN_RUN)) break;
+    out.push({ f: a - d - r, fEnd: a - d, g: b - d - r, gEnd: b - d });
+    [a, b] = [a - d - r, b - d - r];
+  }
+  return out;
+}
+
+/**
  * The best block of a pair's segments: the chain in the same order on both sides, gaps of at most
  * {@link BLOCK_MAX_GAP} tokens, of the most tokens; null when it is under the reporting limits.
+ * Only tokens of the two bodies count ({@link bodyStart}): a segment is cut where it leaves F's
+ * or G's def line, so a shared signature is no block, nor part of one.
  */
 export function bestBlock(f: SideDef, g: SideDef, segs: readonly Segment[]): CopiedBlock | null {
-  const s = [...segs].sort((a, b) => a.f - b.f || a.g - b.g);
+  const ft = f.tokens!, gt = g.tokens!;
+  const fBody = bodyStart(ft), gBody = bodyStart(gt);
+  const cut = segs.flatMap((x) => inBodies(x, fBody, gBody) ?? []);
+  const s = [...cut, ...cut.flatMap((x) => besideRuns(x, ft, gt, fBody, gBody))]
+    .sort((a, b) => a.f - b.f || a.g - b.g);
   const total = s.map((x) => x.fEnd - x.f);
   const prev = s.map(() => -1);
   for (let j = 0; j < s.length; j++) {
@@ -236,23 +322,25 @@ export function bestBlock(f: SideDef, g: SideDef, segs: readonly Segment[]): Cop
   const fl = f.tokenLines!, gl = g.tokenLines!;
   const first = chain[0], last = chain[chain.length - 1];
   const lines: [number, number] = [fl[first.f], fl[last.fEnd - 1]];
-  // G's whole body: from its first block token (the def's suite) to its end
-  const body = Array.prototype.indexOf.call(g.tokens!, BLOCK_START_TOKEN);
-  const whole = body >= 0 && first.g <= body && last.gEnd === g.tokens!.length;
-  // of a whole body, only the body's tokens count (not the def line: `def f(self, a, b=None):`)
-  let inBody = 0;
-  for (const c of chain) inBody += Math.max(0, c.gEnd - Math.max(c.g, body));
-  const [matched, minTokens, minLines] = whole
-    ? [inBody, BLOCK_MIN_WHOLE_TOKENS, BLOCK_MIN_WHOLE_LINES]
-    : [total[best], BLOCK_MIN_TOKENS, BLOCK_MIN_LINES];
-  if (matched < minTokens || lines[1] - lines[0] + 1 < minLines) return null;
+  // G's whole body: from its first block token (the def's suite) to its end, reached by runs a
+  // window seeded — an unseeded run beside one (past a name swapped) lengthens a block, but does
+  // not make it a small function copied whole (operator twins `super().__add__(other)` /
+  // `super().__sub__(other)` are not)
+  const seeded = new Set(cut);
+  const whole = first.g === gBody && last.gEnd === gt.length && seeded.has(first) &&
+    seeded.has(last);
+  const [minTokens, minLines] = whole
+    ? [BLOCK_MIN_WHOLE_TOKENS, BLOCK_MIN_WHOLE_LINES]
+    : [BLOCK_MIN_TOKENS, BLOCK_MIN_LINES];
+  if (total[best] < minTokens || lines[1] - lines[0] + 1 < minLines) return null;
   const distinct = new Set<number>();
-  for (const c of chain) for (let i = c.f; i < c.fEnd; i++) distinct.add(f.tokens![i]);
+  for (const c of chain) for (let i = c.f; i < c.fEnd; i++) distinct.add(ft[i]);
   if (distinct.size < BLOCK_MIN_DISTINCT) return null;
   return {
     segments: chain,
     tokens: total[best],
     longest: Math.max(...chain.map((c) => c.fEnd - c.f)),
+    coverage: total[best] / Math.max(1, gt.length - gBody),
     lines,
     targetLines: [gl[first.g], gl[last.gEnd - 1]],
   };
@@ -316,7 +404,10 @@ export function copiedBlocks(
  * just under the minimum that an edit made longer was there before): the change did not make it.
  */
 export function blockBefore(fOld: SideDef, gOld: SideDef, block: CopiedBlock): boolean {
-  const found = segments(fOld, null, blockIndex([gOld]), () => true).get(gOld) ?? [];
+  const runs = segments(fOld, null, blockIndex([gOld]), () => true).get(gOld) ?? [];
+  // with the unseeded runs beside them, as a block is made of
+  const [ft, gt] = [fOld.tokens!, gOld.tokens!];
+  const found = [...runs, ...runs.flatMap((x) => besideRuns(x, ft, gt, 0, 0))];
   let covered = 0;
   for (const n of block.segments) {
     // G-side tokens of this segment matched before (old runs may overlap: count each token once)

@@ -826,7 +826,11 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   ) => {
     const out: Note[] = [];
     if (asyncTwin(f, g)) out.push("async-twin");
-    if (sameDelegate(calls, gCallees)) out.push("same-delegate");
+    if (sameDelegate(calls, gCallees)) {
+      // only delegates that do not branch (G's tokens read only now: the pair is rare)
+      loadTokens(gSide === hix ? head : base, [g0]);
+      if (sameDelegate(calls, gCallees, [f.tokens, g0.tokens])) out.push("same-delegate");
+    }
     if (
       kind === "reimplementation" && similarity(f.features, g.features) < SAME_API_MAX_SIMILARITY
     ) {
@@ -1043,7 +1047,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         const ev = evidence(bix.keys.get(g0)!, calls);
         const raw = blockConfidence({
           tokens: b.tokens,
-          coverage: b.tokens / Math.max(1, g0.tokens?.length ?? 0),
+          coverage: b.coverage,
           longest: b.longest,
         });
         const sim = similarity(h.features, gh.features);
@@ -1246,7 +1250,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         const ev = evidence(hix.keys.get(g)!, calls);
         const raw = blockConfidence({
           tokens: b.tokens,
-          coverage: b.tokens / Math.max(1, g.tokens?.length ?? 0),
+          coverage: b.coverage,
           longest: b.longest,
         });
         const notes: Note[] = asyncTwin(h, g) ? ["async-twin"] : [];

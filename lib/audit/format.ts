@@ -101,7 +101,7 @@ const NOTE_TEXT: Record<string, string> = {
     "holds the target's old code, and the change rewrote the target into something else (code moved, not copied)",
   "async-twin": "the synchronous/asynchronous twin of the target (an idiom: lower confidence)",
   "same-delegate":
-    "both only delegate to the same function, already their shared helper (an idiom: lower confidence)",
+    "both only delegate to the same function, without branching: already their shared helper (an idiom: lower confidence)",
   "same-api":
     "shares one helper's API (a class and its methods), not a piece of behaviour: counted as one helper each, the rule does not hold (lower confidence)",
   "module-vocabulary":

@@ -11,7 +11,10 @@
  * - **`same-delegate`**: both only delegate to one and the same function of the repository or a
  *   library — not a method of a value of unknown type (`def put(url, **kw):
  *   return request("PUT", url, **kw)` beside `post`): they already share their helper; what
- *   repeats is the parameter list passed through;
+ *   repeats is the parameter list passed through. Only when neither branches ({@link straightLine}:
+ *   no `if`, loop, `with`, `try` or nested def): a function that decides something before or after
+ *   its one call does work of its own, and two copies of that work are a copy whatever they call
+ *   (`if state == "stdout": … else: …` then `_get_lock_for_file(…)`, pasted whole);
  * - **`same-api`**: the rule holds only when one class and its methods count as separate
  *   helpers — F and G both build the same helper object and call its methods (`X(...)`,
  *   `.get_a()`, `.get_b()`: three callee keys, one helper). Counted as one helper each (a class,
@@ -85,6 +88,7 @@
  * @module
  */
 import { isReimplemented } from "../metrics/mod.ts";
+import { BLOCK_START_TOKEN } from "./shape.ts";
 
 /** What idiom detection needs of a def. */
 export interface IdiomDef {
@@ -137,10 +141,29 @@ export function asyncTwin(f: IdiomDef, g: IdiomDef): boolean {
   return isAsync(f) !== isAsync(g) || twinContainers(container(f.id), container(g.id));
 }
 
-/** F's calls and G's callee keys are one and the same single function (see module doc). */
-export function sameDelegate(fCalls: Iterable<string>, gCallees: Iterable<string>): boolean {
+/**
+ * Whether a function's normalised tokens (lib/audit/shape.ts) hold no block but its own body: no
+ * `if`, loop, `with`, `try` or nested def — it only passes values on. Unknown tokens: true.
+ */
+export function straightLine(tokens: ArrayLike<number> | undefined): boolean {
+  let blocks = 0;
+  for (let i = 0; tokens && i < tokens.length; i++) {
+    if (tokens[i] === BLOCK_START_TOKEN && ++blocks > 1) return false;
+  }
+  return true;
+}
+
+/**
+ * F's calls and G's callee keys are one and the same single function, and neither branches
+ * ({@link straightLine} on `tokens`, F's and G's, when given): see module doc.
+ */
+export function sameDelegate(
+  fCalls: Iterable<string>,
+  gCallees: Iterable<string>,
+  tokens: readonly (ArrayLike<number> | undefined)[] = [],
+): boolean {
   const a = new Set(fCalls), b = new Set(gCallees);
-  if (a.size !== 1 || b.size !== 1) return false;
+  if (a.size !== 1 || b.size !== 1 || !tokens.every(straightLine)) return false;
   const [x] = a, [y] = b;
   // a method of a value of unknown type (`m.start()`) is no function both delegate to
   return x === y && !x.startsWith(".");

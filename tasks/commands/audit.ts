@@ -57,9 +57,10 @@ each changed function F it reports one finding — its best target G, the others
                     every pair it holds for is reported, none is dropped by another signal;
   structural clone  G's normalised syntax tree (identifiers and literals abstracted) is
                     >= ${CLONE_THRESHOLD} alike to F's, both of >= ${CLONE_MIN_SIZE} nodes;
-  copies a block    lines the change added to F repeat >= ${BLOCK_MIN_TOKENS} tokens of G's code over
+  copies a block    lines the change added to F repeat >= ${BLOCK_MIN_TOKENS} tokens of G's body over
                     >= ${BLOCK_MIN_LINES} lines of F, identifiers and literals aside (attribute and
-                    keyword names kept; runs at most ${BLOCK_MAX_GAP} tokens apart are one block), or
+                    keyword names kept; runs at most ${BLOCK_MAX_GAP} tokens apart are one block;
+                    the def lines, parameters and annotations, never count), or
                     G's whole body over >= ${BLOCK_MIN_WHOLE_TOKENS} tokens and ${BLOCK_MIN_WHOLE_LINES} lines: a block pasted into
                     a larger function, or a small function copied whole;
   could call        existing functions sharing F's rarer callees, shape and name, ranked;
@@ -83,7 +84,8 @@ Gates, all of them:
               notes: the pair was already so before the change (x0.4), G now calls F (code
               extracted from G, x0.3), the change rewrote G (x0.7), idioms (x0.45 each, so an
               idiom alone stays below the default --fail-on): F is G's sync/async twin; both
-              only delegate to one same function; the rule holds only by counting one class
+              only delegate to one same function, neither branching (no if, loop, with, try);
+              the rule holds only by counting one class
               and its methods as several helpers (same-api); F and G are in one module or
               class and the rule holds against G for at least ${VOCABULARY_SIBLINGS} other functions of
               it too: G's helpers are that container's vocabulary (module-vocabulary); the
