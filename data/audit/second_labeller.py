@@ -4,7 +4,7 @@ Python 3 standard library only; it reads label files, nothing else (it runs no a
 
     python3 data/audit/second_labeller.py [data/audit/eval]
 
-- eval/second-labeller.json: the second labeller's verdicts (labelled without reading the first
+- second-labeller.json: the second labeller's verdicts (labelled without reading the first
   labeller's files) on every labelled finding and every sampled duplication of structlog,
   packaging and tomlkit;
 - eval/{structlog,packaging,tomlkit}.json: the first labeller's `labels` (findings) and
@@ -120,7 +120,7 @@ def pct(a: int, b: int) -> str:
 
 def main() -> None:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "eval"
-    second = json.loads((root / "second-labeller.json").read_text())
+    second = json.loads((Path(__file__).parent / "second-labeller.json").read_text())
     assert second["labeller"] == "second"
     by_project: dict[str, dict] = {}
     for name in PROJECTS:
