@@ -137,6 +137,9 @@ Deno.test("a module that says it comes from another project is vendored, whereve
       "# -*- coding: utf-8 -*-\n# Copied from Django 1.4 (django/utils/timezone.py).\n",
       '"""Backport of the stdlib ipaddress module."""\n',
       "# Vendored from pip._internal.utils.compat\n",
+      "#!/usr/bin/env python\n# SPDX-License-Identifier: MIT\n\n'''\nA backport.\n\nCopied from CPython 3.12 Lib/functools.py.\n'''\nimport sys\n",
+      "r'''Ported from the Go standard library.'''\n",
+      '"""Utilities.\n"""\n# Adapted from the stdlib\nimport os\n',
       '"""\n    ordereddict\n    ~~~~~~~~~~~\n\n    Taken verbatim from http://code.activestate.com/recipes/576693/\n"""\n',
     ]
   ) assert.ok(vendoredFile(enc(head)), head);
@@ -145,6 +148,10 @@ Deno.test("a module that says it comes from another project is vendored, whereve
       '"""Sorting helpers.\n\nThe merge step is adapted from Knuth, vol. 3.\n"""\n',
       "# this function was ported to the new API in 2.0\nimport os\n",
       "import os\n\n\ndef f():\n    return os.sep\n",
+      // structlog 21.5's _log_levels.py: the comment is about the constants under it
+      '# SPDX-License-Identifier: MIT\n\n"""\nExtracted log level data.\n"""\n\nimport logging\n\n\n# Adapted from the stdlib\nCRITICAL = 50\n',
+      "x = 1  # copied from y\n# Copied from Django\n",
+      '"""One line."""\n"""Adapted from X: a string statement after the docstring."""\n',
     ]
   ) assert.ok(!vendoredFile(enc(head)), head);
   // only the first 2 KiB count

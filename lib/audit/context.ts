@@ -174,15 +174,40 @@ function fileHead(bytes: Uint8Array): string {
  * {@link MARKER_BYTES} bytes, that it comes from another project: "adapted from X", "copied from
  * X", "vendored from X", "taken from X", "borrowed from X", "ported from X", "forked from X",
  * "backported from X", "backport of X" (`gunicorn/selectors.py`: "adapted from
- * trollius.selectors"). Prose inside a sentence ("the merge step is adapted from …") is not one.
+ * trollius.selectors"). Prose inside a sentence ("the merge step is adapted from …") is not one,
+ * nor a comment after the module's first statement ({@link moduleHeader}).
  */
 const VENDORED_MARKER =
-  /^[\s#"'*]*(?:this (?:module|file|code) (?:is|was) )?(?:(?:adapted|copied|vendored|taken|borrowed|ported|forked|backported)(?: verbatim| directly| with (?:small |minor )?(?:changes|modifications))? from\b|(?:a )?backport of\b)/im;
+  /^(?:[\s#*]|[rRuUbB]?["'])*(?:this (?:module|file|code) (?:is|was) )?(?:(?:adapted|copied|vendored|taken|borrowed|ported|forked|backported)(?: verbatim| directly| with (?:small |minor )?(?:changes|modifications))? from\b|(?:a )?backport of\b)/im;
 
 /** Whether a file says it comes from another project (a vendored module, see module doc). */
 export function vendoredFile(bytes: Uint8Array): boolean {
-  const head = fileHead(bytes);
-  return VENDORED_MARKER.test(head);
+  return VENDORED_MARKER.test(moduleHeader(fileHead(bytes)));
+}
+
+/**
+ * The lines of a module before its first statement other than its docstring: blank lines,
+ * comments and the docstring. A module says where it comes from there; a comment further down
+ * speaks of the code under it (structlog's `_log_levels.py`: "# Adapted from the stdlib" above
+ * its level constants, after the imports).
+ */
+function moduleHeader(text: string): string {
+  const lines = text.split("\n");
+  let end = 0, docstring = false, open: string | undefined;
+  for (; end < lines.length; end++) {
+    const t = lines[end].trim();
+    if (open) {
+      if (t.includes(open)) open = undefined;
+      continue;
+    }
+    if (t === "" || t.startsWith("#")) continue;
+    const quote = docstring ? null : /^[rRuUbB]?("""|'''|"|')/.exec(t);
+    if (!quote) break;
+    docstring = true;
+    const rest = t.slice(quote[0].length);
+    if (quote[1].length === 3 && !rest.includes(quote[1])) open = quote[1];
+  }
+  return lines.slice(0, end).join("\n");
 }
 
 /** Whether a file is generated, from its path, size and first bytes (see module doc). */
