@@ -259,35 +259,41 @@ function besideRuns(
   fBody: number,
   gBody: number,
 ): Segment[] {
+  return [...runsPast(s, ft, gt, 1, fBody, gBody), ...runsPast(s, ft, gt, -1, fBody, gBody)];
+}
+
+/** {@link besideRuns} in one direction: after the segment (`dir` 1) or before it (−1). */
+function runsPast(
+  s: Segment,
+  ft: ArrayLike<number>,
+  gt: ArrayLike<number>,
+  dir: 1 | -1,
+  fBody: number,
+  gBody: number,
+): Segment[] {
   const out: Segment[] = [];
-  // forward
-  for (let e = s.fEnd, h = s.gEnd;;) {
+  // the tokens at k steps past the boundary (p, q: the mismatch that ends the segment or a run)
+  const inside = (p: number, q: number) =>
+    p >= fBody && p < ft.length && q >= gBody && q < gt.length;
+  let p = dir > 0 ? s.fEnd : s.f - 1, q = dir > 0 ? s.gEnd : s.g - 1;
+  for (;;) {
     let d = 1;
     while (
-      d <= BLOCK_MAX_GAP && e + d < ft.length && h + d < gt.length && ft[e + d] !== gt[h + d]
+      d <= BLOCK_MAX_GAP && inside(p + dir * d, q + dir * d) && ft[p + dir * d] !== gt[q + dir * d]
     ) d++;
-    if (d > BLOCK_MAX_GAP || e + d >= ft.length || h + d >= gt.length) break;
+    if (d > BLOCK_MAX_GAP || !inside(p + dir * d, q + dir * d)) break;
     let r = 0;
-    while (e + d + r < ft.length && h + d + r < gt.length && ft[e + d + r] === gt[h + d + r]) r++;
+    const same = (k: number) =>
+      inside(p + dir * k, q + dir * k) && ft[p + dir * k] === gt[q + dir * k];
+    while (same(d + r)) r++;
     if (r < Math.max(d, BLOCK_MIN_RUN)) break;
-    out.push({ f: e + d, fEnd: e + d + r, g: h + d, gEnd: h + d + r });
-    [e, h] = [e + d + r, h + d + r];
-  }
-  // backward
-  for (let a = s.f, b = s.g;;) {
-    let d = 1;
-    while (
-      d <= BLOCK_MAX_GAP && a - 1 - d >= fBody && b - 1 - d >= gBody &&
-      ft[a - 1 - d] !== gt[b - 1 - d]
-    ) d++;
-    if (d > BLOCK_MAX_GAP || a - 1 - d < fBody || b - 1 - d < gBody) break;
-    let r = 0;
-    while (
-      a - 1 - d - r >= fBody && b - 1 - d - r >= gBody && ft[a - 1 - d - r] === gt[b - 1 - d - r]
-    ) r++;
-    if (r < Math.max(d, BLOCK_MIN_RUN)) break;
-    out.push({ f: a - d - r, fEnd: a - d, g: b - d - r, gEnd: b - d });
-    [a, b] = [a - d - r, b - d - r];
+    out.push(
+      dir > 0
+        ? { f: p + d, fEnd: p + d + r, g: q + d, gEnd: q + d + r }
+        : { f: p - d - r + 1, fEnd: p - d + 1, g: q - d - r + 1, gEnd: q - d + 1 },
+    );
+    p += dir * (d + r);
+    q += dir * (d + r);
   }
   return out;
 }
