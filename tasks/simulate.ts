@@ -1,5 +1,5 @@
 /**
- * `deno task simulate --out <dir> [--seed N] [--scale paper|small] [--logs opencode|mixed]` — writes a simulated corpus
+ * `deno task simulate --out <dir> [--seed N] [--scale paper|small] [--logs opencode|mixed] [--replicas K]` — writes a simulated corpus
  * (docs/run-logs.md layout) with planted truth in `<dir>/truth/targets.csv`.
  *
  * @module
@@ -8,7 +8,7 @@ import { parseOptions } from "./commands/_args.ts";
 import { simulateCorpus } from "../lib/simulate/mod.ts";
 
 const HELP =
-  `deno task simulate --out <dir> [--seed N] [--scale paper|small] [--logs opencode|mixed]
+  `deno task simulate --out <dir> [--seed N] [--scale paper|small] [--logs opencode|mixed] [--replicas K]
 
 Writes a simulated RepoReuse corpus in the run-log layout (docs/run-logs.md): a generated Python
 package W0, task chains (paper: 75 × 5 turns; small: 6 × 5) and runs of the paper's 10
@@ -25,6 +25,9 @@ Options:
   --logs <l>        opencode (default): the OpenCode configurations' logs are OpenCode exports;
                     mixed: each of their turns is an OpenCode export, a Claude Code session
                     (1.0.x–2.1.x, with subagents/ files) or a Codex CLI rollout (both eras)
+  --replicas <K>    run every configuration K times (default 1): replica r ≥ 2 in
+                    runs/<config>~r<r>/, model "<model> r<r>", its runs drawn anew (K times the
+                    turns, none shared); the planted truth describes the first replica
   -h, --help        this text`;
 
 /** Runs the command; returns the exit code. */
@@ -36,6 +39,7 @@ export async function main(args: string[]): Promise<number> {
       seed: { type: "string" },
       scale: { type: "string" },
       logs: { type: "string" },
+      replicas: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -65,10 +69,15 @@ export async function main(args: string[]): Promise<number> {
     console.error(`simulate: --logs must be 'opencode' or 'mixed', got '${logs}'`);
     return 2;
   }
+  const replicas = values.replicas === undefined ? 1 : Number(values.replicas);
+  if (!Number.isInteger(replicas) || replicas < 1) {
+    console.error(`simulate: --replicas must be a whole number ≥ 1, got '${values.replicas}'`);
+    return 2;
+  }
   const t0 = performance.now();
   let result;
   try {
-    result = await simulateCorpus(values.out, { seed, scale, logs });
+    result = await simulateCorpus(values.out, { seed, scale, logs, replicas });
   } catch (e) {
     console.error(`simulate: ${(e as Error).message}`);
     return 1;

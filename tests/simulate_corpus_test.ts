@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import {
   buildCorpus,
   compareTruth,
+  configId,
   CONFIGS,
   interpolate,
   readTruth,
@@ -85,6 +86,39 @@ Deno.test("same seed → byte-identical files; another seed → different files"
     a.get(p) !== createHash("sha256").update(t).digest("hex")
   );
   assert.ok(changed.length > other.files.size / 2, "another seed changes most files");
+});
+
+Deno.test("distinct replicas: the first is the corpus itself, the others new runs of the same tasks", async () => {
+  const a = fileHashes(await smallCorpus());
+  const two = buildCorpus({ seed: 11, scale: "small", replicas: 2 });
+  assert.equal(two.turns, 600);
+  // replica 1, W0, tasks and truth: byte-identical to the corpus without replicas
+  for (const [p, h] of a) {
+    assert.equal(createHash("sha256").update(two.files.get(p) ?? "").digest("hex"), h, p);
+  }
+  const extra = [...two.files.keys()].filter((p) => !a.has(p));
+  for (const c of CONFIGS) {
+    const id = configId(c);
+    const config = JSON.parse(two.files.get(`runs/${id}~r2/config.json`)!);
+    assert.equal(config.model, `${c.model} r2`);
+    assert.equal(config.memory, c.memory);
+  }
+  assert.ok(extra.every((p) => /^runs\/[^/]+~r2\//.test(p)), "only runs/<config>~r2/ is added");
+  // drawn anew: the second replica's logs are not the first's
+  const logs = extra.filter((p) => /\/log\.(json|jsonl|traj)$/.test(p));
+  assert.ok(logs.length >= 250, `logs: ${logs.length}`);
+  const same = logs.filter((p) => {
+    const orig = p.replace(/~r2\//, "/");
+    return two.files.get(orig) === two.files.get(p);
+  });
+  assert.ok(same.length < logs.length / 10, `${same.length} of ${logs.length} logs repeated`);
+  const check = await Deno.makeTempDir({ prefix: "simulate_replicas_" });
+  for (const [p, t] of two.files) {
+    await Deno.mkdir(`${check}/${p.slice(0, p.lastIndexOf("/"))}`, { recursive: true });
+    await Deno.writeTextFile(`${check}/${p}`, t);
+  }
+  assert.deepEqual(await validateCorpus(check), []);
+  await Deno.remove(check, { recursive: true });
 });
 
 Deno.test("small corpus: layout validates, one run turn per config × chain × turn", async () => {

@@ -26,6 +26,14 @@ export interface SimulateOptions {
   seed?: number;
   scale?: Scale;
   /**
+   * Distinct replicas: with `k` ≥ 2, every configuration is run `k` times, replica `r` ≥ 2 in
+   * `runs/<config>~r<r>/` with the model `"<model> r<r>"` (the names of
+   * lib/simulate/replicate.ts), its plans, reads, logs and submissions drawn from a random stream
+   * of its own: k times the turns, none of them shared (replicateConfigs links the same logs k
+   * times). Planted truth describes the first replica only.
+   */
+  replicas?: number;
+  /**
    * Log formats of the non-mini configurations: `opencode` (default: OpenCode exports, as the
    * paper's runs) or `mixed` (each turn's log is an OpenCode export, a Claude Code session — with
    * its `subagents/` files — or a Codex CLI rollout, a third each; mini-SWE-agent runs unchanged).
@@ -169,22 +177,25 @@ export function* corpusBatches(
   ];
   let count = 0;
   yield files;
-  for (const [ci, calib] of CONFIGS.entries()) {
-    files = new Map();
-    const cr = root.fork(`config:${configId(calib)}`);
-    const sim = simulateConfig(cr.fork("plan"), calib, chains);
-    count += writeConfig(
-      cr.fork("logs"),
-      calib,
-      ci,
-      sim,
-      chains,
-      put,
-      truthTargets,
-      truthTurns,
-      opts.logs ?? "opencode",
-    );
-    yield files;
+  for (let replica = 1; replica <= (opts.replicas ?? 1); replica++) {
+    for (const [ci, calib] of CONFIGS.entries()) {
+      files = new Map();
+      const cr = root.fork(`config:${configId(calib)}${replica > 1 ? `~r${replica}` : ""}`);
+      const sim = simulateConfig(cr.fork("plan"), calib, chains);
+      count += writeConfig(
+        cr.fork("logs"),
+        calib,
+        ci,
+        sim,
+        chains,
+        put,
+        replica > 1 ? [] : truthTargets,
+        replica > 1 ? [] : truthTurns,
+        opts.logs ?? "opencode",
+        replica,
+      );
+      yield files;
+    }
   }
   files = new Map();
   put("truth/targets.csv", truthTargets.join("\n") + "\n");
@@ -213,20 +224,22 @@ function writeConfig(
   truthTargets: string[],
   truthTurns: string[],
   logs: "opencode" | "mixed" = "opencode",
+  replica = 1,
 ): number {
-  const id = configId(calib);
+  const id = configId(calib) + (replica > 1 ? `~r${replica}` : "");
+  const model = calib.model + (replica > 1 ? ` r${replica}` : "");
   const mini = calib.harness === "mini-SWE-agent";
   const cwd = mini ? "/testbed" : undefined;
   const harness = logs === "mixed" && !mini ? "mixed harnesses" : calib.harness;
   put(
     `runs/${id}/config.json`,
     JSON.stringify(
-      { harness, model: calib.model, memory: calib.memory, ...(cwd ? { cwd } : {}) },
+      { harness, model, memory: calib.memory, ...(cwd ? { cwd } : {}) },
       null,
       2,
     ) + "\n",
   );
-  const keys = [harness, calib.model, calib.memory].map(csv).join(",");
+  const keys = [harness, model, calib.memory].map(csv).join(",");
   const base = Date.UTC(2026, 5, 1) + ci * 86400000;
   let count = 0;
   chains.forEach((ch, c) => {

@@ -26,7 +26,11 @@
  * (as N processes on one machine, or machines sharing `REPOREUSE_CACHE_DIR`). On a replicated corpus
  * the difference is real work: the K replicas of a (configuration, chain) share their submissions,
  * whose Python summaries a single run parses once and then reads from its cache, while shards with
- * caches of their own each parse those the replicas hashed to them.
+ * caches of their own each parse those the replicas hashed to them. `--distinct` makes the
+ * replicas distinct instead (`simulateCorpus`'s `replicas`: each replica's plans, logs and
+ * submissions drawn anew, K times the logs on disk): nothing is shared across replicas, as in a
+ * real corpus of K times the runs, so a cache or a memo that only pays on repeated work does not
+ * flatter either side.
  * `--pin` runs each process on one core (`taskset`): the single run on core 0, shard i on core
  * i mod the cores — per-core scaling, with `--workers 0` so that a process is one core's work.
  * Each fresh cache holds only the machine's native Python parser (copied from the user's cache,
@@ -65,6 +69,7 @@ const { values } = parseArgs({
     repeat: { type: "string", default: "1" },
     wasm: { type: "boolean", default: false },
     "shared-cache": { type: "boolean", default: false },
+    distinct: { type: "boolean", default: false },
   },
 });
 const scale = values.scale === "small" ? "small" : "paper";
@@ -249,9 +254,13 @@ async function replicated(): Promise<number> {
   return await withScratch("reporeuse-bench-replicate-", async (root, atCleanup) => {
     const corpus = `${root}/corpus`;
     const t0 = performance.now();
-    const { turns } = await simulateCorpus(corpus, { seed: 1, scale });
+    const distinct = values.distinct ? Math.max(...ks) : 1;
+    const all = await simulateCorpus(corpus, { seed: 1, scale, replicas: distinct });
+    const turns = all.turns / distinct;
     console.log(
-      `corpus: ${turns} run turns (seed 1, ${scale}) simulated in ${
+      `corpus: ${all.turns} run turns (seed 1, ${scale}${
+        distinct > 1 ? `, ${distinct} distinct replicas` : ""
+      }) simulated in ${
         secs(performance.now() - t0)
       } s; cores: ${navigator.hardwareConcurrency}; load ${loadAverage()}`,
     );
@@ -270,7 +279,7 @@ async function replicated(): Promise<number> {
     );
     let n = 0;
     for (const k of [...ks].sort((a, b) => a - b)) {
-      await replicateConfigs(corpus, k);
+      if (distinct === 1) await replicateConfigs(corpus, k);
       const kTurns = turns * k;
       // only the configurations of replicas ≤ k: a corpus per K would copy the logs; instead the
       // replicas above k are moved aside while k is measured
