@@ -16,7 +16,9 @@ parent's versions of both functions were already a candidate by the same test). 
 window's first commit to the end of TRACE (default: the clone's HEAD), a commit that removes a run of
 at least 3 normalised lines from a function while another function of the parent keeps the same run,
 and keeps it after the commit, is printed as a ``removed`` candidate (a copy taken back, the other
-left), with the first window commit at which both functions held the run. Commit messages of the
+left), with the first window commit at which both functions held the run; so is a function the commit
+deletes while an unchanged function keeps a body at least 0.9 alike (``deleted``: a module left behind
+by a move and removed later), with the first window commit at which both existed so alike. Commit messages of the
 window matching de-duplication words are listed as ``messages``.
 
 Normalised: each function's body without its docstring, through ``ast.unparse`` (comments, layout and
@@ -304,7 +306,24 @@ def main() -> None:
         cur = in_window[commit] if commit in in_window else snaps.functions(commit)
         for f, old in prev.items():
             new = cur.get(f)
-            if new is None or new == old:
+            if new is None:
+                # a function deleted while a copy of it stays (a module left behind by a move)
+                if len(toks(old)) < args.min_tokens:
+                    continue
+                for g, gb in cur.items():
+                    if g == f or prev.get(g) != gb or g.startswith(f + ".") or f.startswith(g + "."):
+                        continue
+                    r = ratio(toks(old), toks(gb))
+                    if r >= 0.9:
+                        since = next(
+                            (c for c, fs in window_funcs if f in fs and g in fs and ratio(toks(fs[f]), toks(fs[g])) >= 0.9),
+                            None,
+                        )
+                        removed.append(
+                            {"commit": commit, "function": f, "copy": g, "lines": len(old), "since": since, "deleted": True, "ratio": round(r, 3)}
+                        )
+                continue
+            if new == old:
                 continue
             for tag, i1, i2, _j1, _j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
                 if tag not in ("delete", "replace") or i2 - i1 < 3:
