@@ -22,7 +22,8 @@ searched for de-duplications (`--words`). Functions are found by indentation and
 strings, comments and brackets, not by `ast`: Python 2 sources (print statements, `except X, e`)
 are read the same way as Python 3. A body is the def's suite without its docstring; a normalised
 line is a physical line with comments removed and runs of white space made one space; empty lines
-are dropped. Nested functions are functions of their own (and lines of their parent). Functions
+are dropped. Nested functions are functions of their own (and lines of their parent); a
+function is never paired with one nested in it. Functions
 under test directories (`tests?/`, `testing/`, `test_*.py`, `*_test.py`, `conftest.py`) are not
 package code.
 
@@ -347,6 +348,12 @@ def base(q: str) -> str:
     return q.split("#", 1)[0]
 
 
+def related(q: str, g: str) -> bool:
+    """The same function, or one nested in the other (its lines are the other's lines)."""
+    a, b = base(q), base(g)
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("clone")
@@ -389,7 +396,7 @@ def main() -> None:
             adds = added.get(f["path"], set())
             added_idx = {i for i, ln in enumerate(f["lines"]) if ln in adds}
             for g in sorted(candidates_of(f, new, index, q)):
-                if base(g) == base(q):
+                if related(q, g):
                     continue
                 res = pair_test(f, new[g], added_idx, args)
                 if not res:
@@ -462,7 +469,7 @@ def trace(repo, snaps, window, args, packages, meta):
             if index is None:
                 index = build_index(old)
             for g in candidates_of(f, old, index, q):
-                if base(g) == base(q) or g not in new or g in (q,):
+                if related(q, g) or g not in new:
                     continue
                 for i, j, k in longest_runs(f["body"], old[g]["body"]):
                     if k < args.loose_run or not meaningful(f["body"][i:i + k], k):
