@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Candidate duplications in a first-parent history, for a recall sample (docs/audit.md, "Evaluation").
 
+The seventh blind round's second scan (markdown, sqlparse), written beside data/audit/scan.py (the
+round's other scan, which normalises through `ast` and so cannot read Python 2 sources such as
+sqlparse before 0.2): the same tests, with functions found line by line.
+
 Standard library only; it reads the clone's objects with `git` and never imports or runs the
 project's code, nor reporeuse. For every first-parent commit of the range (oldest first) it takes
 the package's functions at the commit and at its first parent and reports:
@@ -27,7 +31,7 @@ function is never paired with one nested in it. Functions
 under test directories (`tests?/`, `testing/`, `test_*.py`, `*_test.py`, `conftest.py`) are not
 package code.
 
-    python3 data/audit/scan.py path/to/clone A..B [--package markdown] > candidates.json
+    python3 data/audit/scan_lines.py path/to/clone A..B [--package markdown] > candidates.json
 
 Output: one JSON object, `{range, package, commits, functions, candidates, preexisting, messages}`;
 each candidate `{commit, date, subject, kind, tier, function, target, ratio, run, lines, new}`
