@@ -737,7 +737,9 @@ Deno.test("mayCopyBlock is false only where no block can be found, even against 
         const changed = [...tokens];
         changed[tokens.length >> 1] = 99;
         for (const old of [null, mk("f", [...tokens], lines), mk("f", changed, lines)]) {
-          const blocks = copiedBlocks(f, old, blockIndex([g]), () => true, true);
+          const blocks = copiedBlocks(f, old, blockIndex([g]), () => true, {
+            also: () => [],
+          });
           const may = mayCopyBlock(f, old);
           const what = `n=${n} span=${span} distinct=${distinct} old=${
             old ? old.tokens!.length : "none"

@@ -438,56 +438,107 @@ export function mayCopyBlock(f: SideDef, old: SideDef | null): boolean {
   return false;
 }
 
+/** Above this many cells (old × new tokens between their common ends) no token diff is made. */
+const MAX_DIFF_CELLS = 4_000_000;
+
 /**
- * Whether each token of F is one the change added: in no window F's old version had (a token of
- * an unchanged stretch lies in an old window; one the change inserted only in new ones — up to the
- * first {@link BLOCK_SEED} tokens of F, whose windows all reach the insertion). Every token when
- * `fresh` is null (F is new).
+ * Whether each token of F is one the change added: not in a longest common subsequence of F's old
+ * and new tokens (a token diff: the common ends trimmed, the rest by dynamic programming) — so a
+ * reformatting that only wraps a condition in parentheses or drops a line continuation adds those
+ * tokens, not the condition. Every token when F is new; when the middle is too large to diff
+ * ({@link MAX_DIFF_CELLS}), the tokens in no window F's old version had.
  */
 function addedTokens(
   f: SideDef,
+  old: SideDef | null,
   fresh: ((position: number) => boolean) | null,
 ): (position: number) => boolean {
-  if (!fresh) return () => true;
-  const t = f.tokens ?? [];
-  const old = new Uint8Array(t.length);
-  for (let p = 0; p + BLOCK_SEED <= t.length; p++) if (!fresh(p)) old.fill(1, p, p + BLOCK_SEED);
-  return (i) => old[i] === 0;
+  const t = f.tokens ?? [], o = old?.tokens;
+  if (!o || !fresh) return () => true;
+  const added = new Uint8Array(t.length);
+  let a = 0;
+  while (a < t.length && a < o.length && t[a] === o[a]) a++;
+  let z = 0;
+  while (z < t.length - a && z < o.length - a && t[t.length - 1 - z] === o[o.length - 1 - z]) z++;
+  const n = t.length - a - z, m = o.length - a - z;
+  if (n * m > MAX_DIFF_CELLS) {
+    for (let p = 0; p + BLOCK_SEED <= t.length; p++) {
+      if (!fresh(p)) added.fill(2, p, p + BLOCK_SEED);
+    }
+    return (i) => added[i] !== 2;
+  }
+  // lcs[i][j]: the longest common subsequence of t[a+i..] and o[a+j..]
+  const w = m + 1;
+  const lcs = new Uint32Array((n + 1) * w);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i * w + j] = t[a + i] === o[a + j]
+        ? lcs[(i + 1) * w + j + 1] + 1
+        : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
+    }
+  }
+  let i = 0, j = 0;
+  while (i < n) {
+    if (j < m && t[a + i] === o[a + j]) [i, j] = [i + 1, j + 1];
+    else if (j < m && lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) j++;
+    else added[a + i++] = 1;
+  }
+  return (k) => added[k] === 1;
 }
 
-/** Tokens of F two segments share. */
-function overlap(a: Segment, b: Segment): number {
-  return Math.max(0, Math.min(a.fEnd, b.fEnd) - Math.max(a.f, b.f));
+/**
+ * Whether a function other than F and G (nor their other versions: the same ids) holds a window of
+ * F's run, in any of the indexes — or a window of it is posted too often to seed anything
+ * ({@link BLOCK_MAX_POSTINGS}): 20 tokens of it are already the project's, not a paste.
+ */
+function heldElsewhere(
+  f: SideDef,
+  g: SideDef,
+  run: Segment,
+  indexes: readonly BlockIndex[],
+): boolean {
+  const ft = f.tokens!;
+  const hs = windowHashes(ft);
+  for (let p = run.f; p + BLOCK_SEED <= run.fEnd; p++) {
+    for (const ix of indexes) {
+      const list = ix.postings.get(hs[p]);
+      if (!list) continue;
+      if (list.length > 2 * BLOCK_MAX_POSTINGS) return true;
+      for (let i = 0; i < list.length; i += 2) {
+        const d = ix.defs[list[i]];
+        if (d === null || d === f || d === g || d.id === f.id || d.id === g.id) continue;
+        const dt = d.tokens!, q = list[i + 1];
+        let same = true;
+        for (let k = 0; k < BLOCK_SEED && same; k++) same = dt[q + k] === ft[p + k];
+        if (same) return true;
+      }
+    }
+  }
+  return false;
 }
 
 /**
  * The blocks F's new windows copy from the functions of an index (see module doc), per G. With
- * `small`, also the small blocks ({@link BLOCK_MIN_SMALL_TOKENS}) — each kept only when no other
- * function the search found holds a run over at least half of it: a run in two or more functions
- * is the project's idiom, not a paste.
+ * `small`, also the small blocks ({@link BLOCK_MIN_SMALL_TOKENS}) — each kept only when no
+ * function but F and G holds 20 tokens of it, in this index or those `small.also` gives (asked
+ * only when there is a small block): a run a third function holds is the project's idiom, not a
+ * paste.
  */
 export function copiedBlocks(
   f: SideDef,
   old: SideDef | null,
   ix: BlockIndex,
   accept: (g: SideDef) => boolean,
-  small = false,
+  small: false | { also: () => readonly BlockIndex[] } = false,
 ): Map<SideDef, CopiedBlock> {
   const fresh = freshWindows(f, old);
-  const added = small ? addedTokens(f, fresh) : null;
+  const added = small ? addedTokens(f, old, fresh) : null;
   const found = segments(f, fresh, ix, accept);
   const out = new Map<SideDef, CopiedBlock>();
   for (const [g, segs] of found) {
     const b = bestBlock(f, g, segs, added);
     if (!b) continue;
-    if (b.small) {
-      const run = b.segments[0];
-      let elsewhere = false;
-      for (const [h, hs] of found) {
-        if (h !== g && hs.some((x) => 2 * overlap(x, run) >= b.tokens)) elsewhere = true;
-      }
-      if (elsewhere) continue;
-    }
+    if (small && b.small && heldElsewhere(f, g, b.segments[0], [ix, ...small.also()])) continue;
     out.set(g, b);
   }
   return out;
