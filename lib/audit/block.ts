@@ -438,52 +438,21 @@ export function mayCopyBlock(f: SideDef, old: SideDef | null): boolean {
   return false;
 }
 
-/** Above this many cells (old × new tokens between their common ends) no token diff is made. */
-const MAX_DIFF_CELLS = 4_000_000;
-
 /**
- * Whether each token of F is one the change added: not in a longest common subsequence of F's old
- * and new tokens (a token diff: the common ends trimmed, the rest by dynamic programming) — so a
- * reformatting that only wraps a condition in parentheses or drops a line continuation adds those
- * tokens, not the condition. Every token when F is new; when the middle is too large to diff
- * ({@link MAX_DIFF_CELLS}), the tokens in no window F's old version had.
+ * Whether each token of F is one the change added: in no window F's old version had (a token of
+ * an unchanged stretch lies in an old window; one the change inserted only in new ones — up to the
+ * first {@link BLOCK_SEED} tokens of F, whose windows all reach the insertion). Every token when
+ * `fresh` is null (F is new).
  */
 function addedTokens(
   f: SideDef,
-  old: SideDef | null,
   fresh: ((position: number) => boolean) | null,
 ): (position: number) => boolean {
-  const t = f.tokens ?? [], o = old?.tokens;
-  if (!o || !fresh) return () => true;
-  const added = new Uint8Array(t.length);
-  let a = 0;
-  while (a < t.length && a < o.length && t[a] === o[a]) a++;
-  let z = 0;
-  while (z < t.length - a && z < o.length - a && t[t.length - 1 - z] === o[o.length - 1 - z]) z++;
-  const n = t.length - a - z, m = o.length - a - z;
-  if (n * m > MAX_DIFF_CELLS) {
-    for (let p = 0; p + BLOCK_SEED <= t.length; p++) {
-      if (!fresh(p)) added.fill(2, p, p + BLOCK_SEED);
-    }
-    return (i) => added[i] !== 2;
-  }
-  // lcs[i][j]: the longest common subsequence of t[a+i..] and o[a+j..]
-  const w = m + 1;
-  const lcs = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * w + j] = t[a + i] === o[a + j]
-        ? lcs[(i + 1) * w + j + 1] + 1
-        : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
-    }
-  }
-  let i = 0, j = 0;
-  while (i < n) {
-    if (j < m && t[a + i] === o[a + j]) [i, j] = [i + 1, j + 1];
-    else if (j < m && lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) j++;
-    else added[a + i++] = 1;
-  }
-  return (k) => added[k] === 1;
+  if (!fresh) return () => true;
+  const t = f.tokens ?? [];
+  const old = new Uint8Array(t.length);
+  for (let p = 0; p + BLOCK_SEED <= t.length; p++) if (!fresh(p)) old.fill(1, p, p + BLOCK_SEED);
+  return (i) => old[i] === 0;
 }
 
 /**
@@ -532,7 +501,7 @@ export function copiedBlocks(
   small: false | { also: () => readonly BlockIndex[] } = false,
 ): Map<SideDef, CopiedBlock> {
   const fresh = freshWindows(f, old);
-  const added = small ? addedTokens(f, old, fresh) : null;
+  const added = small ? addedTokens(f, fresh) : null;
   const found = segments(f, fresh, ix, accept);
   const out = new Map<SideDef, CopiedBlock>();
   for (const [g, segs] of found) {
