@@ -631,7 +631,8 @@ Deno.test("a small block pasted into an existing function is found, under the de
   const found = blocks(r.findings);
   assert.deepEqual(
     found.map((p) => [p.function.id, p.target.id, p.block?.lines, p.block?.targetLines]),
-    [["pkg.describe.describe", "pkg.quoting.quoted", [3, 8], [3, 8]]],
+    // from line 2: `(value)` ends both functions' first line
+    [["pkg.describe.describe", "pkg.quoting.quoted", [2, 8], [2, 8]]],
   );
   const t = found[0].block!.tokens;
   assert.ok(t >= BLOCK_MIN_SMALL_TOKENS && t < BLOCK_MIN_TOKENS, `${t} tokens`);
@@ -658,8 +659,10 @@ Deno.test("a small block must be one identical run: the same lines with one toke
     "pkg/quoting.py": quoting("quoted", "value = str(value)", "return text"),
     "pkg/describe.py": [...DESCRIBE, "    return label + str(value)", ""].join("\n"),
   });
-  // `and` made `or`: two runs (6 and 24 tokens), neither a small block, nor a block together
-  const edited = QUOTE.map((l) => l.replace(" and ", " or "));
+  // a literal made a name in the middle: two runs (20 and 16 tokens), neither a small block, nor
+  // a block together
+  const edited = QUOTE.map((l) => l.replace("quote = '\"'", "quote = DOUBLE"));
+  assert.notDeepEqual(edited, QUOTE);
   const head = await plant("small-edited", {
     "pkg/describe.py": [...DESCRIBE, ...indent(edited, 4), "    return label + text", ""].join(
       "\n",
@@ -690,7 +693,12 @@ Deno.test("a copy F held just under the minimum, lengthened by the change, is pr
   const withLines = (n: number) => [...APP_HEAD, ...indent(BLOCK.slice(0, n), 4), ...APP_TAIL];
   const before = await plant("short-copy", { "pkg/app.py": withLines(5).join("\n") });
   const r0 = await auditReport({ repo, cacheDir, base: c0, head: before });
-  assert.deepEqual(blocks(r0.findings), [], "5 lines of the block are under the minimum");
+  // 5 lines of the block are under a block's minimum: a small block, made by this change
+  const small = blocks(r0.findings);
+  assert.deepEqual(small.map((p) => [p.function.id, p.target.id, p.notes]), [
+    ["pkg.app.serve", "pkg.server.load_config", []],
+  ]);
+  assert.ok(small[0].block!.tokens < BLOCK_MIN_TOKENS, `${small[0].block!.tokens} tokens`);
   const head = await plant("longer-copy", { "pkg/app.py": withLines(7).join("\n") }, before);
   const found = blocks((await auditReport({ repo, cacheDir, base: before, head })).findings);
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.notes]), [
