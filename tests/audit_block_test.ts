@@ -654,6 +654,41 @@ Deno.test("a small block two functions already hold is the project's idiom: sile
   assert.deepEqual(blocks((await auditReport({ repo, cacheDir, base, head })).findings), []);
 });
 
+Deno.test("two new functions sharing a small block an unchanged function holds: pastes of it, not a pair within the change", async () => {
+  const base = await plant("small-within-base", {
+    "pkg/quoting.py": quoting("quoted", "value = str(value)", "return text"),
+  });
+  const head = await plant("small-within", {
+    // two functions of other shapes, each with the quoting lines pasted in
+    "pkg/show.py": [
+      "def show_a(value, items, out):",
+      "    for item in sorted(items, key=len):",
+      "        out.write(item.title() + '\\n')",
+      ...indent(QUOTE, 4),
+      "    out.write(text)",
+      "    out.flush()",
+      "",
+      "",
+      "def show_b(value, width):",
+      "    if width <= 0:",
+      "        raise ValueError('width')",
+      ...indent(QUOTE, 4),
+      "    while len(text) < width:",
+      "        text = ' ' + text",
+      "    return text[:width]",
+      "",
+    ].join("\n"),
+  }, base);
+  const r0 = await auditReport({ repo, cacheDir, base, head });
+  const found = blocks(r0.findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.within]).sort(), [
+    ["pkg.show.show_a", "pkg.quoting.quoted", false],
+    ["pkg.show.show_b", "pkg.quoting.quoted", false],
+  ]);
+  // show_a and show_b share the run and nothing else: no pair of them at all
+  assert.deepEqual(r0.findings.flatMap(all).filter((p) => p.within), []);
+});
+
 Deno.test("a small block must be one identical run: the same lines with one token changed are silent", async () => {
   const base = await plant("small-edited-base", {
     "pkg/quoting.py": quoting("quoted", "value = str(value)", "return text"),

@@ -28,7 +28,8 @@
  * audit, `copiedBlocks(…, small)`) is one identical run a window seeded of at least
  * {@link BLOCK_MIN_SMALL_TOKENS} tokens over {@link BLOCK_MIN_LINES} lines of F, with
  * {@link BLOCK_MIN_DISTINCT} distinct codes, at least half of its tokens added by the change, and
- * found in no other function the search reached (a few lines pasted, not an idiom of the project).
+ * no function but F and G (in any version) holding 20 tokens of it (a few lines pasted, not an
+ * idiom of the project).
  *
  * A window is **new** in F when F's old version (before the change) had no window of the same
  * hash: only segments holding a new window are sought, so a block F already contained is not
@@ -78,10 +79,11 @@ export const BLOCK_MIN_WHOLE_LINES = 3;
 /**
  * A **small block** (under {@link BLOCK_MIN_TOKENS}) needs this many tokens, in one identical run
  * a window seeded (no gap, no swapped name), over {@link BLOCK_MIN_LINES} lines of F, at least
- * half of them tokens the change added to F, and found in no other function of the index searched
- * (a run that two or more functions already hold is the project's idiom, not a paste): a few
- * lines pasted into a function, under jscpd's floor. Its confidence is lowered
- * (lib/audit/evidence.ts `SMALL_BLOCK_FACTOR`): alone it never fails a check by default.
+ * half of them tokens the change added to F, and no third function holding 20 tokens of it (in the
+ * index searched, and for a pair within a change in the base's too: a run a third function holds
+ * is the project's idiom, not a paste): a few lines pasted into a function, under jscpd's floor.
+ * Its confidence is lowered (lib/audit/evidence.ts `SMALL_BLOCK_FACTOR`): alone it never fails a
+ * check by default.
  */
 export const BLOCK_MIN_SMALL_TOKENS = 25;
 /** Distinct token codes a block must hold (a run of literals and commas is data, not code). */
