@@ -3,7 +3,8 @@
  * pasted into a larger, different function (its lines on both sides checked against where it was
  * planted), the same block with its locals renamed, a small verbatim copy, two new functions of
  * one change sharing a block, a block F already held, idioms too short to count, a copy in test
- * code, and a block moved out of G rather than copied.
+ * code, a block moved out of G rather than copied, and small blocks (one run of 25–49 tokens): a
+ * paste found, the same run held by two functions (an idiom) or edited in one token not.
  */
 import assert from "node:assert/strict";
 import {
@@ -11,11 +12,13 @@ import {
   auditReport,
   BLOCK_MIN_DISTINCT,
   BLOCK_MIN_LINES,
+  BLOCK_MIN_SMALL_TOKENS,
   BLOCK_MIN_TOKENS,
   BLOCK_MIN_WHOLE_LINES,
   BLOCK_MIN_WHOLE_TOKENS,
   blockIndex,
   copiedBlocks,
+  DEFAULT_FAIL_ON,
   type Finding,
   formatText,
   loadSide,
@@ -489,6 +492,7 @@ Deno.test("hand-made sides: a def without tokens takes no part; a block under th
     errors: [],
   });
   const g = def("g", body);
+  const tiny = def("f", [1, ...body.slice(0, BLOCK_MIN_SMALL_TOKENS - 1), 1]);
   const short = def("f", [1, ...body.slice(0, BLOCK_MIN_TOKENS - 1), 1]);
   const long = def("f", [1, ...body.slice(0, BLOCK_MIN_TOKENS + 10), 1]);
   const noTokens = { ...long, tokens: undefined, tokenLines: undefined, hash: "nt" };
@@ -496,7 +500,11 @@ Deno.test("hand-made sides: a def without tokens takes no part; a block under th
     auditChange(side([g]), side([g, f])).findings.flatMap(all).map((
       p,
     ) => [p.kind, p.block?.tokens]);
-  assert.deepEqual(kinds(short), []);
+  assert.deepEqual(kinds(tiny), []);
+  // under the minimum, one run, new, in g alone: a small block, under the default --fail-on
+  assert.deepEqual(kinds(short), [["block", BLOCK_MIN_TOKENS - 1]]);
+  const [small] = auditChange(side([g]), side([g, short])).findings;
+  assert.ok(small.confidence < DEFAULT_FAIL_ON, `${small.confidence}`);
   assert.deepEqual(kinds(long), [["block", BLOCK_MIN_TOKENS + 10]]);
   assert.deepEqual(kinds(noTokens), []);
 });
@@ -590,6 +598,114 @@ class ${cls}:
   );
 });
 
+/** Five lines choosing a quote character (about 30 tokens: under a block, over a small one). */
+const QUOTE = [
+  'if value.startswith("\'") and value.endswith("\'"):',
+  "    quote = '\"'",
+  "else:",
+  '    quote = "\'"',
+  "text = quote + value + quote",
+];
+
+/** A function holding {@link QUOTE} after a first line of its own. */
+const quoting = (name: string, first: string, last: string) =>
+  [`def ${name}(value):`, `    ${first}`, ...indent(QUOTE, 4), `    ${last}`, "", ""].join("\n");
+
+/** An existing function of two lines, into which the change pastes {@link QUOTE}. */
+const DESCRIBE = [
+  "def describe(kind, value, width=20):",
+  "    label = kind.upper().ljust(width)",
+];
+
+Deno.test("a small block pasted into an existing function is found, under the default --fail-on", async () => {
+  const base = await plant("small-paste-base", {
+    "pkg/quoting.py": quoting("quoted", "value = str(value)", "return text"),
+    "pkg/describe.py": [...DESCRIBE, "    return label + str(value)", ""].join("\n"),
+  });
+  const head = await plant("small-paste", {
+    "pkg/describe.py": [...DESCRIBE, ...indent(QUOTE, 4), "    return label + text", ""].join(
+      "\n",
+    ),
+  }, base);
+  const r = await auditReport({ repo, cacheDir, base, head });
+  const found = blocks(r.findings);
+  assert.deepEqual(
+    found.map((p) => [p.function.id, p.target.id, p.block?.lines, p.block?.targetLines]),
+    // from line 2: `(value)` ends both functions' first line
+    [["pkg.describe.describe", "pkg.quoting.quoted", [2, 8], [2, 8]]],
+  );
+  const t = found[0].block!.tokens;
+  assert.ok(t >= BLOCK_MIN_SMALL_TOKENS && t < BLOCK_MIN_TOKENS, `${t} tokens`);
+  assert.equal(found[0].block!.segments, 1);
+  assert.ok(found[0].confidence < DEFAULT_FAIL_ON, `${found[0].confidence}`);
+});
+
+Deno.test("a small block two functions already hold is the project's idiom: silent", async () => {
+  const base = await plant("small-idiom-base", {
+    "pkg/quoting.py": quoting("quoted", "value = str(value)", "return text") +
+      quoting("shown", "value = repr(value)", "print(text)"),
+    "pkg/describe.py": [...DESCRIBE, "    return label + str(value)", ""].join("\n"),
+  });
+  const head = await plant("small-idiom", {
+    "pkg/describe.py": [...DESCRIBE, ...indent(QUOTE, 4), "    return label + text", ""].join(
+      "\n",
+    ),
+  }, base);
+  assert.deepEqual(blocks((await auditReport({ repo, cacheDir, base, head })).findings), []);
+});
+
+Deno.test("two new functions sharing a small block an unchanged function holds: pastes of it, not a pair within the change", async () => {
+  const base = await plant("small-within-base", {
+    "pkg/quoting.py": quoting("quoted", "value = str(value)", "return text"),
+  });
+  const head = await plant("small-within", {
+    // two functions of other shapes, each with the quoting lines pasted in
+    "pkg/show.py": [
+      "def show_a(value, items, out):",
+      "    for item in sorted(items, key=len):",
+      "        out.write(item.title() + '\\n')",
+      ...indent(QUOTE, 4),
+      "    out.write(text)",
+      "    out.flush()",
+      "",
+      "",
+      "def show_b(value, width):",
+      "    if width <= 0:",
+      "        raise ValueError('width')",
+      ...indent(QUOTE, 4),
+      "    while len(text) < width:",
+      "        text = ' ' + text",
+      "    return text[:width]",
+      "",
+    ].join("\n"),
+  }, base);
+  const r0 = await auditReport({ repo, cacheDir, base, head });
+  const found = blocks(r0.findings);
+  assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.within]).sort(), [
+    ["pkg.show.show_a", "pkg.quoting.quoted", false],
+    ["pkg.show.show_b", "pkg.quoting.quoted", false],
+  ]);
+  // show_a and show_b share the run and nothing else: no pair of them at all
+  assert.deepEqual(r0.findings.flatMap(all).filter((p) => p.within), []);
+});
+
+Deno.test("a small block must be one identical run: the same lines with one token changed are silent", async () => {
+  const base = await plant("small-edited-base", {
+    "pkg/quoting.py": quoting("quoted", "value = str(value)", "return text"),
+    "pkg/describe.py": [...DESCRIBE, "    return label + str(value)", ""].join("\n"),
+  });
+  // a literal made a name in the middle: two runs (20 and 16 tokens), neither a small block, nor
+  // a block together
+  const edited = QUOTE.map((l) => l.replace("quote = '\"'", "quote = DOUBLE"));
+  assert.notDeepEqual(edited, QUOTE);
+  const head = await plant("small-edited", {
+    "pkg/describe.py": [...DESCRIBE, ...indent(edited, 4), "    return label + text", ""].join(
+      "\n",
+    ),
+  }, base);
+  assert.deepEqual(blocks((await auditReport({ repo, cacheDir, base, head })).findings), []);
+});
+
 Deno.test("F calling G does not excuse a block of G repeated in F", async () => {
   const text = [
     "from pkg.server import load_config",
@@ -612,7 +728,12 @@ Deno.test("a copy F held just under the minimum, lengthened by the change, is pr
   const withLines = (n: number) => [...APP_HEAD, ...indent(BLOCK.slice(0, n), 4), ...APP_TAIL];
   const before = await plant("short-copy", { "pkg/app.py": withLines(5).join("\n") });
   const r0 = await auditReport({ repo, cacheDir, base: c0, head: before });
-  assert.deepEqual(blocks(r0.findings), [], "5 lines of the block are under the minimum");
+  // 5 lines of the block are under a block's minimum: a small block, made by this change
+  const small = blocks(r0.findings);
+  assert.deepEqual(small.map((p) => [p.function.id, p.target.id, p.notes]), [
+    ["pkg.app.serve", "pkg.server.load_config", []],
+  ]);
+  assert.ok(small[0].block!.tokens < BLOCK_MIN_TOKENS, `${small[0].block!.tokens} tokens`);
   const head = await plant("longer-copy", { "pkg/app.py": withLines(7).join("\n") }, before);
   const found = blocks((await auditReport({ repo, cacheDir, base: before, head })).findings);
   assert.deepEqual(found.map((p) => [p.function.id, p.target.id, p.notes]), [
@@ -659,7 +780,9 @@ Deno.test("mayCopyBlock is false only where no block can be found, even against 
         const changed = [...tokens];
         changed[tokens.length >> 1] = 99;
         for (const old of [null, mk("f", [...tokens], lines), mk("f", changed, lines)]) {
-          const blocks = copiedBlocks(f, old, blockIndex([g]), () => true);
+          const blocks = copiedBlocks(f, old, blockIndex([g]), () => true, {
+            also: () => [],
+          });
           const may = mayCopyBlock(f, old);
           const what = `n=${n} span=${span} distinct=${distinct} old=${
             old ? old.tokens!.length : "none"

@@ -24,7 +24,12 @@
  * lines of F and has at least {@link BLOCK_MIN_DISTINCT} distinct tokens (a table of literals is
  * not code copied) — or, when it is G's whole body (a small function copied whole; its ends
  * reached by seeded runs), {@link BLOCK_MIN_WHOLE_TOKENS} tokens over
- * {@link BLOCK_MIN_WHOLE_LINES} lines.
+ * {@link BLOCK_MIN_WHOLE_LINES} lines. Under those limits, a **small block** (asked for by the
+ * audit, `copiedBlocks(…, small)`) is one identical run a window seeded of at least
+ * {@link BLOCK_MIN_SMALL_TOKENS} tokens over {@link BLOCK_MIN_LINES} lines of F, with
+ * {@link BLOCK_MIN_DISTINCT} distinct codes, at least half of its tokens added by the change, and
+ * no function but F and G (in any version) holding 20 tokens of it (a few lines pasted, not an
+ * idiom of the project).
  *
  * A window is **new** in F when F's old version (before the change) had no window of the same
  * hash: only segments holding a new window are sought, so a block F already contained is not
@@ -71,6 +76,16 @@ export const BLOCK_MIN_LINES = 5;
 export const BLOCK_MIN_WHOLE_TOKENS = 25;
 /** Lines of F a whole-body copy must span. */
 export const BLOCK_MIN_WHOLE_LINES = 3;
+/**
+ * A **small block** (under {@link BLOCK_MIN_TOKENS}) needs this many tokens, in one identical run
+ * a window seeded (no gap, no swapped name), over {@link BLOCK_MIN_LINES} lines of F, at least
+ * half of them tokens the change added to F, and no third function holding 20 tokens of it (in the
+ * index searched, and for a pair within a change in the base's too: a run a third function holds
+ * is the project's idiom, not a paste): a few lines pasted into a function, under jscpd's floor.
+ * Its confidence is lowered (lib/audit/evidence.ts `SMALL_BLOCK_FACTOR`): alone it never fails a
+ * check by default.
+ */
+export const BLOCK_MIN_SMALL_TOKENS = 25;
 /** Distinct token codes a block must hold (a run of literals and commas is data, not code). */
 export const BLOCK_MIN_DISTINCT = 10;
 /** Tokens allowed between two segments of one block, on each side (one call swapped). */
@@ -173,6 +188,11 @@ export interface CopiedBlock {
   /** First and last line of the block in F, and in G. */
   lines: [number, number];
   targetLines: [number, number];
+  /**
+   * A small block ({@link BLOCK_MIN_SMALL_TOKENS}): one identical run under
+   * {@link BLOCK_MIN_TOKENS}, mostly new in F, found in G alone.
+   */
+  small: boolean;
 }
 
 /**
@@ -302,9 +322,18 @@ function runsPast(
  * The best block of a pair's segments: the chain in the same order on both sides, gaps of at most
  * {@link BLOCK_MAX_GAP} tokens, of the most tokens; null when it is under the reporting limits.
  * Only tokens of the two bodies count ({@link bodyStart}): a segment is cut where it leaves F's
- * or G's def line, so a shared signature is no block, nor part of one.
+ * or G's def line, so a shared signature is no block, nor part of one. With `added` (whether F's
+ * token at a position is one the change added), a chain under the limits gives way to a **small
+ * block** ({@link BLOCK_MIN_SMALL_TOKENS}): the pair's longest seeded run, when it has the tokens,
+ * lines and distinct codes and at least half of its tokens are added (whether another function
+ * holds it too is {@link copiedBlocks}'s question).
  */
-export function bestBlock(f: SideDef, g: SideDef, segs: readonly Segment[]): CopiedBlock | null {
+export function bestBlock(
+  f: SideDef,
+  g: SideDef,
+  segs: readonly Segment[],
+  added: ((position: number) => boolean) | null = null,
+): CopiedBlock | null {
   const ft = f.tokens!, gt = g.tokens!;
   const fBody = bodyStart(ft), gBody = bodyStart(gt);
   const cut = segs.flatMap((x) => inBodies(x, fBody, gBody) ?? []);
@@ -322,12 +351,32 @@ export function bestBlock(f: SideDef, g: SideDef, segs: readonly Segment[]): Cop
   }
   let best = -1;
   for (let j = 0; j < s.length; j++) if (best < 0 || total[j] > total[best]) best = j;
-  if (best < 0 || total[best] < BLOCK_MIN_WHOLE_TOKENS) return null;
+  if (best < 0 || total[best] < Math.min(BLOCK_MIN_WHOLE_TOKENS, BLOCK_MIN_SMALL_TOKENS)) {
+    return null;
+  }
   const chain: Segment[] = [];
   for (let j = best; j >= 0; j = prev[j]) chain.unshift(s[j]);
   const fl = f.tokenLines!, gl = g.tokenLines!;
+  const span = (c: readonly Segment[]): [number, number] => [
+    fl[c[0].f],
+    fl[c[c.length - 1].fEnd - 1],
+  ];
+  const distinct = (c: readonly Segment[]) => {
+    const codes = new Set<number>();
+    for (const x of c) for (let i = x.f; i < x.fEnd; i++) codes.add(ft[i]);
+    return codes.size;
+  };
+  const block = (c: Segment[], tokens: number, small: boolean): CopiedBlock => ({
+    segments: c,
+    tokens,
+    longest: Math.max(...c.map((x) => x.fEnd - x.f)),
+    coverage: tokens / Math.max(1, gt.length - gBody),
+    lines: span(c),
+    targetLines: [gl[c[0].g], gl[c[c.length - 1].gEnd - 1]],
+    small,
+  });
+  const lines = span(chain);
   const first = chain[0], last = chain[chain.length - 1];
-  const lines: [number, number] = [fl[first.f], fl[last.fEnd - 1]];
   // G's whole body: from its first block token (the def's suite) to its end, reached by runs a
   // window seeded — an unseeded run beside one (past a name swapped) lengthens a block, but does
   // not make it a small function copied whole (operator twins `super().__add__(other)` /
@@ -338,18 +387,21 @@ export function bestBlock(f: SideDef, g: SideDef, segs: readonly Segment[]): Cop
   const [minTokens, minLines] = whole
     ? [BLOCK_MIN_WHOLE_TOKENS, BLOCK_MIN_WHOLE_LINES]
     : [BLOCK_MIN_TOKENS, BLOCK_MIN_LINES];
-  if (total[best] < minTokens || lines[1] - lines[0] + 1 < minLines) return null;
-  const distinct = new Set<number>();
-  for (const c of chain) for (let i = c.f; i < c.fEnd; i++) distinct.add(ft[i]);
-  if (distinct.size < BLOCK_MIN_DISTINCT) return null;
-  return {
-    segments: chain,
-    tokens: total[best],
-    longest: Math.max(...chain.map((c) => c.fEnd - c.f)),
-    coverage: total[best] / Math.max(1, gt.length - gBody),
-    lines,
-    targetLines: [gl[first.g], gl[last.gEnd - 1]],
-  };
+  if (
+    total[best] >= minTokens && lines[1] - lines[0] + 1 >= minLines &&
+    distinct(chain) >= BLOCK_MIN_DISTINCT
+  ) return block(chain, total[best], false);
+  if (!added) return null;
+  // a small block: the longest run a window seeded, exact (no gap, no name swapped)
+  let run: Segment | null = null;
+  for (const x of cut) if (!run || x.fEnd - x.f > run.fEnd - run.f) run = x;
+  const n = run ? run.fEnd - run.f : 0;
+  if (!run || n < BLOCK_MIN_SMALL_TOKENS) return null;
+  const [lo, hi] = span([run]);
+  if (hi - lo + 1 < BLOCK_MIN_LINES || distinct([run]) < BLOCK_MIN_DISTINCT) return null;
+  let fresh = 0;
+  for (let i = run.f; i < run.fEnd; i++) if (added(i)) fresh++;
+  return fresh * 2 >= n ? block([run], n, true) : null;
 }
 
 /**
@@ -388,18 +440,77 @@ export function mayCopyBlock(f: SideDef, old: SideDef | null): boolean {
   return false;
 }
 
-/** The blocks F's new windows copy from the functions of an index (see module doc), per G. */
+/**
+ * Whether each token of F is one the change added: in no window F's old version had (a token of
+ * an unchanged stretch lies in an old window; one the change inserted only in new ones — up to the
+ * first {@link BLOCK_SEED} tokens of F, whose windows all reach the insertion). Every token when
+ * `fresh` is null (F is new).
+ */
+function addedTokens(
+  f: SideDef,
+  fresh: ((position: number) => boolean) | null,
+): (position: number) => boolean {
+  if (!fresh) return () => true;
+  const t = f.tokens ?? [];
+  const old = new Uint8Array(t.length);
+  for (let p = 0; p + BLOCK_SEED <= t.length; p++) if (!fresh(p)) old.fill(1, p, p + BLOCK_SEED);
+  return (i) => old[i] === 0;
+}
+
+/**
+ * Whether a function other than F and G (nor their other versions: the same ids) holds a window of
+ * F's run, in any of the indexes — or a window of it is posted too often to seed anything
+ * ({@link BLOCK_MAX_POSTINGS}): 20 tokens of it are already the project's, not a paste.
+ */
+function heldElsewhere(
+  f: SideDef,
+  g: SideDef,
+  run: Segment,
+  indexes: readonly BlockIndex[],
+): boolean {
+  const ft = f.tokens!;
+  const hs = windowHashes(ft);
+  for (let p = run.f; p + BLOCK_SEED <= run.fEnd; p++) {
+    for (const ix of indexes) {
+      const list = ix.postings.get(hs[p]);
+      if (!list) continue;
+      if (list.length > 2 * BLOCK_MAX_POSTINGS) return true;
+      for (let i = 0; i < list.length; i += 2) {
+        const d = ix.defs[list[i]];
+        if (d === null || d === f || d === g || d.id === f.id || d.id === g.id) continue;
+        const dt = d.tokens!, q = list[i + 1];
+        let same = true;
+        for (let k = 0; k < BLOCK_SEED && same; k++) same = dt[q + k] === ft[p + k];
+        if (same) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The blocks F's new windows copy from the functions of an index (see module doc), per G. With
+ * `small`, also the small blocks ({@link BLOCK_MIN_SMALL_TOKENS}) — each kept only when no
+ * function but F and G holds 20 tokens of it, in this index or those `small.also` gives (asked
+ * only when there is a small block): a run a third function holds is the project's idiom, not a
+ * paste.
+ */
 export function copiedBlocks(
   f: SideDef,
   old: SideDef | null,
   ix: BlockIndex,
   accept: (g: SideDef) => boolean,
+  small: false | { also: () => readonly BlockIndex[] } = false,
 ): Map<SideDef, CopiedBlock> {
   const fresh = freshWindows(f, old);
+  const added = small ? addedTokens(f, fresh) : null;
+  const found = segments(f, fresh, ix, accept);
   const out = new Map<SideDef, CopiedBlock>();
-  for (const [g, segs] of segments(f, fresh, ix, accept)) {
-    const b = bestBlock(f, g, segs);
-    if (b) out.set(g, b);
+  for (const [g, segs] of found) {
+    const b = bestBlock(f, g, segs, added);
+    if (!b) continue;
+    if (small && b.small && heldElsewhere(f, g, b.segments[0], [ix, ...small.also()])) continue;
+    out.set(g, b);
   }
   return out;
 }

@@ -1034,6 +1034,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
         // F calling G does not excuse a copy of G's block (the rule's "F does not call G" is
         // about helpers; a block repeated is there twice, called or not)
         (g0) => !flagged.has(g0.id) && !self(g0) && existingTarget(g0),
+        { also: () => [] },
       );
       loadTokens(head, [...blocks.keys()].map((g0) => headById.get(g0.id)!));
       for (const [g0, b] of blocks) {
@@ -1049,6 +1050,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           tokens: b.tokens,
           coverage: b.coverage,
           longest: b.longest,
+          small: b.small,
         });
         const sim = similarity(h.features, gh.features);
         flagged.add(g0.id);
@@ -1237,6 +1239,8 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           !flagged.has(g) && g !== h && freshSet.has(g) && !nested(g.id, h.id) &&
           !nested(h.id, g.id) && !againstBase.has(`${h.id}\0${g.id}`) &&
           !againstBase.has(`${g.id}\0${h.id}`),
+        // a small block's run held by an unchanged function is an idiom too
+        { also: () => [sideBlockIndex(base)] },
       );
       for (const [g, b] of blocks) {
         if (splitAlike(h, g)) continue;
@@ -1252,6 +1256,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
           tokens: b.tokens,
           coverage: b.coverage,
           longest: b.longest,
+          small: b.small,
         });
         const notes: Note[] = asyncTwin(h, g) ? ["async-twin"] : [];
         pairs.push({

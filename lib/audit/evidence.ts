@@ -113,17 +113,27 @@ export interface BlockSignals {
   coverage: number;
   /** Tokens of its longest identical run (equal to `tokens` when nothing was edited between). */
   longest: number;
+  /** A small block (lib/audit/block.ts `BLOCK_MIN_SMALL_TOKENS`): × {@link SMALL_BLOCK_FACTOR}. */
+  small?: boolean;
 }
+
+/**
+ * What a small block's confidence is multiplied by: a run of 25–49 tokens is weaker evidence than
+ * a block, and × 0.6 keeps it under the default `--fail-on` (0.5) whatever it covers (at most
+ * 0.6 × 0.76) — reported, ranked under the blocks, never failing a check alone.
+ */
+export const SMALL_BLOCK_FACTOR = 0.6;
 
 /**
  * The confidence of a copied block: 0.35 + 0.35 × size (tokens / 150, at most 1) + 0.2 × the
  * share of G copied + 0.1 × the share in one identical run — a 50-token run out of a larger G
- * ≈ 0.57, a small function copied whole ≈ 0.75, a block of 150 tokens or more ≥ 0.8.
+ * ≈ 0.57, a small function copied whole ≈ 0.75, a block of 150 tokens or more ≥ 0.8; a small
+ * block × {@link SMALL_BLOCK_FACTOR} (a 30-token run out of a larger G ≈ 0.33).
  */
 export function blockConfidence(s: BlockSignals): number {
   return clamp(
-    0.35 + 0.35 * Math.min(1, s.tokens / 150) + 0.2 * Math.min(1, s.coverage) +
-      0.1 * (s.tokens > 0 ? s.longest / s.tokens : 0),
+    (0.35 + 0.35 * Math.min(1, s.tokens / 150) + 0.2 * Math.min(1, s.coverage) +
+      0.1 * (s.tokens > 0 ? s.longest / s.tokens : 0)) * (s.small ? SMALL_BLOCK_FACTOR : 1),
   );
 }
 

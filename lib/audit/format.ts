@@ -28,7 +28,7 @@
 import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/mod.ts";
 import { type Finding, type FindingKind, type Pair, preexisting } from "./change.ts";
 import { apartNote } from "./evidence.ts";
-import { BLOCK_MAX_GAP, BLOCK_MIN_TOKENS } from "./block.ts";
+import { BLOCK_MAX_GAP, BLOCK_MIN_SMALL_TOKENS, BLOCK_MIN_TOKENS } from "./block.ts";
 import { type Context, CONTEXTS } from "./context.ts";
 import type { AuditReport } from "./report.ts";
 import { mdCode, mdText, slug, uriPath, visible } from "../util/mod.ts";
@@ -487,7 +487,7 @@ const RULES: Record<
     level: "note",
     short: "New code copies a block of an existing function",
     full:
-      `Lines a change added to a function repeat at least ${BLOCK_MIN_TOKENS} tokens of another function's code, names and literals aside (a type-2 token clone, gaps of at most ${BLOCK_MAX_GAP} tokens allowed between identical runs).`,
+      `Lines a change added to a function repeat at least ${BLOCK_MIN_TOKENS} tokens of another function's code, names and literals aside (a type-2 token clone, gaps of at most ${BLOCK_MAX_GAP} tokens allowed between identical runs), or, with a lower confidence, one identical run of at least ${BLOCK_MIN_SMALL_TOKENS} tokens, mostly added, that no other function holds (a small block).`,
   },
   candidate: {
     id: "RR003",

@@ -44,6 +44,7 @@ export {
   BLOCK_MIN_DISTINCT,
   BLOCK_MIN_LINES,
   BLOCK_MIN_RUN,
+  BLOCK_MIN_SMALL_TOKENS,
   BLOCK_MIN_TOKENS,
   BLOCK_MIN_WHOLE_LINES,
   BLOCK_MIN_WHOLE_TOKENS,
@@ -136,6 +137,7 @@ export {
   type Note,
   NOTE_FACTOR,
   ruleConfidence,
+  SMALL_BLOCK_FACTOR,
 } from "./evidence.ts";
 export {
   audit,
