@@ -393,7 +393,13 @@ Deno.test("shapes: code hash ignores comments, docstring, name and layout; simil
   const [d] = await fileShapes(
     "def k(p, q):\n    for i in p:\n        q.append(i)\n    return q\n",
   );
+  // a backslash ending a line is layout: the same tokens, lines aside, features and hash
+  const [e] = await fileShapes("def f(x, y):\n    return x + \\\n        y * 2\n");
   assert.equal(a.hash, b.hash);
+  assert.equal(a.hash, e.hash);
+  assert.deepEqual(e.tokens, a.tokens);
+  assert.deepEqual(e.features, a.features);
+  assert.deepEqual(e.lines.slice(-3), [3, 3, 3]);
   assert.notEqual(a.hash, c.hash);
   assert.equal(similarity(a.features, c.features), 1);
   assert.ok(similarity(a.features, d.features) < 0.3);

@@ -2,7 +2,8 @@
  * The shape of every function of a file, for matching moved code and for the structural clone
  * signal: one tree-sitter parse gives, per `def`,
  *
- * - `hash`: a hash of its tokens with comments, its docstring and its own name left out — equal
+ * - `hash`: a hash of its tokens with comments, line continuations (a backslash ending a line), its
+ *   docstring and its own name left out — equal
  *   hashes mean the same code (a moved or renamed function, a re-indented one);
  * - `features`: a normalised-AST feature vector — every node's type with identifiers abstracted to
  *   `I` and literals to `L`, counted as (node, its children) shapes and (parent, node) edges — so
@@ -12,7 +13,7 @@
  *   PMD's CPD) — every identifier one placeholder and every string or number literal another, keywords,
  *   operators, punctuation and `True`/`False`/`None` as written, attribute names (`x.name`) and
  *   keyword-argument names (`f(name=…)`) kept (they name an API, not a local), a block's start and
- *   end as tokens of their own (Python's indentation), comments, its docstring and its own name left
+ *   end as tokens of their own (Python's indentation), comments, line continuations, its docstring and its own name left
  *   out — as 32-bit codes, with the line of each (lib/audit/block.ts matches copied blocks on them).
  *
  * {@link similarity} is the weighted Jaccard index of two feature vectors (Σ min / Σ max), in
@@ -32,7 +33,7 @@ import { createHash } from "node:crypto";
 import { type Parser, parserFor } from "../util/mod.ts";
 
 /** Version of the shape extraction; part of every cache key. */
-export const SHAPE_VERSION = 3;
+export const SHAPE_VERSION = 4;
 
 /** Shape of one `def` (see module doc). `line` is the 1-based line of its `def` keyword. */
 export interface DefShape {
@@ -124,6 +125,8 @@ function prepare(): Promise<Grammar> {
       if (lang.nodeTypeIsNamed(id)) {
         cls[id] = type === "identifier"
           ? IDENT
+          : type === "line_continuation"
+          ? COMMENT
           : LITERALS.has(type)
           ? LITERAL
           : type === "comment"
