@@ -37,7 +37,9 @@ second labeller before eval/{anyio,jsonschema,markdown,sqlparse}.json were read:
 - agreement on every label of those files (80 findings), per project and together, then apart on the
   round's top (72) and on the eight development labels of the eighth session (notes opening
   "[eighth session": branch sb, "small pasted blocks"); the confusion matrix; every disagreement;
-  agreement on the recall sample (17);
+  agreement on the recall sample (17), and the audit's recall on each labeller's real items of it
+  (which items the audit missed: MISSED and FOUND_BY_SB, from the round's audit_eval output and
+  docs/audit.md);
 - strict and lenient precision by each labeller of: the round's top (main at 655f628, tools 655f628
   and 5de9270, which changes only docs: blind) — the labels without the eighth-session ones, in
   file order, which is the rank order of tasks/audit_eval.ts (primary pairs in the project's code,
@@ -310,6 +312,24 @@ ENTERED_SB = {
     ],
 }
 
+# The recall sample's items the round's audit missed (tasks/audit_eval.ts on the round's histories:
+# found 10 of 17), and those of them that branch sb finds (docs/audit.md, "small pasted blocks":
+# 13 of 17). Keyed by (project, commit prefix, F without its package).
+MISSED = {
+    ("anyio", "df35a74f", "_core._threads.run_sync_from_thread"),
+    ("anyio", "59dde0e7", "_core._compat.DeprecatedAwaitableFloat.__await__"),
+    ("anyio", "7b8e3e29", "_backends._asyncio.CancelScope._cancel"),
+    ("anyio", "97aa0d83", "_backends._asyncio.UNIXSocketStream.receive_fds"),
+    ("anyio", "55910997", "_core._fileio.Path.open"),
+    ("markdown", "b41f2fad", "markdownFromFile"),
+    ("sqlparse", "dcd7cff5", "sql.TokenList._pprint_tree"),
+}
+FOUND_BY_SB = {
+    ("anyio", "7b8e3e29", "_backends._asyncio.CancelScope._cancel"),
+    ("markdown", "b41f2fad", "markdownFromFile"),
+    ("sqlparse", "dcd7cff5", "sql.TokenList._pprint_tree"),
+}
+
 
 def short7(name: str) -> str:
     """A dotted path without its top-level package (markdown.__getattr__ stays __getattr__)."""
@@ -429,6 +449,29 @@ def main7(root: Path, second: dict) -> None:
         f"{'the four':<10} agreement {pct(tot_real, tot_n)} "
         "(kappa undefined: the first labeller's sample has one class)"
     )
+    keys = {
+        (name, d["commit"][:8], short7(d["function"]))
+        for name in PROJECTS7
+        for d in by_project[name]["first"]["duplications"]
+    }
+    assert MISSED <= keys and FOUND_BY_SB <= MISSED, "MISSED names an item not in the sample"
+    print("\nRecall of the audit on the sample, by each labeller's real items (found / real)")
+    for title, missed in (
+        ("round (655f628)", MISSED),
+        ("branch sb (development)", MISSED - FOUND_BY_SB),
+    ):
+        cells = []
+        for who in ("first", "second"):
+            n = found = 0
+            for name in PROJECTS7:
+                for d in by_project[name]["first"]["duplications"]:
+                    v = "real" if who == "first" else by_project[name]["dm"][pair_key(d)]["verdict"]
+                    if v != "real":
+                        continue
+                    n += 1
+                    found += (name, d["commit"][:8], short7(d["function"])) not in missed
+            cells.append(f"{who} {pct(found, n)}")
+        print(f"{title:<24} " + "; ".join(cells))
 
     tops = (
         ("Seventh round's top (reporeuse 655f628; blind)", "round"),
