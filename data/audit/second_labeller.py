@@ -1,8 +1,13 @@
-"""Agreement between the first and the second labeller of issue 24's sixth round.
+"""Agreement between the first and the second labeller of issue 24's sixth and seventh rounds.
 
 Python 3 standard library only; it reads label files, nothing else (it runs no audit):
 
-    python3 data/audit/second_labeller.py [data/audit/eval]
+    python3 data/audit/second_labeller.py [data/audit/eval] [--round 6|7]
+
+Without --round it prints the sixth round, then the seventh; the sixth round's part is the same,
+byte for byte, as before the seventh round was added (and is all that --round 6 prints).
+
+The sixth round (pairs with "round": 6 in second-labeller.json):
 
 - second-labeller.json: the second labeller's verdicts (labelled without reading the first
   labeller's files) on every labelled finding and every sampled duplication of structlog,
@@ -24,6 +29,30 @@ precision of the top findings by each labeller's verdicts:
   round's top without the pairs docs/audit.md ("signatures out of copied blocks") says left it
   (seven signature findings gone, two getter pairs now reported the other way round, one pair now an
   alternative), plus the labels added in the seventh session ("the pair entered the top 20").
+
+The seventh round (pairs with "round": 7; agronholm/anyio, python-jsonschema/jsonschema,
+Python-Markdown/markdown, andialbrecht/sqlparse; docs/audit.md, "Seventh round"), labelled by the
+second labeller before eval/{anyio,jsonschema,markdown,sqlparse}.json were read:
+
+- agreement on every label of those files (80 findings), per project and together, then apart on the
+  round's top (72) and on the eight development labels of the eighth session (notes opening
+  "[eighth session": branch sb, "small pasted blocks"); the confusion matrix; every disagreement;
+  agreement on the recall sample (17), and the audit's recall on each labeller's real items of it
+  (which items the audit missed: MISSED and FOUND_BY_SB, from the round's audit_eval output and
+  docs/audit.md);
+- strict and lenient precision by each labeller of: the round's top (main at 655f628, tools 655f628
+  and 5de9270, which changes only docs: blind) — the labels without the eighth-session ones, in
+  file order, which is the rank order of tasks/audit_eval.ts (primary pairs in the project's code,
+  not apart, most confident first, ties by commit then function; at most `top`). That was checked
+  once, outside this script, on the round's recorded `audit --history` outputs (not in the
+  repository): the same filter and sort over their `findings` gives exactly these pairs in this
+  order (anyio 20 of 40 introduced findings, jsonschema all 12, markdown 20 of 26, sqlparse 20 of
+  21) and none of the eight development labels is among their introduced findings;
+  of that top, the findings at or above the default --fail-on (0.5), a prefix of it (FAIL_ON_PREFIX,
+  read from the same histories); and the eighth session's development top (branch sb, variant C):
+  the round's top without the three pairs docs/audit.md ("small pasted blocks") says left it, plus
+  the five development labels it says entered (ENTERED_SB); the other three development labels
+  entered only variant A's top and are reported apart.
 """
 
 from __future__ import annotations
@@ -118,14 +147,13 @@ def pct(a: int, b: int) -> str:
     return f"{a}/{b} ({100 * a / b:.0f} %)" if b else "–"
 
 
-def main() -> None:
-    root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "eval"
-    second = json.loads((Path(__file__).parent / "second-labeller.json").read_text())
-    assert second["labeller"] == "second"
+def main6(root: Path, second: dict) -> None:
     by_project: dict[str, dict] = {}
     for name in PROJECTS:
         first = json.loads((root / f"{name}.json").read_text())
-        mine = [p for p in second["pairs"] if p["project"] == first["project"]]
+        mine = [
+            p for p in second["pairs"] if p["round"] == 6 and p["project"] == first["project"]
+        ]
         by_project[name] = {"first": first, "mine": mine}
 
     # ---- findings: agreement ----
@@ -238,6 +266,283 @@ def main() -> None:
             f"{'the three':<10} first {pct(tf, tn)} ({pct(lf, tn)}); "
             f"second {pct(tm, tn)} ({pct(lm, tn)})"
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# The seventh round (docs/audit.md, "Seventh round" and "A second labeller on the seventh round")
+
+PROJECTS7 = ["anyio", "jsonschema", "markdown", "sqlparse"]
+EIGHTH = "[eighth session"
+
+# Of the round's top (most confident first), how many are at or above the default --fail-on (0.5):
+# a prefix, read from the round's recorded histories (tasks/audit_eval.ts's second figure).
+FAIL_ON_PREFIX = {"anyio": 20, "jsonschema": 6, "markdown": 13, "sqlparse": 11}
+
+# docs/audit.md, "Issue 24: small pasted blocks ...": pairs of the round's top that left the
+# development top of branch sb (variant C), and development labels that entered it.
+LEFT_SB = {
+    "markdown": [
+        (
+            "extensions.wikilinks.WikiLinkExtension.__init__",
+            "extensions.smarty.SmartyExtension.__init__",
+        ),
+    ],
+    "sqlparse": [
+        (
+            "filters.reindent.ReindentFilter._process_identifierlist",
+            "filters.others.SpacesAroundOperatorsFilter._process",
+        ),
+        (
+            "filters.reindent.ReindentFilter._process_identifierlist",
+            "filters.reindent.ReindentFilter._process_values",
+        ),
+    ],
+}
+ENTERED_SB = {
+    "jsonschema": [
+        ("_validators.dependentRequired", "_validators.dependentSchemas"),
+        ("_validators.unevaluatedProperties", "_validators.unevaluatedItems"),
+    ],
+    "markdown": [
+        ("blockprocessors.CodeBlockProcessor.run", "blockprocessors.EmptyBlockProcessor.run"),
+    ],
+    "sqlparse": [
+        ("sql.TokenList._pprint_tree", "sql.Token.__repr__"),
+        ("engine.grouping.group_period", "engine.grouping.group_typecasts"),
+    ],
+}
+
+# The recall sample's items the round's audit missed (tasks/audit_eval.ts on the round's histories:
+# found 10 of 17), and those of them that branch sb finds (docs/audit.md, "small pasted blocks":
+# 13 of 17). Keyed by (project, commit prefix, F without its package).
+MISSED = {
+    ("anyio", "df35a74f", "_core._threads.run_sync_from_thread"),
+    ("anyio", "59dde0e7", "_core._compat.DeprecatedAwaitableFloat.__await__"),
+    ("anyio", "7b8e3e29", "_backends._asyncio.CancelScope._cancel"),
+    ("anyio", "97aa0d83", "_backends._asyncio.UNIXSocketStream.receive_fds"),
+    ("anyio", "55910997", "_core._fileio.Path.open"),
+    ("markdown", "b41f2fad", "markdownFromFile"),
+    ("sqlparse", "dcd7cff5", "sql.TokenList._pprint_tree"),
+}
+FOUND_BY_SB = {
+    ("anyio", "7b8e3e29", "_backends._asyncio.CancelScope._cancel"),
+    ("markdown", "b41f2fad", "markdownFromFile"),
+    ("sqlparse", "dcd7cff5", "sql.TokenList._pprint_tree"),
+}
+
+
+def short7(name: str) -> str:
+    """A dotted path without its top-level package (markdown.__getattr__ stays __getattr__)."""
+    head, _, rest = name.partition(".")
+    return rest if head in PROJECTS7 else name
+
+
+def agreement_row(title: str, a: list[str], b: list[str]) -> str:
+    agree = sum(x == y for x, y in zip(a, b))
+    sagree = sum(strict(x) == strict(y) for x, y in zip(a, b))
+    return (
+        f"{title:<22} {len(a):>3}  {pct(agree, len(a)):>14} {fmt_k(kappa(a, b)):>9}  "
+        f"{pct(sagree, len(a)):>14} "
+        f"{fmt_k(kappa([strict(x) for x in a], [strict(y) for y in b])):>9}"
+    )
+
+
+def precision_row(title: str, top: list[dict], m: dict) -> tuple[int, int, int, int, int]:
+    fr = sum(lab["verdict"] == "real" for lab in top)
+    fl = sum(lab["verdict"] in ("real", "idiomatic") for lab in top)
+    sr = sum(m[pair_key(lab)]["verdict"] == "real" for lab in top)
+    sl = sum(m[pair_key(lab)]["verdict"] in ("real", "idiomatic") for lab in top)
+    n = len(top)
+    print(
+        f"{title:<10} first {pct(fr, n)} ({pct(fl, n)}); second {pct(sr, n)} ({pct(sl, n)})"
+    )
+    return fr, fl, sr, sl, n
+
+
+def main7(root: Path, second: dict) -> None:
+    by_project: dict[str, dict] = {}
+    for name in PROJECTS7:
+        first = json.loads((root / f"{name}.json").read_text())
+        mine = [
+            p for p in second["pairs"] if p["round"] == 7 and p["project"] == first["project"]
+        ]
+        labels = first["labels"]
+        old = [lab for lab in labels if not lab["note"].startswith(EIGHTH)]
+        new = [lab for lab in labels if lab["note"].startswith(EIGHTH)]
+        assert labels[: len(old)] == old, f"{name}: eighth-session labels are not appended"
+        assert len(old) <= first["top"], f"{name}: more labels than the top"
+        assert FAIL_ON_PREFIX[name] <= len(old)
+        fm = {pair_key(p): p for p in mine if p["kind"] == "finding"}
+        dm = {pair_key(p): p for p in mine if p["kind"] == "duplication"}
+        assert set(fm) == {pair_key(lab) for lab in labels}, f"{name}: pair sets differ"
+        assert set(dm) == {pair_key(d) for d in first["duplications"]}, f"{name}: samples differ"
+        by_project[name] = {"first": first, "fm": fm, "dm": dm, "top": old, "dev": new}
+
+    print("\n==== Seventh round (anyio, jsonschema, markdown, sqlparse) ====")
+    print("\nFindings: first labeller (data/audit/eval/<project>.json labels) vs second labeller")
+    print(
+        f"{'labels':<22} {'n':>3}  {'3-class agree':>14} {'kappa':>9}  "
+        f"{'strict agree':>14} {'kappa':>9}"
+    )
+    groups: dict[str, tuple[list[str], list[str]]] = {
+        "the four, all": ([], []),
+        "the four, round's top": ([], []),
+        "the four, development": ([], []),
+    }
+    disagreements = []
+    for name in PROJECTS7:
+        bp = by_project[name]
+        labels, fm = bp["first"]["labels"], bp["fm"]
+        a = [lab["verdict"] for lab in labels]
+        b = [fm[pair_key(lab)]["verdict"] for lab in labels]
+        print(agreement_row(name, a, b))
+        for lab in labels:
+            x, y = lab["verdict"], fm[pair_key(lab)]["verdict"]
+            dev = lab["note"].startswith(EIGHTH)
+            sub = "the four, development" if dev else "the four, round's top"
+            for g in ("the four, all", sub):
+                groups[g][0].append(x)
+                groups[g][1].append(y)
+            if x != y:
+                disagreements.append((name, lab, y, sub))
+    for g, (a, b) in groups.items():
+        print(agreement_row(g, a, b))
+
+    all_a, all_b = groups["the four, all"]
+    print(
+        "\nConfusion (rows: first labeller, columns: second labeller), "
+        f"all {len(all_a)} findings"
+    )
+    conf = Counter(zip(all_a, all_b))
+    print(f"{'':<10}" + "".join(f"{c:>10}" for c in CLASSES) + f"{'total':>8}")
+    for r in CLASSES:
+        row = [conf[(r, c)] for c in CLASSES]
+        print(f"{r:<10}" + "".join(f"{x:>10}" for x in row) + f"{sum(row):>8}")
+    cols = [sum(conf[(r, c)] for r in CLASSES) for c in CLASSES]
+    print(f"{'total':<10}" + "".join(f"{x:>10}" for x in cols) + f"{sum(cols):>8}")
+
+    print("\nDisagreements (findings; rank in the round's top, or 'dev' for a development label):")
+    for name, lab, mv, sub in disagreements:
+        top = by_project[name]["top"]
+        rank = f"#{top.index(lab) + 1}" if sub == "the four, round's top" else "dev"
+        print(
+            f"- {name} {rank} {lab['commit'][:8]} {short7(lab['function'])} -> "
+            f"{short7(lab['target'])}: first {lab['verdict']}, second {mv}"
+        )
+
+    print("\nRecall sample (first labeller's duplications: all real by construction)")
+    tot_n = tot_real = 0
+    for name in PROJECTS7:
+        dups, dm = by_project[name]["first"]["duplications"], by_project[name]["dm"]
+        real = sum(dm[pair_key(d)]["verdict"] == "real" for d in dups)
+        tot_n += len(dups)
+        tot_real += real
+        print(f"{name:<10} second labeller real: {pct(real, len(dups))}")
+        for d in dups:
+            v = dm[pair_key(d)]["verdict"]
+            if v != "real":
+                print(
+                    f"  - second {v}: {d['commit'][:8]} {short7(d['function'])} -> "
+                    f"{short7(d['target'])}"
+                )
+    print(
+        f"{'the four':<10} agreement {pct(tot_real, tot_n)} "
+        "(kappa undefined: the first labeller's sample has one class)"
+    )
+    keys = {
+        (name, d["commit"][:8], short7(d["function"]))
+        for name in PROJECTS7
+        for d in by_project[name]["first"]["duplications"]
+    }
+    assert MISSED <= keys and FOUND_BY_SB <= MISSED, "MISSED names an item not in the sample"
+    print("\nRecall of the audit on the sample, by each labeller's real items (found / real)")
+    for title, missed in (
+        ("round (655f628)", MISSED),
+        ("branch sb (development)", MISSED - FOUND_BY_SB),
+    ):
+        cells = []
+        for who in ("first", "second"):
+            n = found = 0
+            for name in PROJECTS7:
+                for d in by_project[name]["first"]["duplications"]:
+                    v = "real" if who == "first" else by_project[name]["dm"][pair_key(d)]["verdict"]
+                    if v != "real":
+                        continue
+                    n += 1
+                    found += (name, d["commit"][:8], short7(d["function"])) not in missed
+            cells.append(f"{who} {pct(found, n)}")
+        print(f"{title:<24} " + "; ".join(cells))
+
+    tops = (
+        ("Seventh round's top (reporeuse 655f628; blind)", "round"),
+        ("Of that top, at or above the default --fail-on (0.5)", "failon"),
+        ("Eighth session's top (branch sb, small pasted blocks, variant C; development)", "sb"),
+    )
+    for title, which in tops:
+        print(f"\n{title}: strict (lenient) precision by each labeller")
+        tot = [0, 0, 0, 0, 0]
+        for name in PROJECTS7:
+            bp = by_project[name]
+            old, new, fm = bp["top"], bp["dev"], bp["fm"]
+            if which == "round":
+                top = old
+            elif which == "failon":
+                top = old[: FAIL_ON_PREFIX[name]]
+            else:
+                gone = set(LEFT_SB.get(name, []))
+                came = set(ENTERED_SB.get(name, []))
+                entered = [
+                    lab for lab in new if (short7(lab["function"]), short7(lab["target"])) in came
+                ]
+                assert len(entered) == len(came), f"{name}: an entered pair has no label"
+                kept = [
+                    lab
+                    for lab in old
+                    if (short7(lab["function"]), short7(lab["target"])) not in gone
+                ]
+                assert len(kept) == len(old) - len(gone), f"{name}: a pair that left has no label"
+                top = kept + entered
+                assert len(top) <= bp["first"]["top"]
+            row = precision_row(name, top, fm)
+            tot = [t + r for t, r in zip(tot, row)]
+        fr, fl, sr, sl, n = tot
+        print(
+            f"{'the four':<10} first {pct(fr, n)} ({pct(fl, n)}); "
+            f"second {pct(sr, n)} ({pct(sl, n)})"
+        )
+
+    print("\nThe eight development labels (eighth session), apart: verdicts by each labeller")
+    for name in PROJECTS7:
+        bp = by_project[name]
+        came = set(ENTERED_SB.get(name, []))
+        for lab in bp["dev"]:
+            where = (
+                "entered sb's top"
+                if (short7(lab["function"]), short7(lab["target"])) in came
+                else "variant A's top only"
+            )
+            print(
+                f"- {name} {lab['commit'][:8]} {short7(lab['function'])} -> "
+                f"{short7(lab['target'])} ({where}): first {lab['verdict']}, "
+                f"second {bp['fm'][pair_key(lab)]['verdict']}"
+            )
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    rounds = [6, 7]
+    if "--round" in args:
+        i = args.index("--round")
+        rounds = [int(args[i + 1])]
+        assert rounds[0] in (6, 7), "--round takes 6 or 7"
+        del args[i : i + 2]
+    root = Path(args[0]) if args else Path(__file__).parent / "eval"
+    second = json.loads((Path(__file__).parent / "second-labeller.json").read_text())
+    assert second["labeller"] == "second"
+    if 6 in rounds:
+        main6(root, second)
+    if 7 in rounds:
+        main7(root, second)
 
 
 if __name__ == "__main__":
