@@ -66,12 +66,15 @@ Deno.test("a file that only mentions generation is the project's code", () => {
   assert.ok(!generatedFile("pkg/plain.py", enc("import os\n\n\ndef f():\n    return os.sep\n")));
 });
 
-Deno.test("examples and documentation: directories that are no package, at any depth", async () => {
+Deno.test("examples and documentation: at the root, package or not; below it, directories that are no package", async () => {
   const { fileContexts } = await import("../lib/audit/side.ts");
   const paths = [
+    "examples/__init__.py",
     "examples/shorty/__init__.py",
     "examples/shorty/views.py",
     "examples/flask_example.py",
+    "demo/sub/__init__.py",
+    "demo/sub/app.py",
     "docs/conf.py",
     "doc/tutorial/step1.py",
     "src/pkg/__init__.py",
@@ -81,7 +84,11 @@ Deno.test("examples and documentation: directories that are no package, at any d
     "tests/docs/test_conf.py",
   ];
   assert.deepEqual(Object.fromEntries(fileContexts(paths)), {
+    // a root examples/ that is a package (pyparsing's) is still its examples
+    "examples/__init__.py": "example",
     "examples/shorty/__init__.py": "example",
+    "demo/sub/__init__.py": "example",
+    "demo/sub/app.py": "example",
     "examples/shorty/views.py": "example",
     "examples/flask_example.py": "example",
     "docs/conf.py": "example",

@@ -12,8 +12,10 @@
  *   ({@link testInfrastructure}): a top-level package that only test code imports, holding test
  *   code itself, beside the package under test (urllib3's `dummyserver/`);
  * - example: a path under a directory named `example(s)`, `demo(s)`, `sample(s)`, `doc(s)` or
- *   `tutorial(s)` that is no Python package (no `__init__.py` of its own: `examples/app.py`,
- *   `docs/conf.py`, but not a package's `pkg/examples/` module);
+ *   `tutorial(s)` at the repository's root, package or not (`examples/app.py`, `docs/conf.py`,
+ *   pyparsing's `examples/` with its `__init__.py`: no project ships a top-level package of that
+ *   name as its code), or below it where it is no Python package (`doc/tutorial/step1.py`; not a
+ *   package's `pkg/examples/` module);
  * - script: code outside the project's packages — a file in a directory that is not the
  *   repository's root or `src/` when no directory of its path is a Python package (no
  *   `__init__.py`) while the side has packages: converters, release scripts, benchmarks and tools
@@ -133,7 +135,8 @@ export function fileContext(path: string, paths: ReadonlySet<string>): Context {
   }
   for (let i = 0; i < parts.length - 1; i++) {
     if (
-      EXAMPLE_DIR.test(parts[i]) && !paths.has([...parts.slice(0, i + 1), "__init__.py"].join("/"))
+      EXAMPLE_DIR.test(parts[i]) &&
+      (i === 0 || !paths.has([...parts.slice(0, i + 1), "__init__.py"].join("/")))
     ) return "example";
   }
   return outsidePackages(parts, paths) ? "script" : "code";
