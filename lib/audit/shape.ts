@@ -3,8 +3,8 @@
  * signal: one tree-sitter parse gives, per `def`,
  *
  * - `hash`: a hash of its tokens with comments, line continuations (a backslash ending a line), its
- *   docstring and its own name left out — equal
- *   hashes mean the same code (a moved or renamed function, a re-indented one);
+ *   docstring and its own name left out — equal hashes mean the same code (a moved or renamed
+ *   function, a re-indented one);
  * - `features`: a normalised-AST feature vector — every node's type with identifiers abstracted to
  *   `I` and literals to `L`, counted as (node, its children) shapes and (parent, node) edges — so
  *   that two functions built alike compare as alike whatever their names, helpers and constants;
@@ -13,8 +13,9 @@
  *   PMD's CPD) — every identifier one placeholder and every string or number literal another, keywords,
  *   operators, punctuation and `True`/`False`/`None` as written, attribute names (`x.name`) and
  *   keyword-argument names (`f(name=…)`) kept (they name an API, not a local), a block's start and
- *   end as tokens of their own (Python's indentation), comments, line continuations, its docstring and its own name left
- *   out — as 32-bit codes, with the line of each (lib/audit/block.ts matches copied blocks on them).
+ *   end as tokens of their own (Python's indentation), comments, line continuations, its docstring
+ *   and its own name left out — as 32-bit codes, with the line of each (lib/audit/block.ts matches
+ *   copied blocks on them).
  *
  * {@link similarity} is the weighted Jaccard index of two feature vectors (Σ min / Σ max), in
  * [0, 1]; 1 means the same normalised tree shapes.
