@@ -115,6 +115,17 @@ LEFT_TOP = {
 }
 
 
+def print_confusion(a: list[str], b: list[str]) -> None:
+    """The confusion matrix of two labellers' verdicts (rows: first, columns: second)."""
+    conf = Counter(zip(a, b))
+    print(f"{'':<10}" + "".join(f"{c:>10}" for c in CLASSES) + f"{'total':>8}")
+    for r in CLASSES:
+        row = [conf[(r, c)] for c in CLASSES]
+        print(f"{r:<10}" + "".join(f"{x:>10}" for x in row) + f"{sum(row):>8}")
+    cols = [sum(conf[(r, c)] for r in CLASSES) for c in CLASSES]
+    print(f"{'total':<10}" + "".join(f"{x:>10}" for x in cols) + f"{sum(cols):>8}")
+
+
 def short(name: str) -> str:
     """A dotted path without its top-level package (noxfile functions keep their name)."""
     head, _, rest = name.partition(".")
@@ -193,13 +204,7 @@ def main6(root: Path, second: dict) -> None:
         f"{fmt_k(kappa([strict(x) for x in all_a], [strict(y) for y in all_b])):>6}"
     )
     print("\nConfusion (rows: first labeller, columns: second labeller), all 61 findings")
-    conf = Counter(zip(all_a, all_b))
-    print(f"{'':<10}" + "".join(f"{c:>10}" for c in CLASSES) + f"{'total':>8}")
-    for r in CLASSES:
-        row = [conf[(r, c)] for c in CLASSES]
-        print(f"{r:<10}" + "".join(f"{x:>10}" for x in row) + f"{sum(row):>8}")
-    cols = [sum(conf[(r, c)] for r in CLASSES) for c in CLASSES]
-    print(f"{'total':<10}" + "".join(f"{x:>10}" for x in cols) + f"{sum(cols):>8}")
+    print_confusion(all_a, all_b)
     print("\nDisagreements (findings):")
     for name, lab, mv, mnote in disagreements:
         print(
@@ -413,13 +418,7 @@ def main7(root: Path, second: dict) -> None:
         "\nConfusion (rows: first labeller, columns: second labeller), "
         f"all {len(all_a)} findings"
     )
-    conf = Counter(zip(all_a, all_b))
-    print(f"{'':<10}" + "".join(f"{c:>10}" for c in CLASSES) + f"{'total':>8}")
-    for r in CLASSES:
-        row = [conf[(r, c)] for c in CLASSES]
-        print(f"{r:<10}" + "".join(f"{x:>10}" for x in row) + f"{sum(row):>8}")
-    cols = [sum(conf[(r, c)] for r in CLASSES) for c in CLASSES]
-    print(f"{'total':<10}" + "".join(f"{x:>10}" for x in cols) + f"{sum(cols):>8}")
+    print_confusion(all_a, all_b)
 
     print("\nDisagreements (findings; rank in the round's top, or 'dev' for a development label):")
     for name, lab, mv, sub in disagreements:
