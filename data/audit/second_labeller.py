@@ -185,24 +185,12 @@ def main6(root: Path, second: dict) -> None:
         b = [m[pair_key(lab)]["verdict"] for lab in labels]
         all_a += a
         all_b += b
-        agree = sum(x == y for x, y in zip(a, b))
-        sagree = sum(strict(x) == strict(y) for x, y in zip(a, b))
-        print(
-            f"{name:<10} {len(a):>3}  {pct(agree, len(a)):>14} {fmt_k(kappa(a, b)):>6}  "
-            f"{pct(sagree, len(a)):>14} "
-            f"{fmt_k(kappa([strict(x) for x in a], [strict(y) for y in b])):>6}"
-        )
+        print(agreement_row(name, a, b, 10, 6))
         for lab in labels:
             mv = m[pair_key(lab)]["verdict"]
             if mv != lab["verdict"]:
                 disagreements.append((name, lab, mv, m[pair_key(lab)]["note"]))
-    agree = sum(x == y for x, y in zip(all_a, all_b))
-    sagree = sum(strict(x) == strict(y) for x, y in zip(all_a, all_b))
-    print(
-        f"{'the three':<10} {len(all_a):>3}  {pct(agree, len(all_a)):>14} "
-        f"{fmt_k(kappa(all_a, all_b)):>6}  {pct(sagree, len(all_a)):>14} "
-        f"{fmt_k(kappa([strict(x) for x in all_a], [strict(y) for y in all_b])):>6}"
-    )
+    print(agreement_row("the three", all_a, all_b, 10, 6))
     print("\nConfusion (rows: first labeller, columns: second labeller), all 61 findings")
     print_confusion(all_a, all_b)
     print("\nDisagreements (findings):")
@@ -342,13 +330,14 @@ def short7(name: str) -> str:
     return rest if head in PROJECTS7 else name
 
 
-def agreement_row(title: str, a: list[str], b: list[str]) -> str:
+def agreement_row(title: str, a: list[str], b: list[str], title_w: int = 22, k_w: int = 9) -> str:
+    """One table row: n, three-class agreement and kappa, strict agreement and kappa."""
     agree = sum(x == y for x, y in zip(a, b))
     sagree = sum(strict(x) == strict(y) for x, y in zip(a, b))
     return (
-        f"{title:<22} {len(a):>3}  {pct(agree, len(a)):>14} {fmt_k(kappa(a, b)):>9}  "
+        f"{title:<{title_w}} {len(a):>3}  {pct(agree, len(a)):>14} {fmt_k(kappa(a, b)):>{k_w}}  "
         f"{pct(sagree, len(a)):>14} "
-        f"{fmt_k(kappa([strict(x) for x in a], [strict(y) for y in b])):>9}"
+        f"{fmt_k(kappa([strict(x) for x in a], [strict(y) for y in b])):>{k_w}}"
     )
 
 
