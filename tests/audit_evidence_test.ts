@@ -438,6 +438,32 @@ class Conn:
   assert.ok(p.callees("pkg.main.C.m").includes("proxy_info.refresh"));
 });
 
+Deno.test("callee keys: a regular expression's and its match's methods are no helpers; a project's own method of that name is", async () => {
+  const src = `import re
+
+LINK_RE = re.compile(r"<([^>]*)>")
+
+
+class Scanner:
+    def match(self, text):
+        return text
+
+    def parse_link(self, text, state):
+        m = LINK_RE.match(text)
+        if not m:
+            m = LINK_RE.search(text, 1)
+        state.append_token(m.group(1), m.start(), m.end())
+        return self.match(m.group(0))
+`;
+  const p = ProjectClass.fromSummaries([await summarize(src, "pkg/scan.py", "pkg.scan")]);
+  // hand-checked: LINK_RE.match/.search and m.group/.start/.end (values of unknown type) give no
+  // key; state.append_token does; self.match resolves to the class's own method
+  assert.deepEqual(p.calleeKeys("pkg.scan.Scanner.parse_link"), [
+    ".append_token",
+    "pkg.scan.Scanner.match",
+  ]);
+});
+
 Deno.test("test, vendored and generated code: own sections, not failing by default", async () => {
   for (const ctx of ["test", "vendored", "generated"] as const) {
     const r = await auditReport({ repo, cacheDir, base: c0, head: heads[ctx] });
