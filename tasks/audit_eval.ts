@@ -143,7 +143,7 @@ console.log(
     apartCount("preexisting")
   } pre-existing pair(s) re-touched, ${apartCount("extracted")} extraction(s), ${
     apartCount("relocated")
-  } relocation(s)`,
+  } relocation(s), ${apartCount("written-together")} written together`,
 );
 precision(
   `audit: top ${top.length}`,

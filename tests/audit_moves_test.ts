@@ -94,7 +94,8 @@ Deno.test("moved into a new class and made public: the pair of two moved functio
   assert.equal(r2.findings.length, 1);
   assert.equal(r2.findings[0].kind, "reimplementation");
   assert.ok(r2.findings[0].within);
-  assert.deepEqual(r2.findings[0].notes, []);
+  // only the rule joins them (shapes apart, no tokens to share): written together, apart
+  assert.deepEqual(r2.findings[0].notes, ["written-together"]);
 
   // a new function of another name (not the same spelling) is new, its pair introduced
   const fk = def(
@@ -106,7 +107,7 @@ Deno.test("moved into a new class and made public: the pair of two moved functio
   );
   const r3 = auditChange(side([pk0, uq0]), side([fk, uq]), { maxTargets: 0 });
   assert.deepEqual(r3.changed.find((c) => c.id === fk.id)?.status, "added");
-  assert.ok(r3.findings.some((f) => f.within && !f.notes.length));
+  assert.ok(r3.findings.some((f) => f.within && f.notes.join() === "written-together"));
 });
 
 // four modules, one function each in `p.a`, `p.b`, `p.c`, `p.d`: no container is shared, so no
@@ -149,22 +150,26 @@ Deno.test("same-edit: a call one edit gives four existing functions is no eviden
   assert.ok(pair, "the rule's hit is still reported");
   assert.equal(pair.kind, "reimplementation");
   assert.ok(pair.within);
-  assert.deepEqual(pair.notes, ["same-edit"]);
+  // (both changed, joined by the rule alone: also written together, apart)
+  assert.deepEqual(pair.notes, ["same-edit", "written-together"]);
 
   // the same call given to F and G alone (one function fewer than a sweep needs, twice over): a
-  // pair the change made, not noted
+  // pair the change made, not noted for an edit across functions
   assert.ok(SAME_EDIT_FUNCTIONS > 2);
   const two = auditChange(side(base), side(giveCall(base, 2, QUOTE)), { maxTargets: 0 });
   const pair2 = two.findings.flatMap((x) => [x, ...x.alternatives]).find((p) =>
     [p.function.id, p.target.id].sort().join() === [f.id, g.id].sort().join()
   );
   assert.ok(pair2);
-  assert.deepEqual(pair2.notes, []);
+  assert.deepEqual(pair2.notes, ["written-together"]);
   // the note is its factor, nothing else (the same evidence, confidences rounded to 3 decimals):
-  // under the default --fail-on, where the pair the change made is above it
+  // under the default --fail-on, where the pair without either note would be above it
   assert.equal(pair.function.id, pair2.function.id);
   assert.ok(Math.abs(pair.confidence - pair2.confidence * NOTE_FACTOR["same-edit"]) < 0.002);
-  assert.ok(pair.confidence < DEFAULT_FAIL_ON && pair2.confidence >= DEFAULT_FAIL_ON);
+  assert.ok(
+    pair.confidence < DEFAULT_FAIL_ON * NOTE_FACTOR["written-together"] &&
+      pair2.confidence >= DEFAULT_FAIL_ON * NOTE_FACTOR["written-together"],
+  );
 });
 
 Deno.test("same-edit: against an unchanged G that already made the call; not when F shares enough besides the swept call", () => {

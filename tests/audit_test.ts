@@ -379,6 +379,7 @@ Deno.test("A...B: the merge base of A and B against B (a pull request's range)",
     preexisting: 0,
     extracted: 0,
     relocated: 0,
+    writtenTogether: 0,
     pairs: { reimplementation: 1, clone: 0, block: 0 },
   });
   assert.equal(json.findings[0].target.id, G);

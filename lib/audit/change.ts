@@ -1164,6 +1164,22 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     const withinShapes = shapeIndex(fresh.map((x) => x.h), cloneThreshold, cloneMinSize);
     const withinBlocks = blockIndex(fresh.map((x) => x.h).filter((h) => !local(h, hix)));
     const freshSet = new Set(fresh.map((x) => x.h));
+    /** A changed function's old version (null when the change added it). */
+    const oldOf = (d: SideDef) => {
+      const st = status.get(d.id);
+      return st?.status === "modified" ? st.from ?? null : null;
+    };
+    /**
+     * Lines one of the two added or changed holds a block of the other's code, small blocks
+     * included (lib/audit/block.ts): code the change repeated, not only callees it shares.
+     */
+    const blockBetween = (h: SideDef, g: SideDef) =>
+      [[h, g], [g, h]].some(([f, t]) =>
+        !local(f, hix) &&
+        copiedBlocks(f, oldOf(f), blockIndex([t]), () => true, {
+            also: () => [sideBlockIndex(base)],
+          }).size > 0
+      );
     for (const { h, uses, calls } of fresh) {
       const other = (g: SideDef) =>
         g !== h && freshSet.has(g) && !nested(g.id, h.id) && !nested(h.id, g.id) &&
@@ -1187,28 +1203,19 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
             similarity: sim,
           });
           flagged.add(g);
-          pairs.push(
-            pair(
-              "reimplementation",
-              h,
-              g,
-              ev,
-              sim,
-              raw,
-              true,
-              idioms(
-                "reimplementation",
-                h,
-                g,
-                calls,
-                callees,
-                ev.shared,
-                hix,
-                g,
-                status.get(h.id)?.status === "modified" ? status.get(h.id)!.from : null,
-              ),
-            ),
+          const notes = idioms(
+            "reimplementation",
+            h,
+            g,
+            calls,
+            callees,
+            ev.shared,
+            hix,
+            g,
+            oldOf(h),
           );
+          if (sim < cloneThreshold && !blockBetween(h, g)) notes.push("written-together");
+          pairs.push(pair("reimplementation", h, g, ev, sim, raw, true, notes));
         }
       }
       if (h.size >= cloneMinSize) {

@@ -110,14 +110,17 @@ const NOTE_TEXT: Record<string, string> = {
     "the rule holds only through calls the change gave this function and other existing functions alike: one edit made across functions, not a copy (lower confidence)",
   template:
     "alike in shape only: shares none of the target's helpers (parallel code written to one template: lower confidence)",
+  "written-together":
+    "both written by this change and joined only by the callees they share: less alike in shape than a clone, no block of one in the other (functions designed together against one API, not a copy)",
 };
 
 /**
  * Sections of a report, in order: a title and the findings in it. The first, `code`, holds what
  * the change introduced in the project's own code; pairs the change only re-touched
  * (`preexisting`: F's old version already did the same), code it moved out of a function that
- * now calls it (`extracted`), code of a function the change rewrote (`relocated`) and the test,
- * example, script, vendored and generated contexts each have their own.
+ * now calls it (`extracted`), code of a function the change rewrote (`relocated`), two functions
+ * the change wrote that share only callees (`written-together`) and the test, example, script,
+ * vendored and generated contexts each have their own.
  */
 export function sections(r: AuditReport): { key: string; title: string; findings: Finding[] }[] {
   const out: { key: string; title: string; findings: Finding[] }[] = [
@@ -133,6 +136,11 @@ export function sections(r: AuditReport): { key: string; title: string; findings
     {
       key: "relocated",
       title: "Moved from an existing function the change rewrote",
+      findings: [],
+    },
+    {
+      key: "written-together",
+      title: "Written together in the change, sharing only callees",
       findings: [],
     },
     ...CONTEXTS.filter((c) => c !== "code").map((c) => ({
@@ -210,10 +218,11 @@ function counts(r: AuditReport) {
     clone: by("clone"),
     block: by("block"),
     candidate: by("candidate"),
-    within: r.findings.filter((f) => f.within).length,
+    within: r.findings.filter((f) => f.within && !apartNote(f)).length,
     preexisting: r.findings.filter(preexisting).length,
     extracted: r.findings.filter((f) => apartNote(f) === "extracted").length,
     relocated: r.findings.filter((f) => apartNote(f) === "relocated").length,
+    writtenTogether: r.findings.filter((f) => apartNote(f) === "written-together").length,
     pairs: {
       reimplementation: pairs("reimplementation"),
       clone: pairs("clone"),
@@ -249,7 +258,10 @@ export function formatText(r: AuditReport): string {
       (c.within ? ` (${c.within} within the change)` : "") +
       (c.preexisting ? `; ${c.preexisting} already so before the change` : "") +
       (c.extracted ? `; ${c.extracted} moved out of an existing function` : "") +
-      (c.relocated ? `; ${c.relocated} moved from a function the change rewrote` : ""),
+      (c.relocated ? `; ${c.relocated} moved from a function the change rewrote` : "") +
+      (c.writtenTogether
+        ? `; ${c.writtenTogether} written together in the change, sharing only callees`
+        : ""),
   );
   for (const s of sections(r)) {
     out.push("", `== ${s.title} ==`);
@@ -369,6 +381,12 @@ export function formatMarkdown(r: AuditReport, opts: MarkdownOptions = {}): stri
       ? [
         "",
         `${c.relocated} changed function(s) hold the old code of a function the change rewrote into something else (listed apart; they do not fail the check).`,
+      ]
+      : []),
+    ...(c.writtenTogether
+      ? [
+        "",
+        `${c.writtenTogether} function(s) written by the change share only callees with another it wrote — no copied code, less alike than a clone (listed apart; they do not fail the check).`,
       ]
       : []),
   ];

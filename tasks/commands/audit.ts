@@ -67,7 +67,9 @@ each changed function F it reports one finding — its best target G, the others
   reuses            the existing functions F calls (resolved calls, not name matching).
 Duplicates made within the change (two new functions of it) are reported as such; not two
 functions whose old versions the rule or the shape already joined (twins edited, moved or renamed
-together), nor two new ones split alike out of two such functions.
+together), nor two new ones split alike out of two such functions. Two functions the change
+wrote that only the rule joins (less alike in shape than a clone, neither holding a block of the
+other, small blocks included) are listed apart, written together: they share an API, not code.
 
 Callees are keys no local name changes: resolved ids of the repository's functions, canonical
 names of imported ones (np.asarray is numpy.asarray), '.name' for a method of a value of unknown
@@ -103,12 +105,15 @@ Gates, all of them:
               Clones and copied blocks never fail the check: only re-implementations do.
   apart       a pair F's old version already formed (the change only re-touched it), and a new
               F holding code moved out of a G that now calls it (extracted), are each listed in
-              a section of their own and never fail the check.
+              a section of their own and never fail the check; so do two functions the change
+              wrote that only the rule joins (written together: no block, shape under the
+              clone threshold).
   contexts    test code (tests?/, testing/, */testsuite/, test_*.py, *_test.py, conftest.py,
               Test* and *TestCase classes, test* functions; a top-level package that only
               test code imports, holding test code, beside the package under test: test
               infrastructure such as urllib3's dummyserver/), examples and documentation
-              (examples?/, demos?/, samples?/, docs?/, tutorials?/ that are no package),
+              (examples?/, demos?/, samples?/, docs?/, tutorials?/ at the root, else only
+              when no package),
               scripts outside the packages (a directory below the root, not src/, with no
               package on its path: ext/, scripts/, tools/), vendored code (vendor/, _vendor/,
               third_party/, extern/, a package's packages/, a module present twice under
