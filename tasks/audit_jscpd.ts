@@ -3,7 +3,7 @@
  * (docs/audit.md, "Evaluation"): for each first-parent commit of a range, jscpd (npm `jscpd`) over
  * every `.py` file of the commit's tree, keeping the clones the commit **introduced** — one of the
  * two fragments is at least half made of lines the commit added (`git diff -U0` against the first
- * parent) — each fragment mapped to the innermost function around it (lib/python's code model).
+ * parent) — each fragment mapped to the function it overlaps most (lib/python's code model).
  *
  * ```sh
  * deno run -A tasks/audit_jscpd.ts path/to/clone --range A..B --jscpd path/to/jscpd --output x.jsonl
@@ -40,7 +40,7 @@ export interface Fragment {
   end: number;
   /** Lines of the fragment the commit added. */
   added: number;
-  /** Innermost function or method around the fragment's first line (null: module level). */
+  /** The function or method the fragment overlaps most (null: module level), {@link fragmentFunction}. */
   function: string | null;
   context: string;
 }
@@ -51,6 +51,35 @@ export interface Clone {
   tokens: number | null;
   a: Fragment;
   b: Fragment;
+}
+
+/**
+ * The function or method a fragment (lines `start`–`end`) overlaps most, the innermost on a tie
+ * (a fragment inside a nested def overlaps its outer def as much); null when it overlaps none. A
+ * clone jscpd starts on a decorator, a blank line or the previous def's last line is the next
+ * def's, not the previous one's.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fragmentFunction } from "./audit_jscpd.ts";
+ * const defs = [{ id: "m.a", start: 1, end: 4 }, { id: "m.b", start: 6, end: 20 }, { id: "m.b.inner", start: 8, end: 12 }];
+ * assert.equal(fragmentFunction(defs, 4, 15)?.id, "m.b");
+ * assert.equal(fragmentFunction(defs, 9, 11)?.id, "m.b.inner");
+ * assert.equal(fragmentFunction(defs, 21, 30), null);
+ * ```
+ */
+export function fragmentFunction<D extends { start: number; end: number }>(
+  defs: readonly D[],
+  start: number,
+  end: number,
+): D | null {
+  let best: D | null = null, most = 0;
+  for (const d of defs) {
+    const n = Math.min(end, d.end) - Math.max(start, d.start) + 1;
+    if (n > most || (n === most && n > 0 && best && d.start > best.start)) [best, most] = [d, n];
+  }
+  return best;
 }
 
 /** One line of the output: a commit, its seconds, its clones. */
@@ -237,10 +266,7 @@ if (import.meta.main) {
         const pathSet = new Set(allPaths);
         const fragment = (x: JscpdDuplicate["firstFile"], lines: number): Fragment => {
           const file = rel(x.name), f = fragmentSpan(x, lines);
-          let fn: { id: string; start: number; end: number } | null = null;
-          for (const d of defsOf.get(file) ?? []) {
-            if (d.start <= f.start && f.start <= d.end && (!fn || d.start >= fn.start)) fn = d;
-          }
+          const fn = fragmentFunction(defsOf.get(file) ?? [], f.start, f.end);
           return {
             file,
             start: f.start,

@@ -5,7 +5,8 @@
  * as lines 262–186, which made every such clone count as "introduced" whatever the commit added).
  */
 import assert from "node:assert/strict";
-import { addedLines, fragmentSpan } from "../tasks/audit_jscpd.ts";
+import { addedLines, fragmentFunction, fragmentSpan } from "../tasks/audit_jscpd.ts";
+import { summarize } from "../lib/python/mod.ts";
 
 Deno.test("addedLines reads the new-side ranges of -U0 hunks, deletions and removed files none", () => {
   const diff = [
@@ -41,4 +42,36 @@ Deno.test("fragmentSpan keeps a well-formed span and repairs an inverted one fro
   assert.deepEqual(fragmentSpan({ start: 1124, end: 1137 }, 14), { start: 1124, end: 1137 });
   assert.deepEqual(fragmentSpan({ start: 262, end: 186 }, 24), { start: 262, end: 285 });
   assert.deepEqual(fragmentSpan({ start: 5, end: 1 }, 0), { start: 5, end: 5 });
+});
+
+Deno.test("fragmentFunction: the def a fragment overlaps most, the innermost on a tie", async () => {
+  // defs from the code model of a real source, not hand-written line numbers
+  const src = [
+    "def a():", //        1
+    "    return 1", //    2
+    "", //                3
+    "", //                4
+    "@decorate", //       5
+    "def b(x):", //       6
+    "    y = x + 1", //   7
+    "    def inner():", // 8
+    "        return y", // 9
+    "    return inner", // 10
+    "",
+  ].join("\n");
+  const s = await summarize(src, "m.py", "m");
+  const defs = s.definitions.filter((d) => d.kind === "function");
+  assert.deepEqual(defs.map((d) => [d.id, d.start, d.end]), [
+    ["m.a", 1, 2],
+    ["m.b", 6, 10],
+    ["m.b.inner", 8, 9],
+  ]);
+  // a clone jscpd starts on a's last line and runs through b: b's, not a's
+  assert.equal(fragmentFunction(defs, 2, 10)?.id, "m.b");
+  // from the decorator, which the def's lines do not hold
+  assert.equal(fragmentFunction(defs, 5, 9)?.id, "m.b");
+  // inside inner: inner, though b overlaps it as much
+  assert.equal(fragmentFunction(defs, 8, 9)?.id, "m.b.inner");
+  // module level only
+  assert.equal(fragmentFunction(defs, 3, 4), null);
 });
