@@ -596,26 +596,6 @@ class ${cls}:
       [6, 9],
     ]],
   );
-  // pasted after a statement of a larger method: the start of G's suite does not come with it,
-  // and it is still G's whole body
-  const pasted = await plant("whole-pasted", {
-    "pkg/threads.py": `import os
-
-
-class ThreadWorker:
-    def tick(self, n):
-        self.count += n
-        if self.ppid != os.getppid():
-            self.log.info("Parent changed, shutting down: %s", self)
-            return False
-        return True
-`,
-  }, base);
-  const rp = await auditReport({ repo, cacheDir, base, head: pasted });
-  assert.deepEqual(
-    rp.findings.flatMap(all).map((p) => [p.kind, p.function.id, p.target.id, p.block?.lines]),
-    [["block", "pkg.threads.ThreadWorker.tick", "pkg.worker.SyncWorker.is_parent_alive", [7, 10]]],
-  );
 });
 
 /** Five lines choosing a quote character (about 30 tokens: under a block, over a small one). */

@@ -58,7 +58,7 @@
  * @module
  */
 import type { SideDef } from "./side.ts";
-import { BLOCK_END_TOKEN, BLOCK_START_TOKEN } from "./shape.ts";
+import { BLOCK_START_TOKEN } from "./shape.ts";
 
 /** Tokens of a hashed window (the seed of a match). */
 export const BLOCK_SEED = 20;
@@ -381,12 +381,9 @@ export function bestBlock(
   // window seeded — an unseeded run beside one (past a name swapped) lengthens a block, but does
   // not make it a small function copied whole (operator twins `super().__add__(other)` /
   // `super().__sub__(other)` are not)
-  // (pasted into a larger function's suite, the copy has neither the start of G's suite nor the
-  // end that closes it: those two tokens are the def's, not its statements')
   const seeded = new Set(cut);
-  const whole = first.g <= gBody + (gt[gBody] === BLOCK_START_TOKEN ? 1 : 0) &&
-    last.gEnd >= gt.length - (gt[gt.length - 1] === BLOCK_END_TOKEN ? 1 : 0) &&
-    seeded.has(first) && seeded.has(last);
+  const whole = first.g === gBody && last.gEnd === gt.length && seeded.has(first) &&
+    seeded.has(last);
   const [minTokens, minLines] = whole
     ? [BLOCK_MIN_WHOLE_TOKENS, BLOCK_MIN_WHOLE_LINES]
     : [BLOCK_MIN_TOKENS, BLOCK_MIN_LINES];

@@ -35,6 +35,18 @@ export const BUILTIN_METHODS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * The public methods of the standard library's compiled patterns and matches (`re.Pattern`,
+ * `re.Match`; CPython 3.11): `pattern.match(s)`, `m.group(1)`, `m.end()` on a value of unknown type
+ * are the language's regular expressions, not a project's helpers — parsers of one project all
+ * call them — and the reuse audit's callee keys (`Project.calleeKeys`) leave them out as they do
+ * {@link BUILTIN_METHODS}.
+ */
+export const REGEX_METHODS: ReadonlySet<string> = new Set(
+  "end expand findall finditer fullmatch group groupdict groups match scanner search span split start sub subn"
+    .split(" "),
+);
+
+/**
  * Module id of a workspace-relative path of a `.py` file: `"seaborn/_core/rules.py"` →
  * `"seaborn._core.rules"`, `"pkg/__init__.py"` → `"pkg"`. Backslashes count as separators.
  */

@@ -45,7 +45,7 @@
  * @module
  */
 import { writeFileAtomicSync } from "../util/mod.ts";
-import { BUILTIN_METHODS, BUILTINS, isInternal } from "./names.ts";
+import { BUILTIN_METHODS, BUILTINS, isInternal, REGEX_METHODS } from "./names.ts";
 import { PerLine } from "./per_line.ts";
 // the summary format only (no parser): phase 2 loads without tree-sitter
 import {
@@ -419,8 +419,9 @@ export class Project {
    *   `numpy.asarray`; `osp.join` is `os.path.join`);
    * - a method of a value of unknown type (`proxy_info.get()`, `self.x.y()`): the attribute name,
    *   `.get` / `.y` — unless it is a method of Python's builtin strings and containers (`.append`,
-   *   `.items`, `.join`, `.strip` …: {@link BUILTIN_METHODS}), which the paper's rule does not
-   *   count (it counts non-builtin functions);
+   *   `.items`, `.join`, `.strip` …: {@link BUILTIN_METHODS}), or of a compiled regular expression
+   *   or its match (`.match`, `.group`, `.end` …: {@link REGEX_METHODS}), which the paper's rule
+   *   does not count (it counts non-builtin functions);
    * - a call of a parameter or a local variable (`send(data)`, `cb()`): no key (not a helper);
    * - a call on a call's result (`json.dumps(x).encode()`): no key — the chain counts once, by
    *   its inner call (`json.dumps`); `super().m()` is `.m`;
@@ -469,7 +470,7 @@ export class Project {
       return this.#boundIn(m, s, text) === "function" ? null : text;
     }
     const attr = text.slice(text.lastIndexOf(".") + 1);
-    if (BUILTIN_METHODS.has(attr)) return null;
+    if (BUILTIN_METHODS.has(attr) || REGEX_METHODS.has(attr)) return null;
     // an unbound head (a global from outside, e.g. an external star import): kept as written
     return this.#boundIn(m, s, text.slice(0, dot)) === null ? text : `.${attr}`;
   }
