@@ -319,6 +319,19 @@ Deno.test("bad files: binary, non-UTF-8 and syntax errors on either side are lis
     "seaborn/latin.py",
     new Uint8Array([...new TextEncoder().encode("s = '"), 0xe9, 0x27, 10]),
   );
+  // the same byte under PEP 263's declaration, as dateutil's parser.py had it: Latin-1, read
+  await write(
+    repo,
+    "seaborn/declared.py",
+    new Uint8Array([
+      ...new TextEncoder().encode("# -*- coding: iso-8859-1 -*-\ndef caf"),
+      0xe9,
+      ...new TextEncoder().encode("():\n    return '"),
+      0xe9,
+      0x27,
+      10,
+    ]),
+  );
   await write(repo, "seaborn/broken.py", "def ok(x):\n    return x\n\ndef bad(:\n    pass\n");
   const mid = await commit(repo, "bad files");
   const r = await auditReport({ repo, cacheDir, base: before, head: mid });
@@ -326,6 +339,8 @@ Deno.test("bad files: binary, non-UTF-8 and syntax errors on either side are lis
     r.problems.filter((p) => p.file === file).map((p) => p.side + " " + p.message);
   assert.deepEqual(msg("seaborn/blob.py"), ["head binary file (NUL bytes), skipped"]);
   assert.deepEqual(msg("seaborn/latin.py"), ["head not valid UTF-8, skipped"]);
+  assert.deepEqual(msg("seaborn/declared.py"), []);
+  assert.ok(r.changed.some((c) => c.id === "seaborn.declared.caf\u00e9"));
   assert.ok(msg("seaborn/broken.py").some((m) => m.startsWith("head syntax error")));
   assert.ok(r.changed.some((c) => c.id === "seaborn.broken.ok"));
   // the broken file fixed: its base side error is listed

@@ -73,9 +73,10 @@ import {
 /**
  * Version of the side index; part of its cache key (13: the tokens part of v12 and the imports of
  * the other v12 together; 14: the signed entry holds the hashes of its binary parts; 15: callee
- * keys leave out the methods of regular expressions and their matches).
+ * keys leave out the methods of regular expressions and their matches; 16: sources declaring
+ * another encoding, PEP 263, are read in it rather than skipped).
  */
-export const SIDE_VERSION = 15;
+export const SIDE_VERSION = 16;
 
 /** A function or method of a side. */
 export interface SideDef {
