@@ -135,13 +135,14 @@ def functions(text: str, module: str) -> dict[str, tuple[str, ...]]:
 
 
 class Snapshots:
-    """Package functions of a commit's tree, parsed once per blob."""
+    """Package functions of a commit's tree, parsed once per blob and module name (an identical
+    file under another path is another module: a copied module, or one renamed with its package)."""
 
     def __init__(self, repo: str, package: list[str] | None) -> None:
         self.repo = repo
         self.package = package
         self.blobs = Blobs(repo)
-        self.parsed: dict[str, dict[str, tuple[str, ...]]] = {}
+        self.parsed: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {}
 
     def package_files(self, commit: str) -> dict[str, str]:
         entries: dict[str, str] = {}
@@ -169,9 +170,10 @@ class Snapshots:
     def functions(self, commit: str) -> dict[str, tuple[str, ...]]:
         out: dict[str, tuple[str, ...]] = {}
         for path, sha in self.package_files(commit).items():
-            if sha not in self.parsed:
-                self.parsed[sha] = functions(self.blobs.read(sha), module_name(path))
-            for name, body in self.parsed[sha].items():
+            key = (sha, module_name(path))
+            if key not in self.parsed:
+                self.parsed[key] = functions(self.blobs.read(sha), key[1])
+            for name, body in self.parsed[key].items():
                 out.setdefault(name, body)
         return out
 
