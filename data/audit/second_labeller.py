@@ -1,11 +1,15 @@
-"""Agreement between the first and the second labeller of issue 24's sixth and seventh rounds.
+"""Agreement of the first and the second labeller of issue 24's sixth, seventh and ninth rounds.
 
 Python 3 standard library only; it reads label files, nothing else (it runs no audit):
 
-    python3 data/audit/second_labeller.py [data/audit/eval] [--round 6|7]
+    python3 data/audit/second_labeller.py [data/audit/eval] [--round 6|7|9]
 
-Without --round it prints the sixth round, then the seventh; the sixth round's part is the same,
-byte for byte, as before the seventh round was added (and is all that --round 6 prints).
+Without --round it prints the sixth round, then the seventh, then the ninth; the sixth round's part
+is the same, byte for byte, as before the seventh round was added (and is all that --round 6
+prints), and the sixth and seventh rounds' parts are the same as before the ninth was added. The
+label files of rounds six and seven have since had development labels of the tenth session appended
+(notes opening "[tenth session"); the second labeller did not label them and both rounds leave them
+out (TENTH).
 
 The sixth round (pairs with "round": 6 in second-labeller.json):
 
@@ -53,6 +57,23 @@ second labeller before eval/{anyio,jsonschema,markdown,sqlparse}.json were read:
   the round's top without the three pairs docs/audit.md ("small pasted blocks") says left it, plus
   the five development labels it says entered (ENTERED_SB); the other three development labels
   entered only variant A's top and are reported apart.
+
+The ninth round (pairs with "round": 9; dateutil/dateutil at reporeuse 3f5147b and lepture/mistune
+at 5ea4509, both blind; docs/audit.md, "Ninth round"), labelled by the second labeller before
+eval/{dateutil,mistune}.json were read:
+
+- agreement on the round's top (32 findings: each file's first TOP9 labels, which are exactly the
+  pairs the second labeller was given; the files' other labels - dateutil's four of c5ec0a1's top,
+  mistune's development run cbc9eda - are left out), per project and together; the confusion
+  matrix; every disagreement; agreement on the recall sample (18), and the audit's recall on each
+  labeller's real items of it (the items the round missed: MISSED9, from docs/audit.md);
+- strict and lenient precision by each labeller of the round's top; of its findings at or above the
+  default --fail-on (FAIL_ON_PREFIX9); of the top read as the first labeller's labelsNote allows,
+  counting only copies the commit made (dateutil's two old pairs of 9e54f8dd, OLD_PAIRS9, false);
+  and of dateutil's development top after the encoding fix (4f6a078): the round's top without those
+  two pairs (docs/audit.md: 10 introduced, 5/10, 10/10 by the first labeller, which this
+  reproduces). mistune's development top (cbc9eda) holds pairs the second labeller did not label and
+  is not measured.
 """
 
 from __future__ import annotations
@@ -158,10 +179,10 @@ def pct(a: int, b: int) -> str:
     return f"{a}/{b} ({100 * a / b:.0f} %)" if b else "–"
 
 
-# Development labels of the tenth session (notes opening "[tenth session"; 3f5147b, 4fbc533), appended
-# to the label files of rounds six and seven after their second labeller had labelled them: pairs
-# that entered the tops when pairs written together went apart. The second labeller has no verdict
-# on them, and they are in neither round's top, so rounds six and seven leave them out.
+# Development labels of the tenth session (notes opening "[tenth session"; 3f5147b, 4fbc533),
+# appended to the label files of rounds six and seven after their second labeller had labelled them:
+# pairs that entered the tops when pairs written together went apart. The second labeller has no
+# verdict on them, and they are in neither round's top, so rounds six and seven leave them out.
 TENTH = "[tenth session"
 
 
@@ -531,13 +552,198 @@ def main7(root: Path, second: dict) -> None:
             )
 
 
+# ---------------------------------------------------------------------------------------------
+# The ninth round (docs/audit.md, "Ninth round"): dateutil (reporeuse 3f5147b, blind) and mistune
+# (5ea4509, blind; its label file's `tool`, cbc9eda, is a later development run)
+
+PROJECTS9 = ["dateutil", "mistune"]
+
+# The round's top in each label file: its first labels, in file order (dateutil: the 12 introduced
+# primary pairs of 3f5147b; mistune: 5ea4509's top 20). The file's other labels (dateutil's four of
+# c5ec0a1's top, mistune's 24 of the development run cbc9eda) are not the round's, and the second
+# labeller labelled exactly these pairs (asserted below).
+TOP9 = {"dateutil": 12, "mistune": 20}
+
+# Of that top, the findings at or above the default --fail-on (0.5): a prefix in file order
+# (docs/audit.md, "Ninth round": dateutil's 6 at >= 0.5 are its copied blocks 83df62a1, 9e54f8dd
+# twice and relativedelta's three, labels 1-6; every finding of mistune's blind top is >= 0.5).
+FAIL_ON_PREFIX9 = {"dateutil": 6, "mistune": 20}
+
+# dateutil's two old pairs at 9e54f8dd: real by the first labeller "by the pair", but the commit
+# did not write them (parser.py, Latin-1, was read as new); the first labeller's other reading
+# counts only copies the commit made (docs/audit.md: 5/12), and the development re-run with the
+# encoding fixed (4f6a078: 10 introduced, 5/10) no longer reports them.
+OLD_PAIRS9 = {
+    ("dateutil", "9e54f8dd", "parser._resultbase._repr"),
+    ("dateutil", "9e54f8dd", "parser.parser._parse"),
+}
+
+# The recall sample's items the round's audit did not find (docs/audit.md, "What recall misses":
+# dateutil 4 of 8 at 3f5147b, mistune 3 of 10 at 5ea4509). Keyed by (project, commit prefix, F).
+MISSED9 = {
+    ("dateutil", "b46e7215", "tz.tzwin.tzwin.__init__"),
+    ("dateutil", "5a611fb7", "parser._tzparser.parse"),
+    ("dateutil", "c8cad17c", "tz.tz.tzfile.fromutc"),
+    ("dateutil", "83df62a1", "tz.tz.__get_gettz.GettzFunc.__call__"),
+    ("mistune", "c90174e8", "block_parser.BlockParser.parse_list"),
+    ("mistune", "2216818a", "markdown.Markdown.parse"),
+    ("mistune", "71f4499f", "toc.add_toc_hook.toc_hook"),
+}
+
+
+def short9(name: str) -> str:
+    """A dotted path without its top-level package (dateutil, mistune or mistune3)."""
+    head, _, rest = name.partition(".")
+    return rest if head in ("dateutil", "mistune", "mistune3") and rest else name
+
+
+def main9(root: Path, second: dict) -> None:
+    by_project: dict[str, dict] = {}
+    for name in PROJECTS9:
+        first = json.loads((root / f"{name}.json").read_text())
+        mine = [
+            p for p in second["pairs"] if p["round"] == 9 and p["project"] == first["project"]
+        ]
+        top = first["labels"][: TOP9[name]]
+        fm = {pair_key(p): p for p in mine if p["kind"] == "finding"}
+        dm = {pair_key(p): p for p in mine if p["kind"] == "duplication"}
+        assert len(fm) + len(dm) == len(mine), f"{name}: a pair labelled twice"
+        assert set(fm) == {pair_key(lab) for lab in top}, f"{name}: the top's pairs differ"
+        assert len(top) <= first["top"]
+        assert set(dm) == {pair_key(d) for d in first["duplications"]}, f"{name}: samples differ"
+        by_project[name] = {"first": first, "fm": fm, "dm": dm, "top": top}
+
+    print("\n==== Ninth round (dateutil 3f5147b, mistune 5ea4509; both blind) ====")
+    print("\nFindings of the round's top: first labeller (eval/<project>.json) vs second labeller")
+    print(
+        f"{'labels':<22} {'n':>3}  {'3-class agree':>14} {'kappa':>9}  "
+        f"{'strict agree':>14} {'kappa':>9}"
+    )
+    all_a: list[str] = []
+    all_b: list[str] = []
+    disagreements = []
+    for name in PROJECTS9:
+        bp = by_project[name]
+        a = [lab["verdict"] for lab in bp["top"]]
+        b = [bp["fm"][pair_key(lab)]["verdict"] for lab in bp["top"]]
+        all_a += a
+        all_b += b
+        print(agreement_row(name, a, b))
+        for i, lab in enumerate(bp["top"]):
+            mv = bp["fm"][pair_key(lab)]["verdict"]
+            if mv != lab["verdict"]:
+                disagreements.append((name, i + 1, lab, mv))
+    print(agreement_row("the two", all_a, all_b))
+
+    print(
+        "\nConfusion (rows: first labeller, columns: second labeller), "
+        f"all {len(all_a)} findings"
+    )
+    print_confusion(all_a, all_b)
+
+    print("\nDisagreements (findings; rank = position in the label file's top):")
+    for name, rank, lab, mv in disagreements:
+        print(
+            f"- {name} #{rank} {lab['commit'][:8]} {short9(lab['function'])} -> "
+            f"{short9(lab['target'])}: first {lab['verdict']}, second {mv}"
+        )
+
+    print("\nRecall sample (first labeller's duplications: all real by construction)")
+    tot_n = tot_real = 0
+    for name in PROJECTS9:
+        dups, dm = by_project[name]["first"]["duplications"], by_project[name]["dm"]
+        real = sum(dm[pair_key(d)]["verdict"] == "real" for d in dups)
+        tot_n += len(dups)
+        tot_real += real
+        print(f"{name:<10} second labeller real: {pct(real, len(dups))}")
+        for d in dups:
+            v = dm[pair_key(d)]["verdict"]
+            if v != "real":
+                print(
+                    f"  - second {v}: {d['commit'][:8]} {short9(d['function'])} -> "
+                    f"{short9(d['target'])}"
+                )
+    print(
+        f"{'the two':<10} agreement {pct(tot_real, tot_n)} "
+        "(kappa undefined: the first labeller's sample has one class)"
+    )
+
+    keys = {
+        (name, d["commit"][:8], short9(d["function"]))
+        for name in PROJECTS9
+        for d in by_project[name]["first"]["duplications"]
+    }
+    assert MISSED9 <= keys, "MISSED9 names an item not in the sample"
+    print("\nRecall of the audit on the sample, by each labeller's real items (found / real)")
+    for name in PROJECTS9 + ["the two"]:
+        cells = []
+        for who in ("first", "second"):
+            n = found = 0
+            for pname in PROJECTS9 if name == "the two" else [name]:
+                bp = by_project[pname]
+                for d in bp["first"]["duplications"]:
+                    v = "real" if who == "first" else bp["dm"][pair_key(d)]["verdict"]
+                    if v != "real":
+                        continue
+                    n += 1
+                    found += (pname, d["commit"][:8], short9(d["function"])) not in MISSED9
+            cells.append(f"{who} {pct(found, n)}")
+        print(f"{name:<10} " + "; ".join(cells))
+
+    tops = (
+        ("Ninth round's top (dateutil 3f5147b, mistune 5ea4509; blind)", "round"),
+        ("Of that top, at or above the default --fail-on (0.5)", "failon"),
+        (
+            "The round's top counting only copies the commit made (9e54f8dd's two old pairs "
+            "false)",
+            "made",
+        ),
+        (
+            "dateutil after 4f6a078 (encoding fixed; development): the top without 9e54f8dd's "
+            "two pairs",
+            "fixed",
+        ),
+    )
+    for title, which in tops:
+        print(f"\n{title}: strict (lenient) precision by each labeller")
+        tot = [0, 0, 0, 0, 0]
+        for name in PROJECTS9:
+            bp = by_project[name]
+            top, fm = bp["top"], bp["fm"]
+            old = [
+                lab
+                for lab in top
+                if (name, lab["commit"][:8], short9(lab["function"])) in OLD_PAIRS9
+            ]
+            assert len(old) == (2 if name == "dateutil" else 0)
+            if which == "failon":
+                top = top[: FAIL_ON_PREFIX9[name]]
+            elif which == "fixed":
+                if name != "dateutil":
+                    continue
+                top = [lab for lab in top if lab not in old]
+            elif which == "made":
+                # the label file's labelsNote: "a reading that counts only copies the commit made
+                # has them false" - for both labellers
+                top = [{**lab, "verdict": "false"} if lab in old else lab for lab in top]
+                fm = {**fm, **{pair_key(lab): {"verdict": "false"} for lab in old}}
+            row = precision_row(name, top, fm)
+            tot = [t + r for t, r in zip(tot, row)]
+        if which != "fixed":
+            fr, fl, sr, sl, n = tot
+            print(
+                f"{'the two':<10} first {pct(fr, n)} ({pct(fl, n)}); "
+                f"second {pct(sr, n)} ({pct(sl, n)})"
+            )
+
+
 def main() -> None:
     args = sys.argv[1:]
-    rounds = [6, 7]
+    rounds = [6, 7, 9]
     if "--round" in args:
         i = args.index("--round")
         rounds = [int(args[i + 1])]
-        assert rounds[0] in (6, 7), "--round takes 6 or 7"
+        assert rounds[0] in (6, 7, 9), "--round takes 6, 7 or 9"
         del args[i : i + 2]
     root = Path(args[0]) if args else Path(__file__).parent / "eval"
     second = json.loads((Path(__file__).parent / "second-labeller.json").read_text())
@@ -546,6 +752,8 @@ def main() -> None:
         main6(root, second)
     if 7 in rounds:
         main7(root, second)
+    if 9 in rounds:
+        main9(root, second)
 
 
 if __name__ == "__main__":
