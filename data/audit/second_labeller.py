@@ -136,6 +136,35 @@ LEFT_TOP = {
 }
 
 
+def print_recall_sample(projects, by_project, short, total) -> set[tuple[str, str, str]]:
+    """The second labeller's verdicts on each project's recall sample (all real to the first);
+    returns the sample's items as (project, commit, short function) keys."""
+    print("\nRecall sample (first labeller's duplications: all real by construction)")
+    tot_n = tot_real = 0
+    for name in projects:
+        dups, dm = by_project[name]["first"]["duplications"], by_project[name]["dm"]
+        real = sum(dm[pair_key(d)]["verdict"] == "real" for d in dups)
+        tot_n += len(dups)
+        tot_real += real
+        print(f"{name:<10} second labeller real: {pct(real, len(dups))}")
+        for d in dups:
+            v = dm[pair_key(d)]["verdict"]
+            if v != "real":
+                print(
+                    f"  - second {v}: {d['commit'][:8]} {short(d['function'])} -> "
+                    f"{short(d['target'])}"
+                )
+    print(
+        f"{total:<10} agreement {pct(tot_real, tot_n)} "
+        "(kappa undefined: the first labeller's sample has one class)"
+    )
+    return {
+        (name, d["commit"][:8], short(d["function"]))
+        for name in projects
+        for d in by_project[name]["first"]["duplications"]
+    }
+
+
 def print_confusion(a: list[str], b: list[str]) -> None:
     """The confusion matrix of two labellers' verdicts (rows: first, columns: second)."""
     conf = Counter(zip(a, b))
@@ -454,30 +483,7 @@ def main7(root: Path, second: dict) -> None:
             f"{short7(lab['target'])}: first {lab['verdict']}, second {mv}"
         )
 
-    print("\nRecall sample (first labeller's duplications: all real by construction)")
-    tot_n = tot_real = 0
-    for name in PROJECTS7:
-        dups, dm = by_project[name]["first"]["duplications"], by_project[name]["dm"]
-        real = sum(dm[pair_key(d)]["verdict"] == "real" for d in dups)
-        tot_n += len(dups)
-        tot_real += real
-        print(f"{name:<10} second labeller real: {pct(real, len(dups))}")
-        for d in dups:
-            v = dm[pair_key(d)]["verdict"]
-            if v != "real":
-                print(
-                    f"  - second {v}: {d['commit'][:8]} {short7(d['function'])} -> "
-                    f"{short7(d['target'])}"
-                )
-    print(
-        f"{'the four':<10} agreement {pct(tot_real, tot_n)} "
-        "(kappa undefined: the first labeller's sample has one class)"
-    )
-    keys = {
-        (name, d["commit"][:8], short7(d["function"]))
-        for name in PROJECTS7
-        for d in by_project[name]["first"]["duplications"]
-    }
+    keys = print_recall_sample(PROJECTS7, by_project, short7, "the four")
     assert MISSED <= keys and FOUND_BY_SB <= MISSED, "MISSED names an item not in the sample"
     print("\nRecall of the audit on the sample, by each labeller's real items (found / real)")
     for title, missed in (
@@ -648,31 +654,8 @@ def main9(root: Path, second: dict) -> None:
             f"{short9(lab['target'])}: first {lab['verdict']}, second {mv}"
         )
 
-    print("\nRecall sample (first labeller's duplications: all real by construction)")
-    tot_n = tot_real = 0
-    for name in PROJECTS9:
-        dups, dm = by_project[name]["first"]["duplications"], by_project[name]["dm"]
-        real = sum(dm[pair_key(d)]["verdict"] == "real" for d in dups)
-        tot_n += len(dups)
-        tot_real += real
-        print(f"{name:<10} second labeller real: {pct(real, len(dups))}")
-        for d in dups:
-            v = dm[pair_key(d)]["verdict"]
-            if v != "real":
-                print(
-                    f"  - second {v}: {d['commit'][:8]} {short9(d['function'])} -> "
-                    f"{short9(d['target'])}"
-                )
-    print(
-        f"{'the two':<10} agreement {pct(tot_real, tot_n)} "
-        "(kappa undefined: the first labeller's sample has one class)"
-    )
+    keys = print_recall_sample(PROJECTS9, by_project, short9, "the two")
 
-    keys = {
-        (name, d["commit"][:8], short9(d["function"]))
-        for name in PROJECTS9
-        for d in by_project[name]["first"]["duplications"]
-    }
     assert MISSED9 <= keys, "MISSED9 names an item not in the sample"
     print("\nRecall of the audit on the sample, by each labeller's real items (found / real)")
     for name in PROJECTS9 + ["the two"]:
