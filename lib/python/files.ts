@@ -137,7 +137,18 @@ export function declaredEncoding(bytes: Uint8Array): string | null {
  * {@link MAX_SOURCE_BYTES}, binary, not valid in its encoding). The encoding is UTF-8 unless the
  * file declares another (PEP 263, {@link declaredEncoding}): `# -*- coding: latin-1 -*-`, as
  * Python 2-era sources do, is read as Latin-1 (WHATWG's `windows-1252`, which agrees on every
- * letter); an encoding no decoder here knows is skipped with its name.
+ * letter); an encoding no decoder here knows, or one Python reads no source in (UTF-16), is skipped
+ * with its name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeSource } from "./files.ts";
+ * const latin1 = new Uint8Array([...new TextEncoder().encode("# coding: latin-1\ns = '"), 0xe9, 0x27]);
+ * assert.deepEqual(decodeSource(latin1), { text: "# coding: latin-1\ns = '\u00e9'" });
+ * assert.ok("skip" in decodeSource(new TextEncoder().encode("# coding: utf-16\nx = 1\n")));
+ * assert.ok("skip" in decodeSource(new TextEncoder().encode("# coding: klingon\nx = 1\n")));
+ * ```
  */
 export function decodeSource(bytes: Uint8Array): { text: string } | { skip: string } {
   if (bytes.length > MAX_SOURCE_BYTES) return { skip: tooLargeMessage(bytes.length) };
@@ -150,6 +161,10 @@ export function decodeSource(bytes: Uint8Array): { text: string } | { skip: stri
     } catch {
       return { skip: "not valid UTF-8, skipped" };
     }
+  }
+  // Python reads source only in an encoding that keeps ASCII as it is (no UTF-16 or UTF-32)
+  if (/^(utf-?16|utf-?32|ucs-?2|ucs-?4)/.test(declared)) {
+    return { skip: `declares ${declared}, in which Python reads no source, skipped` };
   }
   let decoder: TextDecoder;
   try {
