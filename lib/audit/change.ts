@@ -926,6 +926,12 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
   loadTokens(head, changedDefs.filter((h) => h.context !== "generated"));
   loadTokens(base, [...status.values()].flatMap((s) => s.from ? [s.from] : []));
 
+  /** A changed function's old version (null when the change added it, or only moved it). */
+  const oldOf = (d: SideDef) => {
+    const st = status.get(d.id);
+    return st?.status === "modified" ? st.from ?? null : null;
+  };
+
   const changed: ChangedFunction[] = [];
   const pairs: (Pair & { sharedWeight: number })[] = [];
   const audited: { h: SideDef; uses: Set<string>; calls: Set<string> }[] = [];
@@ -1025,7 +1031,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     // copied blocks: runs of F's new tokens found in an existing function (lib/audit/block.ts);
     // generated files are neither searched nor indexed, and the base's index is built only for an
     // F whose tokens could hold a block
-    const old = st.status === "modified" ? st.from : null;
+    const old = oldOf(h);
     if (!local(h, hix) && h.context !== "generated" && mayCopyBlock(h, old)) {
       const blocks = copiedBlocks(
         h,
@@ -1164,11 +1170,6 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     const withinShapes = shapeIndex(fresh.map((x) => x.h), cloneThreshold, cloneMinSize);
     const withinBlocks = blockIndex(fresh.map((x) => x.h).filter((h) => !local(h, hix)));
     const freshSet = new Set(fresh.map((x) => x.h));
-    /** A changed function's old version (null when the change added it). */
-    const oldOf = (d: SideDef) => {
-      const st = status.get(d.id);
-      return st?.status === "modified" ? st.from ?? null : null;
-    };
     /**
      * Lines one of the two added or changed holds a block of the other's code, small blocks
      * included (lib/audit/block.ts): code the change repeated, not only callees it shares.
@@ -1236,8 +1237,7 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       }
       // copied blocks between two functions the change added to (not joined so before it)
       if (local(h, hix)) continue;
-      const hs = status.get(h.id)!;
-      const old = hs.status === "modified" ? hs.from : null;
+      const old = oldOf(h);
       const blocks = copiedBlocks(
         h,
         old,
