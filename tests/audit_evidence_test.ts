@@ -279,6 +279,29 @@ Deno.test("a copy of G, the same copy with every local renamed, and a rebuild in
   );
 });
 
+Deno.test("a rebuild sharing G's callees, not its code, is noted different-code: reported, below the default check", async () => {
+  const copy = await auditReport({ repo, cacheDir, base: c0, head: heads.copy });
+  const renamed = await auditReport({ repo, cacheDir, base: c0, head: heads.renamed });
+  const rebuilt = await auditReport({ repo, cacheDir, base: c0, head: heads.rebuilt });
+  // the copy and the renamed copy are G's code (likeness 1 on the normalised tokens)
+  assert.deepEqual(copy.findings[0].notes, []);
+  assert.deepEqual(renamed.findings[0].notes, []);
+  // the rebuild: the same six helpers in another structure — the rule's re-implementation still,
+  // in the first section, with the note that lowers it under the default --fail-on
+  const [f] = rebuilt.findings;
+  assert.equal(f.kind, "reimplementation");
+  assert.deepEqual(f.notes, ["different-code"]);
+  assert.deepEqual(sections(rebuilt).map((s) => s.key), ["code"]);
+  assert.ok(f.confidence < DEFAULT_FAIL_ON, `confidence ${f.confidence}`);
+  assert.ok(f.confidence >= 0.3, `confidence ${f.confidence}`);
+  assert.match(formatText(rebuilt), /shares the target's callees, not its code/);
+  assert.equal(await quiet(["audit", repo, "--base", c0, "--head", heads.rebuilt]), 0);
+  assert.equal(
+    await quiet(["audit", repo, "--base", c0, "--head", heads.rebuilt, "--fail-on", "0.3"]),
+    1,
+  );
+});
+
 Deno.test("a block of G copied inside a larger function is a re-implementation of G", async () => {
   const r = await auditReport({ repo, cacheDir, base: c0, head: heads.block });
   const f = r.findings.find((x) => x.function.id.endsWith("Legend.legend_entries"));

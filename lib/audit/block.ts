@@ -257,6 +257,48 @@ export function bodyStart(tokens: ArrayLike<number>): number {
 }
 
 /**
+ * Pairs whose bodies are at least this alike token for token ({@link tokenLikeness}) are the same
+ * code up to names and literals; under it, a re-implementation shares G's callees, not its code
+ * (lib/audit/change.ts notes it `different-code`).
+ */
+export const LIKENESS_MIN = 0.6;
+/** Bodies whose token counts multiply to more than this are not compared (null: no likeness). */
+export const LIKENESS_MAX_CELLS = 4_000_000;
+
+/**
+ * How alike two functions' bodies are token for token: twice the longest common subsequence of
+ * their normalised tokens ({@link bodyStart} on: names and literals each one code, as for blocks)
+ * over the two lengths, in [0, 1] — 1 for the same code whatever its local names, near 0 for two
+ * bodies that only call the same helpers in another order and structure. Null when the product of
+ * the lengths exceeds {@link LIKENESS_MAX_CELLS} (the comparison is quadratic).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BLOCK_START_TOKEN } from "./shape.ts";
+ * import { tokenLikeness } from "./block.ts";
+ * const body = (...t: number[]) => [9, 9, BLOCK_START_TOKEN, ...t];
+ * assert.equal(tokenLikeness(body(5, 6, 7, 8), [7, BLOCK_START_TOKEN, 5, 6, 7, 8]), 1);
+ * assert.equal(tokenLikeness(body(5, 6, 7, 8), body(8, 7, 6, 5)), 0.4);
+ * ```
+ */
+export function tokenLikeness(f: ArrayLike<number>, g: ArrayLike<number>): number | null {
+  const a0 = bodyStart(f), b0 = bodyStart(g);
+  const n = f.length - a0, m = g.length - b0;
+  if (n === 0 || m === 0) return n === m ? 1 : 0;
+  if (n * m > LIKENESS_MAX_CELLS) return null;
+  let prev = new Uint32Array(m + 1), cur = new Uint32Array(m + 1);
+  for (let i = 0; i < n; i++) {
+    const x = f[a0 + i];
+    for (let j = 0; j < m; j++) {
+      cur[j + 1] = x === g[b0 + j] ? prev[j] + 1 : Math.max(prev[j + 1], cur[j]);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return (2 * prev[m]) / (n + m);
+}
+
+/**
  * The part of a segment inside both bodies (F's tokens from `fBody`, G's from `gBody`), or null
  * when none is: the def lines' tokens match nothing.
  */

@@ -69,8 +69,10 @@ import {
   type CopiedBlock,
   copiedBlocks,
   keptIn,
+  LIKENESS_MIN,
   mayCopyBlock,
   segments,
+  tokenLikeness,
   updateBlockIndex,
 } from "./block.ts";
 import {
@@ -847,6 +849,16 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
       }
     }
     if (kind === "clone" && template(shared, f, g)) out.push("template");
+    if (kind === "reimplementation") {
+      // F's new body against G's on the side its callees come from: the rule's callees shared,
+      // the code not (a block of G pasted into a larger F is a copy whatever the whole bodies say)
+      loadTokens(gSide === hix ? head : base, [g0]);
+      const like = tokenLikeness(f.tokens ?? [], g0.tokens ?? []);
+      if (
+        like !== null && like < LIKENESS_MIN &&
+        copiedBlocks(f, old, blockIndex([g0]), () => true).size === 0
+      ) out.push("different-code");
+    }
     return out;
   };
 

@@ -153,7 +153,10 @@ export function candidateConfidence(score: number): number {
  * functions of its module or class call: the rule holds against G for other functions of that
  * container too), `same-edit` (the rule holds only through calls the change gave F and other
  * existing functions alike: an edit made across functions) and `template` (a clone in shape only,
- * sharing none of G's helpers); and `written-together` (a pair within the change that only the
+ * sharing none of G's helpers); `different-code` (a re-implementation whose body is less than
+ * `LIKENESS_MIN` alike to G's token for token, lib/audit/block.ts `tokenLikeness`, and holds
+ * no block of it: the pair shares G's callees, not its code); and `written-together` (a pair
+ * within the change that only the
  * rule joins: F and G both written by the change, less alike in shape than a structural clone and
  * neither holding a block of the other's code — two functions designed together against one API,
  * not one copied from the other).
@@ -169,6 +172,7 @@ export type Note =
   | "module-vocabulary"
   | "same-edit"
   | "template"
+  | "different-code"
   | "written-together";
 
 /**
@@ -186,6 +190,7 @@ export const NOTE_FACTOR: Record<Note, number> = {
   "module-vocabulary": 0.45,
   "same-edit": 0.45,
   template: 0.45,
+  "different-code": 0.45,
   "written-together": 0.45,
 };
 

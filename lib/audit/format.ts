@@ -28,7 +28,7 @@
 import { REIMPLEMENTATION_MIN_CALLEES, REIMPLEMENTATION_PERCENT } from "../metrics/mod.ts";
 import { type Finding, type FindingKind, type Pair, preexisting } from "./change.ts";
 import { apartNote } from "./evidence.ts";
-import { BLOCK_MAX_GAP, BLOCK_MIN_SMALL_TOKENS, BLOCK_MIN_TOKENS } from "./block.ts";
+import { BLOCK_MAX_GAP, BLOCK_MIN_SMALL_TOKENS, BLOCK_MIN_TOKENS, LIKENESS_MIN } from "./block.ts";
 import { type Context, CONTEXTS } from "./context.ts";
 import type { AuditReport } from "./report.ts";
 import { mdCode, mdText, slug, uriPath, visible } from "../util/mod.ts";
@@ -110,6 +110,9 @@ const NOTE_TEXT: Record<string, string> = {
     "the rule holds only through calls the change gave this function and other existing functions alike: one edit made across functions, not a copy (lower confidence)",
   template:
     "alike in shape only: shares none of the target's helpers (parallel code written to one template: lower confidence)",
+  "different-code": `shares the target's callees, not its code: the two bodies are under ${
+    Math.round(LIKENESS_MIN * 100)
+  } % alike token for token, and no block of the target is in this one (lower confidence)`,
   "written-together":
     "both written by this change and joined only by the callees they share: less alike in shape than a clone, no block of one in the other (functions designed together against one API, not a copy)",
 };

@@ -54,8 +54,11 @@ export {
   blockIndex,
   type CopiedBlock,
   copiedBlocks,
+  LIKENESS_MAX_CELLS,
+  LIKENESS_MIN,
   mayCopyBlock,
   type Segment,
+  tokenLikeness,
   windowHashes,
 } from "./block.ts";
 export { writePythonTree } from "./tree_dir.ts";

@@ -28,6 +28,7 @@ import {
   FORMATS,
   GENERATED_MIN_BYTES,
   isLinkableUrl,
+  LIKENESS_MIN,
   MAX_TARGETS,
   parseFailOn,
   SAME_EDIT_FUNCTIONS,
@@ -94,8 +95,13 @@ Gates, all of them:
               rule holds only through calls the change gave F and at least ${
     SAME_EDIT_FUNCTIONS - 1
   } other existing
-              functions (same-edit); a clone sharing none of G's helpers (template). It orders
-              every report; no note removes a finding.
+              functions (same-edit); a clone sharing none of G's helpers (template); a
+              re-implementation whose body is under ${
+    Math.round(LIKENESS_MIN * 100)
+  } % alike to G's token for token (the
+              longest common subsequence of the two bodies' tokens, names and literals as one
+              code each) and holds no block of G: it shares G's callees, not its code
+              (different-code, x0.45). It orders every report; no note removes a finding.
               A copied block: 0.35 + 0.35 x its size (tokens / 150) + 0.2 x the share of G
               copied + 0.1 x the share in one identical run, then context and notes.
   blocks      only tokens the change added to F seed a block (a block F already held is not
