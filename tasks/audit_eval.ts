@@ -12,7 +12,8 @@
  * clones, duplicates within a change) that the commit introduced (not `preexisting` nor
  * `extracted`, lib/audit/evidence.ts `APART_NOTES`), most confident first — and prints strict
  * precision (labelled `real`: F should call G or share a helper with it) of that top and of its
- * findings at or above the default `--fail-on`, lenient precision (`real` or `idiomatic`: a near-copy by idiom, such as
+ * findings at or above the default `--fail-on`, and of what fails the check by default (every introduced
+ * re-implementation at or above it, in or out of the top), lenient precision (`real` or `idiomatic`: a near-copy by idiom, such as
  * sync/async twins) and recall on the labelled sample of real duplications (found when any
  * re-implementation or clone pair of that commit, primary or alternative, in any context, joins
  * the two functions). With `--jscpd` (the output of tasks/audit_jscpd.ts on the same commits) it
@@ -163,6 +164,17 @@ precision(
     text: `${r.confidence.toFixed(3)} ${r.commit.slice(0, 8)} ${r.kind}${
       r.within ? " (within)" : ""
     }`,
+  })),
+  L.labels,
+);
+const failing = introduced.filter((r) =>
+  r.kind === "reimplementation" && r.confidence >= DEFAULT_FAIL_ON
+);
+precision(
+  `audit: the check — the ${failing.length} introduced re-implementation(s) at or above the default --fail-on, top or not (what fails a CI run)`,
+  failing.map((r) => ({
+    ...r,
+    text: `${r.confidence.toFixed(3)} ${r.commit.slice(0, 8)}${r.within ? " (within)" : ""}`,
   })),
   L.labels,
 );

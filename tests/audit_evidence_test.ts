@@ -16,12 +16,15 @@ import {
   auditReport,
   DEFAULT_FAIL_ON,
   failing,
+  fileShapes,
   type Finding,
   formatMarkdown,
   formatText,
+  LIKENESS_MIN,
   NOTE_FACTOR,
   type Pair,
   sections,
+  tokenLikeness,
 } from "../lib/audit/mod.ts";
 import { isReimplemented } from "../lib/metrics/mod.ts";
 import { REUSE_KINDS, scoreTargets } from "../lib/metrics/targets.ts";
@@ -178,6 +181,62 @@ def cool(n, base, labels):
     return dict(zip(labels, color_palette(colors)))
 `;
 
+/**
+ * Three new functions of one change each hold the same five pasted lines (a deadline check, about
+ * 35 tokens); warm and cool also share their helpers, in bodies otherwise unlike (token likeness
+ * under 0.6). A run three functions hold is no small-block finding (an idiom, lib/audit/block.ts),
+ * yet it is the target's code in F: the re-implementation is not `different-code`.
+ */
+const THREE_PASTED = `from seaborn.palettes import blend_palette, color_palette
+from seaborn.utils import desaturate, get_color_cycle
+
+
+def warm(n, base, start, now, log):
+    cycle = get_color_cycle()
+    colors = blend_palette([base, cycle[0]], n)
+    left = 2.0 - (now - start)
+    if left <= 0.0:
+        raise TimeoutError("palette deadline passed")
+    budget = min(left, 1.5)
+    log.append(("palette", budget))
+    colors = [desaturate(c, 0.8) for c in colors]
+    colors = colors[::-1] + colors[:1]
+    colors[0] = desaturate(colors[0], 0.5)
+    return color_palette(colors)
+
+
+def cool(n, base, labels, start, now, log):
+    if not labels:
+        raise ValueError("no labels")
+    size = max(n, len(labels))
+    ramp = get_color_cycle()[::-1]
+    left = 2.0 - (now - start)
+    if left <= 0.0:
+        raise TimeoutError("palette deadline passed")
+    budget = min(left, 1.5)
+    log.append(("palette", budget))
+    mapping = {}
+    for i, label in enumerate(labels):
+        if label in mapping:
+            continue
+        weight = 0.3 + 0.1 * (i % 5)
+        mapping[label] = desaturate(ramp[i % len(ramp)], weight)
+    order = sorted(mapping, key=lambda k: (len(k), k))
+    mapping = {k: mapping[k] for k in order}
+    mixed = blend_palette(list(mapping.values()) + [base], size)
+    return dict(zip(labels, color_palette(mixed)))
+
+
+def neutral(levels, start, now, log):
+    grey = [0.5, 0.5, 0.5]
+    left = 2.0 - (now - start)
+    if left <= 0.0:
+        raise TimeoutError("palette deadline passed")
+    budget = min(left, 1.5)
+    log.append(("palette", budget))
+    return [tuple(grey) for _ in range(levels)]
+`;
+
 const repo = await seabornRepo();
 const c0 = await sh(repo, ["git", "rev-parse", "HEAD"]);
 
@@ -197,6 +256,7 @@ const heads = {
   twins: await plant("twins", { "seaborn/_core/twins.py": TWINS }),
   twinsCopied: await plant("twins-copied", { "seaborn/_core/twins.py": TWINS_COPIED }),
   twinsPasted: await plant("twins-pasted", { "seaborn/_core/twins.py": TWINS_PASTED }),
+  threePasted: await plant("three-pasted", { "seaborn/_core/three.py": THREE_PASTED }),
   test: await plant("test", {
     "seaborn/testsuite/__init__.py": "",
     "seaborn/testsuite/helpers.py": COPY.replace("class Shade(Color)", "class ShadeTests(Color)"),
@@ -300,6 +360,19 @@ Deno.test("a rebuild sharing G's callees, not its code, is noted different-code:
     await quiet(["audit", repo, "--base", c0, "--head", heads.rebuilt, "--fail-on", "0.3"]),
     1,
   );
+});
+
+Deno.test("a small pasted run that two others hold too keeps a re-implementation from different-code", async () => {
+  const r = await auditReport({ repo, cacheDir, base: c0, head: heads.threePasted });
+  const pairs = r.findings.flatMap(all);
+  assert.deepEqual(pairs.map((p) => [p.kind, p.within, p.function.id, p.target.id, p.notes]), [
+    ["reimplementation", true, "seaborn._core.three.cool", "seaborn._core.three.warm", []],
+  ]);
+  // the two bodies are under the likeness threshold: only the pasted run keeps the note away
+  const [warm, cool] = await fileShapes(THREE_PASTED);
+  const like = tokenLikeness(cool.tokens, warm.tokens)!;
+  assert.ok(like < LIKENESS_MIN, `likeness ${like}`);
+  assert.ok(pairs[0].confidence >= DEFAULT_FAIL_ON, `confidence ${pairs[0].confidence}`);
 });
 
 Deno.test("a block of G copied inside a larger function is a re-implementation of G", async () => {

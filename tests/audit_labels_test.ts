@@ -23,3 +23,27 @@ Deno.test("second_labeller.py prints every round's published agreement from the 
   assert.match(await rounds("7"), /the four, all\s+80\s+73\/80 \(91 %\)\s+0\.87/);
   assert.match(await rounds("9"), /the two\s+32\s+27\/32 \(84 %\)\s+0\.76/);
 });
+
+async function signals(file?: string): Promise<string> {
+  const out = await new Deno.Command("python3", {
+    args: [new URL("../data/audit/signals.py", import.meta.url).pathname, ...(file ? [file] : [])],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
+Deno.test("signals.py prints the published separability of the labelled findings, before and after different-code", async () => {
+  const before = await signals(
+    new URL("../data/audit/eval/signals-9f87356.jsonl", import.meta.url).pathname,
+  );
+  assert.match(before, /^180 labelled first-section findings of 11 projects/);
+  assert.match(before, /lenient: real or idiomatic against false\s+0\.74 \(0\.66-0\.83\)/);
+  assert.match(before, /near-copies: real against idiomatic\s+0\.60 \(0\.45-0\.73\)\s+0\.55/);
+  const after = await signals();
+  assert.match(after, /^186 labelled first-section findings of 11 projects/);
+  assert.match(after, /strict: real against idiomatic and false\s+0\.69 \(0\.55-0\.80\)/);
+  assert.match(after, /lenient: real or idiomatic against false\s+0\.90 \(0\.83-0\.97\)/);
+  assert.match(after, /0\.50\s+108\s+56\/108 \(52 %\)\s+106\/108 \(98 %\)/);
+});

@@ -7,9 +7,9 @@ Python 3 standard library only; it reads label files, nothing else (it runs no a
 Without --round it prints the sixth round, then the seventh, then the ninth; the sixth round's part
 is the same, byte for byte, as before the seventh round was added (and is all that --round 6
 prints), and the sixth and seventh rounds' parts are the same as before the ninth was added. The
-label files of rounds six and seven have since had development labels of the tenth session appended
-(notes opening "[tenth session"); the second labeller did not label them and both rounds leave them
-out (TENTH).
+label files of rounds six and seven have since had development labels of the tenth and eleventh
+sessions appended (notes opening "[tenth session" or "[eleventh session"); the second labeller did
+not label them and both rounds leave them out (LATER).
 
 The sixth round (pairs with "round": 6 in second-labeller.json):
 
@@ -208,25 +208,27 @@ def pct(a: int, b: int) -> str:
     return f"{a}/{b} ({100 * a / b:.0f} %)" if b else "–"
 
 
-# Development labels of the tenth session (notes opening "[tenth session"; 3f5147b, 4fbc533),
-# appended to the label files of rounds six and seven after their second labeller had labelled them:
-# pairs that entered the tops when pairs written together went apart. The second labeller has no
-# verdict on them, and they are in neither round's top, so rounds six and seven leave them out.
-TENTH = "[tenth session"
+# Development labels of later sessions, appended to the label files of rounds six and seven after
+# their second labeller had labelled them: the tenth session's (notes opening "[tenth session";
+# 3f5147b, 4fbc533), pairs that entered the tops when pairs written together went apart, and the
+# eleventh's ("[eleventh session"), pairs that entered them when re-implementations sharing callees
+# but not code fell under them. The second labeller has no verdict on them, and they are in neither
+# round's top, so rounds six and seven leave them out.
+LATER = ("[tenth session", "[eleventh session")
 
 
-def without_tenth(first: dict) -> dict:
-    """The label file with the tenth session's appended development labels left out."""
+def without_later(first: dict) -> dict:
+    """The label file with the later sessions' appended development labels left out."""
     labels = first["labels"]
-    kept = [lab for lab in labels if not lab["note"].startswith(TENTH)]
-    assert labels[: len(kept)] == kept, f"{first['project']}: tenth-session labels are not appended"
+    kept = [lab for lab in labels if not lab["note"].startswith(LATER)]
+    assert labels[: len(kept)] == kept, f"{first['project']}: later sessions' labels are not appended"
     return {**first, "labels": kept}
 
 
 def main6(root: Path, second: dict) -> None:
     by_project: dict[str, dict] = {}
     for name in PROJECTS:
-        first = without_tenth(json.loads((root / f"{name}.json").read_text()))
+        first = without_later(json.loads((root / f"{name}.json").read_text()))
         mine = [
             p for p in second["pairs"] if p["round"] == 6 and p["project"] == first["project"]
         ]
@@ -421,7 +423,7 @@ def precision_row(title: str, top: list[dict], m: dict) -> tuple[int, int, int, 
 def main7(root: Path, second: dict) -> None:
     by_project: dict[str, dict] = {}
     for name in PROJECTS7:
-        first = without_tenth(json.loads((root / f"{name}.json").read_text()))
+        first = without_later(json.loads((root / f"{name}.json").read_text()))
         mine = [
             p for p in second["pairs"] if p["round"] == 7 and p["project"] == first["project"]
         ]

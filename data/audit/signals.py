@@ -126,6 +126,7 @@ def signals(r):
         ("private name", leaf(f).startswith("_") and not leaf(f).startswith("__")),
         ("dunder", leaf(f).startswith("__") and leaf(f).endswith("__")),
         ("an idiom note", bool(notes & IDIOMS)),
+        ("different-code", "different-code" in notes),
     ]
 
 

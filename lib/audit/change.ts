@@ -851,12 +851,14 @@ export function auditChange(base: Side, head: Side, opts: ChangeOptions = {}): C
     if (kind === "clone" && template(shared, f, g)) out.push("template");
     if (kind === "reimplementation") {
       // F's new body against G's on the side its callees come from: the rule's callees shared,
-      // the code not (a block of G pasted into a larger F is a copy whatever the whole bodies say)
+      // the code not (a block of G pasted into a larger F is a copy whatever the whole bodies say,
+      // and so is a small one: an identical run of G's in F's new lines, however many other
+      // functions hold it — a third copy makes it no less G's code)
       loadTokens(gSide === hix ? head : base, [g0]);
       const like = tokenLikeness(f.tokens ?? [], g0.tokens ?? []);
       if (
         like !== null && like < LIKENESS_MIN &&
-        copiedBlocks(f, old, blockIndex([g0]), () => true).size === 0
+        copiedBlocks(f, old, blockIndex([g0]), () => true, { also: () => [] }).size === 0
       ) out.push("different-code");
     }
     return out;
