@@ -11,10 +11,10 @@
  * the first section of a report: primary pairs in the project's own code (re-implementations,
  * clones, duplicates within a change) that the commit introduced (not `preexisting` nor
  * `extracted`, lib/audit/evidence.ts `APART_NOTES`), most confident first — and prints strict
- * precision (labelled `real`: F should call G or share a helper with it) of that top and of its
- * findings at or above the default `--fail-on`, and of what fails the check by default (every introduced
- * re-implementation at or above it, in or out of the top), lenient precision (`real` or `idiomatic`: a near-copy by idiom, such as
- * sync/async twins) and recall on the labelled sample of real duplications (found when any
+ * precision (labelled `real`: F should call G or share a helper with it) of that top, of its
+ * findings at or above the default `--fail-on` and of what fails the check by default (every
+ * introduced re-implementation at or above it, in or out of the top), lenient precision (`real` or
+ * `idiomatic`: a near-copy by idiom, such as sync/async twins) and recall on the labelled sample of real duplications (found when any
  * re-implementation or clone pair of that commit, primary or alternative, in any context, joins
  * the two functions). With `--jscpd` (the output of tasks/audit_jscpd.ts on the same commits) it
  * prints jscpd's figures beside: its top clones in the project's code by size, with their labels

@@ -155,11 +155,10 @@ export function candidateConfidence(score: number): number {
  * existing functions alike: an edit made across functions) and `template` (a clone in shape only,
  * sharing none of G's helpers); `different-code` (a re-implementation whose body is less than
  * `LIKENESS_MIN` alike to G's token for token, lib/audit/block.ts `tokenLikeness`, and holds
- * no block of it: the pair shares G's callees, not its code); and `written-together` (a pair
- * within the change that only the
- * rule joins: F and G both written by the change, less alike in shape than a structural clone and
- * neither holding a block of the other's code — two functions designed together against one API,
- * not one copied from the other).
+ * no block of it, small blocks included: the pair shares G's callees, not its code); and
+ * `written-together` (a pair within the change that only the rule joins: F and G both written by
+ * the change, less alike in shape than a structural clone and neither holding a block of the
+ * other's code — two functions designed together against one API, not one copied from the other).
  */
 export type Note =
   | "preexisting"
